@@ -1,0 +1,109 @@
+"""Natural loops from back edges (an edge whose target dominates its source), and
+constant trip counts of canonical counted loops (Aho, Sethi, Ullman: natural loops)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from ..ir import Block, Const, Function, Op
+
+
+@dataclass(eq=False)
+class Loop:
+    header: Block
+    blocks: list[Block] = field(default_factory=list)
+    latches: list[Block] = field(default_factory=list)
+    trip_count: int | None = None
+    parent: "Loop | None" = None
+
+
+def dominators(func: Function) -> dict[Block, Block]:
+    g = nx.DiGraph()
+    g.add_nodes_from(func.blocks)
+    for b in func.blocks:
+        for s in b.successors:
+            g.add_edge(b, s)
+    return nx.immediate_dominators(g, func.entry)
+
+
+def _dominates(idom: dict[Block, Block], a: Block, b: Block) -> bool:
+    while True:
+        if b is a:
+            return True
+        nb = idom.get(b)
+        if nb is None or nb is b:
+            return False
+        b = nb
+
+
+def find_loops(func: Function) -> list[Loop]:
+    """Natural loops of ``func`` in block order of their headers (outer before inner)."""
+    idom = dominators(func)
+    preds = func.predecessors()
+    loops: dict[Block, Loop] = {}
+    for b in func.blocks:
+        if b not in idom:
+            continue
+        for s in b.successors:
+            if _dominates(idom, s, b):
+                lp = loops.setdefault(s, Loop(s))
+                lp.latches.append(b)
+    order = {b: i for i, b in enumerate(func.blocks)}
+    for h, lp in loops.items():
+        body = {h}
+        work = [l for l in lp.latches if l is not h]
+        body.update(work)
+        while work:
+            x = work.pop()
+            for p in preds[x]:
+                if p not in body:
+                    body.add(p)
+                    work.append(p)
+        lp.blocks = sorted(body, key=order.__getitem__)
+        lp.trip_count = _trip_count(lp)
+    result = sorted(loops.values(), key=lambda l: order[l.header])
+    for lp in result:
+        enclosing = [o for o in result if o is not lp and lp.header in o.blocks]
+        if enclosing:
+            lp.parent = min(enclosing, key=lambda o: len(o.blocks))
+    return result
+
+
+def _trip_count(lp: Loop) -> int | None:
+    """Constant trip count of ``for (i = c0; i != / < c1; i += c)`` shaped loops."""
+    if len(lp.latches) != 1:
+        return None
+    latch = lp.latches[0]
+    t = latch.terminator
+    if t.kind != "condbr" or not isinstance(t.operands[0], Op):
+        return None
+    cmp = t.operands[0]
+    if cmp.kind != "icmp" or not isinstance(cmp.operands[1], Const):
+        return None
+    nxt = cmp.operands[0]
+    if not isinstance(nxt, Op) or nxt.kind != "add" or not isinstance(nxt.operands[1], Const):
+        return None
+    phi = nxt.operands[0]
+    if not isinstance(phi, Op) or phi.kind != "phi" or phi.block is not lp.header:
+        return None
+    inits = [v for p, v in phi.incoming if p not in lp.blocks]
+    if len(inits) != 1 or not isinstance(inits[0], Const):
+        return None
+    start, step, end = inits[0].signed(), nxt.operands[1].signed(), cmp.operands[1].signed()
+    exits_on_true = t.targets[0] not in lp.blocks
+    pred = cmp.attrs["pred"]
+    if step == 0:
+        return None
+    # iterations n >= 1 such that the exit condition first holds for i_n = start + n*step
+    for n in range(1, 1 << 20):
+        i = start + n * step
+        cond = {"eq": i == end, "ne": i != end, "slt": i < end, "sle": i <= end,
+                "sgt": i > end, "sge": i >= end, "ult": i < end, "ule": i <= end,
+                "ugt": i > end, "uge": i >= end}[pred]
+        if cond == exits_on_true:
+            return n
+        if abs(i) > (1 << 40):
+            return None
+    return None

@@ -1,0 +1,197 @@
+"""Functional-unit, register and memory-port binding of a scheduled function.
+
+* **Registers** by lifetime: liveness is computed on the step-level control flow graph
+  (a block's steps in a chain, its last step followed by the first step of each
+  successor); a value is *defined* at the end of its birth step (a phi at the end of the
+  last step of each predecessor) and *used* in every step that reads it from its
+  register (uses in the birth step read the combinational wire and need no register).
+  Values interfere when one is defined where the other is live out; registers are then
+  assigned by greedy colouring in order of definition (the interval-graph left-edge
+  algorithm when the CFG is a chain), only between values of equal width.
+* **Functional units**: multipliers of at least ``share_min_width`` bits and dividers
+  are shared between ops whose busy intervals never overlap (different blocks never run
+  together; in one block the busy steps must be disjoint).  This is a colouring of the
+  conflict graph, i.e. a clique cover of the compatibility graph (Tseng-Siewiorek), done
+  greedily in schedule order, which is optimal for interval conflicts.
+* **Memory ports**: in each step, the loads and stores of a memory take ports 0 and 1
+  in program order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..ir import Block, Const, Function, Op, Param, Value
+from ..scheduling._function import FunctionSchedule, op_timing
+
+Point = tuple[Block, int]
+
+
+@dataclass
+class Binding:
+    func: Function
+    fsched: FunctionSchedule
+    reg_of: dict[Value, int] = field(default_factory=dict)
+    reg_width: list[int] = field(default_factory=list)
+    #: op -> (resource class, instance index) for shared units
+    unit_of: dict[Op, tuple[str, int]] = field(default_factory=dict)
+    units: dict[str, list[list[Op]]] = field(default_factory=dict)
+    port_of: dict[Op, int] = field(default_factory=dict)
+
+    def summary(self) -> dict:
+        return {
+            "registers": len(self.reg_width),
+            "register_bits": sum(self.reg_width),
+            "values_in_registers": len(self.reg_of),
+            "shared_units": {k: len(v) for k, v in self.units.items()},
+        }
+
+
+def is_wire_use(fs: FunctionSchedule, v: Value, block: Block, step: int) -> bool:
+    """Does a read of ``v`` at (block, step) see its combinational wire?"""
+    return (isinstance(v, Op) and v.kind != "phi" and v.block is block
+            and fs.birth(v) == step)
+
+
+def bind(fs: FunctionSchedule, share_min_width: int = 16) -> Binding:
+    func = fs.func
+    b = Binding(func, fs)
+    _bind_registers(b)
+    _bind_units(b, share_min_width)
+    _bind_ports(b)
+    return b
+
+
+def _last(fs: FunctionSchedule, block: Block) -> int:
+    return fs.blocks[block].length - 1
+
+
+def _bind_registers(bd: Binding) -> None:
+    fs, func = bd.fsched, bd.func
+    uses: dict[Point, list[Value]] = {}
+    defs: dict[Point, list[Value]] = {}
+
+    def use(v: Value, p: Point) -> None:
+        if isinstance(v, (Const, Param)):
+            return
+        if is_wire_use(fs, v, p[0], p[1]):
+            return
+        uses.setdefault(p, []).append(v)
+
+    for blk in func.blocks:
+        last = _last(fs, blk)
+        for op in blk.ops:
+            if op.kind == "phi":
+                continue
+            for v in op.operands:
+                use(v, (blk, fs.step[op]))
+        for succ in blk.successors:
+            for phi in succ.phis:
+                for pred, v in phi.incoming:
+                    if pred is blk:
+                        use(v, (blk, last))
+                defs.setdefault((blk, last), []).append(phi)
+    needs = {v for vs in uses.values() for v in vs}
+    for blk in func.blocks:
+        for op in blk.ops:
+            if op.kind != "phi" and op in needs:
+                defs.setdefault((blk, fs.birth(op)), []).append(op)
+    values = [v for blk in func.blocks for v in blk.ops if v in needs or v.kind == "phi"]
+    values = list(dict.fromkeys(values))
+    bit = {v: i for i, v in enumerate(values)}
+    # points in a fixed order and their successors
+    points: list[Point] = [(blk, s) for blk in func.blocks for s in range(fs.blocks[blk].length)]
+    succ: dict[Point, list[Point]] = {}
+    for blk in func.blocks:
+        n = fs.blocks[blk].length
+        for s in range(n):
+            succ[(blk, s)] = [(blk, s + 1)] if s + 1 < n else [(t, 0) for t in blk.successors]
+    use_m = {p: _mask(bit, uses.get(p, ())) for p in points}
+    def_m = {p: _mask(bit, defs.get(p, ())) for p in points}
+    live_in = {p: 0 for p in points}
+    live_out = {p: 0 for p in points}
+    changed = True
+    while changed:
+        changed = False
+        for p in reversed(points):
+            out = 0
+            for q in succ[p]:
+                out |= live_in[q]
+            inn = use_m[p] | (out & ~def_m[p])
+            if out != live_out[p] or inn != live_in[p]:
+                live_out[p], live_in[p] = out, inn
+                changed = True
+    interf = {v: 0 for v in values}
+    for p in points:
+        d = def_m[p]
+        if not d:
+            continue
+        conflict = live_out[p] | d
+        for v in defs[p]:
+            interf[v] |= conflict & ~(1 << bit[v])
+    # symmetric closure
+    for v in values:
+        m = interf[v]
+        i = 0
+        while m:
+            if m & 1:
+                interf[values[i]] |= 1 << bit[v]
+            m >>= 1
+            i += 1
+    regs_members: list[int] = []
+    for v in values:
+        for r, members in enumerate(regs_members):
+            if bd.reg_width[r] == v.width and not (members & interf[v]):
+                regs_members[r] |= 1 << bit[v]
+                bd.reg_of[v] = r
+                break
+        else:
+            bd.reg_of[v] = len(bd.reg_width)
+            bd.reg_width.append(v.width)
+            regs_members.append(1 << bit[v])
+
+
+def _mask(bit: dict[Value, int], vs) -> int:
+    m = 0
+    for v in vs:
+        m |= 1 << bit[v]
+    return m
+
+
+def _bind_units(bd: Binding, share_min_width: int) -> None:
+    fs = bd.fsched
+    busy: dict[str, list[list[tuple[Block, int, int]]]] = {}
+    for blk in bd.func.blocks:
+        ops = sorted((op for op in blk.ops if op.kind != "phi"), key=lambda o: fs.step[o])
+        for op in ops:
+            t = op_timing(fs.target, op)
+            if t.resource is None:
+                continue
+            if op.kind == "mul" and op.width < share_min_width:
+                continue
+            cls = t.resource
+            lo, hi = fs.step[op], fs.step[op] + max(1, t.occupancy) - 1
+            insts = busy.setdefault(cls, [])
+            members = bd.units.setdefault(cls, [])
+            for i, iv in enumerate(insts):
+                if all(bb is not blk or hi < a or lo > z for bb, a, z in iv):
+                    iv.append((blk, lo, hi))
+                    members[i].append(op)
+                    bd.unit_of[op] = (cls, i)
+                    break
+            else:
+                insts.append([(blk, lo, hi)])
+                members.append([op])
+                bd.unit_of[op] = (cls, len(members) - 1)
+
+
+def _bind_ports(bd: Binding) -> None:
+    fs = bd.fsched
+    for blk in bd.func.blocks:
+        used: dict[tuple[int, object], int] = {}
+        for op in blk.ops:
+            if op.kind in ("load", "store"):
+                k = (fs.step[op], op.mem)
+                n = used.get(k, 0)
+                bd.port_of[op] = n
+                used[k] = n + 1

@@ -1,0 +1,162 @@
+"""The ``pyhls`` command: ``pyhls synth`` and ``pyhls cosim`` (see ARCHITECTURE.md).
+
+Exit status: 0 success; 1 a user-facing error printed as ``file:line: error: ...``
+(traceback only with ``--debug``); 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from pathlib import Path
+
+from .errors import CosimError, HLSError
+
+
+def _kv(text: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, not '{text}'")
+    k, v = text.split("=", 1)
+    if not k:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, not '{text}'")
+    return k, v
+
+
+def _depth(text: str) -> tuple[str, int]:
+    k, v = _kv(text)
+    try:
+        n = int(v, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--depth {k}=N needs an integer N, not '{v}'") from None
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"--depth {k}=N needs N > 0, not {n}")
+    return k, n
+
+
+def _units(text: str) -> tuple[str, int]:
+    k, v = _kv(text)
+    if not v.isdigit() or int(v) <= 0:
+        raise argparse.ArgumentTypeError(f"--max-units {k}=N needs an integer N > 0, not '{v}'")
+    return k, int(v)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="pyhls", description="High-level synthesis from LLVM IR "
+                                "(C, .ll, .bc, .mlir) to verified Verilog.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("input", help="kernel source: .c, .ll, .bc or .mlir")
+        sp.add_argument("--top", required=True, help="the function to synthesise")
+        sp.add_argument("--target", default="generic", help="target device (default: generic)")
+        sp.add_argument("--clock-period", type=float, default=None, metavar="NS",
+                        help="clock period in ns (default: the target's)")
+        sp.add_argument("-o", "--output", default=None, metavar="DIR",
+                        help="output directory (default: hls_<top>)")
+        sp.add_argument("--depth", type=_depth, action="append", default=[], metavar="ARG=N",
+                        help="elements a call may touch through pointer argument ARG "
+                        "(name or position)")
+        sp.add_argument("--directives", default=None, metavar="FILE",
+                        help="directives file (TOML or JSON)")
+        sp.add_argument("--fp-format", action="append", default=[], metavar="FUNC=eEmM",
+                        help="custom floating-point format (not available yet)")
+        sp.add_argument("--report-json", default=None, metavar="FILE",
+                        help="also write report.json to FILE")
+        sp.add_argument("--cc", default=None, help="C compiler for .c inputs (default: clang "
+                        "on PATH, else zig cc from the ziglang package)")
+        sp.add_argument("--scheduler", choices=("sdc", "asap"), default="sdc",
+                        help="block scheduler (default: sdc)")
+        sp.add_argument("--max-units", type=_units, action="append", default=[],
+                        metavar="KIND=N", help="at most N units of a kind per cycle "
+                        "(mul, div, or a class such as mul32); they are shared by binding")
+        sp.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+
+    s = sub.add_parser("synth", help="synthesise to Verilog and report.json")
+    common(s)
+    c = sub.add_parser("cosim", help="synthesise and co-simulate against native execution")
+    common(c)
+    c.add_argument("--tb", default=None, metavar="TB.c",
+                   help="C testbench whose main calls the top (may be the input itself)")
+    c.add_argument("--set", type=_kv, action="append", default=[], metavar="ARG=VALUE",
+                   help="fix a scalar argument in random stimulus")
+    c.add_argument("--seed", type=int, default=0, help="random stimulus seed")
+    c.add_argument("--runs", type=int, default=4, help="random stimulus: number of calls")
+    c.add_argument("--max-cycles", type=int, default=10_000_000, metavar="N",
+                   help="cycle bound per call; a longer call is reported as a timeout")
+    c.add_argument("--waves", action="store_true", help="write a VCD trace")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except HLSError as e:
+        if args.debug:
+            traceback.print_exc()
+        print(e.format(), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("pyhls: error: interrupted", file=sys.stderr)
+        return 1
+
+
+def _run(args) -> int:
+    from .flow import SynthOptions, synthesize, write_outputs
+
+    if args.fp_format:
+        raise HLSError("--fp-format is not available yet (custom floating-point formats are "
+                       "a separate capability)")
+    if args.directives:
+        raise HLSError("--directives is not available yet (directives come with loop "
+                       "pipelining)", args.directives, None)
+    out = Path(args.output or f"hls_{args.top}")
+    opts = SynthOptions(top=args.top, target=args.target, clock_period_ns=args.clock_period,
+                        depth=dict(args.depth), cc=args.cc, scheduler=args.scheduler,
+                        max_units=dict(args.max_units))
+    result = synthesize(args.input, opts)
+    extra = {}
+    if args.command == "cosim":
+        from .verify import cosim
+
+        cres = cosim(args.input, args.top, tb=args.tb, fixed=dict(args.set), seed=args.seed,
+                     runs=args.runs, max_cycles=args.max_cycles, waves=args.waves,
+                     cc=args.cc, workdir=out.parent / (out.name + ".cosim") if args.waves else None,
+                     synth=result)
+        extra["cosim"] = cres.to_json()
+        write_outputs(result, out, extra)
+        if args.report_json:
+            _write_report(result.report | extra, args.report_json)
+        calls = cres.calls
+        print(f"pyhls: co-simulation of {args.top}: {len(calls)} call(s), "
+              f"{cres.total_cycles} cycles in total, "
+              + ("PASSED" if cres.passed else "FAILED"))
+        if not cres.passed:
+            raise CosimError(cres.summary().replace("\n", "\n  "), args.input, None)
+        return 0
+    write_outputs(result, out)
+    if args.report_json:
+        _write_report(result.report, args.report_json)
+    r = result.report
+    print(f"pyhls: synthesised {args.top} for {r['target']} at {r['clock_period_ns']} ns -> "
+          f"{out / 'rtl' / (result.interface.module_name + '.v')}")
+    for f in r["functions"]:
+        print(f"  function {f['name']}: {f['states']} states, "
+              f"{f['binding']['registers']} registers ({f['binding']['register_bits']} bits)")
+    for lp in r["loops"]:
+        print(f"  loop {lp['function']}/{lp['loop']} (line {lp['source_line']}): "
+              f"trip count {lp['trip_count']}, {lp['depth']} steps per iteration, not pipelined")
+    res = r["resources"]
+    print(f"  estimate: {res['lut']} LUT, {res['ff']} FF, {res['dsp']} DSP, {res['bram18']} BRAM18")
+    return 0
+
+
+def _write_report(report: dict, path: str) -> None:
+    Path(path).write_text(json.dumps(report, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,214 @@
+"""The synthesis flow: input -> CDFG -> schedules -> binding -> RTL -> Verilog + report.
+
+Each stage is a plain call on plain data (see ARCHITECTURE.md); this module only strings
+them together, builds ``report.json`` and writes outputs atomically (a failed run leaves
+nothing in the output directory).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .analysis import find_loops
+from .binding import Binding, bind
+from .frontend import FrontendOptions, LoadedInput, load, read_input
+from .interface import TopInterface
+from .ir import Function, Module
+from .rtl import TopRTL, emit_verilog
+from .scheduling._function import FunctionSchedule, op_timing, schedule_function
+from .targets import Target, get_target
+from .transforms import run_passes
+
+
+@dataclass
+class SynthOptions:
+    top: str
+    target: str = "generic"
+    clock_period_ns: float | None = None
+    depth: dict[str, int] = field(default_factory=dict)
+    cc: str | None = None
+    scheduler: str = "sdc"
+    check_schedules: bool = True
+    #: functional-unit limits per block, by class ("mul32") or kind ("mul", "div")
+    max_units: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class SynthResult:
+    module: Module
+    target: Target
+    schedules: dict[Function, FunctionSchedule]
+    bindings: dict[Function, Binding]
+    rtl: TopRTL
+    verilog: str
+    interface: TopInterface
+    report: dict
+    source: LoadedInput
+
+
+def module_name(top: str) -> str:
+    return top if top.isidentifier() else "top_" + "".join(c if c.isalnum() else "_" for c in top)
+
+
+def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
+    t0 = time.perf_counter()
+    target = get_target(opts.target)
+    if opts.clock_period_ns is not None:
+        target = target.with_clock(opts.clock_period_ns)
+    inp = inp or read_input(path, cc=opts.cc)
+    module = load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc), inp=inp)
+    for f in module.functions:
+        run_passes(f)
+    t1 = time.perf_counter()
+    schedules, bindings = {}, {}
+    for f in module.functions:
+        fs = schedule_function(f, target, method=opts.scheduler, check=opts.check_schedules,
+                               resources=opts.max_units or None)
+        schedules[f] = fs
+        # with explicit unit limits every multiplier is shared, whatever its width
+        bindings[f] = bind(fs, share_min_width=1 if opts.max_units else 16)
+    t2 = time.perf_counter()
+    ext = tuple(g for g in module.globals if not g.readonly)
+    rtl = TopRTL(bindings, module.top, ext)
+    name = module_name(opts.top)
+    verilog = emit_verilog(rtl, name)
+    iface = rtl.interface(name)
+    t3 = time.perf_counter()
+    report = build_report(module, target, schedules, bindings, iface)
+    report["time_s"] = {"frontend": round(t1 - t0, 3), "schedule_bind": round(t2 - t1, 3),
+                        "rtl": round(t3 - t2, 3)}
+    return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp)
+
+
+def build_report(module: Module, target: Target, schedules, bindings, iface: TopInterface) -> dict:
+    funcs, loops = [], []
+    lut = ff = dsp = bram = 0
+    for f in module.functions:
+        fs, bd = schedules[f], bindings[f]
+        states = sum(bs.length for bs in fs.blocks.values()) + 1
+        f_lut = f_dsp = 0
+        for op in f.ops():
+            if op.kind == "phi" or op in bd.unit_of:
+                continue
+            t = op_timing(target, op)
+            f_lut += t.area_lut
+            f_dsp += t.area_dsp
+        for cls, insts in bd.units.items():
+            op = insts[0][0]
+            t = op_timing(target, op)
+            f_lut += t.area_lut * len(insts)
+            f_dsp += t.area_dsp * len(insts)
+        f_ff = sum(bd.reg_width) + sum(p.width for p in f.scalar_params) + max(1, states.bit_length())
+        f_bram = 0
+        for mem in f.memories + [g for g in module.globals if g.readonly]:
+            bits = mem.size_bytes * 8
+            f_bram += 0 if bits <= 1024 else -(-bits // 18432)
+        lut += f_lut
+        ff += f_ff
+        dsp += f_dsp
+        bram += f_bram
+        funcs.append({
+            "name": f.name,
+            "blocks": {b.name: fs.blocks[b].length for b in f.blocks},
+            "states": states,
+            "binding": bd.summary(),
+            "memories": [{"name": m.name, "kind": m.kind, "word_bytes": m.word_bytes,
+                          "depth_words": m.depth_words, "rom": m.readonly} for m in f.memories],
+        })
+        for lp in find_loops(f):
+            body_steps = sum(fs.blocks[b].length for b in lp.blocks)
+            loops.append({
+                "function": f.name, "loop": lp.header.name,
+                "source_line": _loop_line(lp),
+                "trip_count": lp.trip_count, "pipelined": False, "ii": None, "mii": None,
+                "res_mii": None, "rec_mii": None, "depth": body_steps,
+                "not_pipelined_reason": "loop pipelining is not implemented yet",
+            })
+    return {
+        "top": module.top.name,
+        "module": iface.module_name,
+        "target": target.name,
+        "clock_period_ns": target.clock_period_ns,
+        "functions": funcs,
+        "loops": loops,
+        "latency": latency_estimate(module, schedules),
+        "resources": {"lut": lut, "ff": ff, "dsp": dsp, "bram18": bram},
+        "interface": {
+            "scalars": [{"name": s.name, "width": s.width} for s in iface.scalars],
+            "memories": [{"name": m.name, "word_bytes": m.word_bytes, "depth_words": m.depth_words,
+                          "ports": m.nports, "global": m.global_name} for m in iface.memories],
+            "return_width": iface.return_width,
+        },
+    }
+
+
+def _loop_line(lp) -> int | None:
+    """The source line of a loop: its header's first non-phi op (phis carry the line of
+    the function when clang gives them no location)."""
+    for op in lp.header.ops:
+        if op.kind != "phi" and op.loc is not None and op.loc.line is not None:
+            return op.loc.line
+    return None
+
+
+def latency_estimate(module: Module, schedules) -> dict:
+    """Cycles of one call when it runs no loop and calls nothing (else a lower bound):
+    the shortest path of block lengths from entry to a return, plus start and done."""
+    f = module.top
+    fs = schedules[f]
+    import heapq
+
+    dist = {f.entry: fs.blocks[f.entry].length}
+    heap = [(dist[f.entry], 0, f.entry)]
+    order = {b: i for i, b in enumerate(f.blocks)}
+    best = None
+    while heap:
+        d, _, b = heapq.heappop(heap)
+        if d > dist.get(b, 1 << 60):
+            continue
+        if b.terminator.kind == "ret":
+            best = d if best is None else min(best, d)
+        for s in b.successors:
+            nd = d + fs.blocks[s].length
+            if nd < dist.get(s, 1 << 60):
+                dist[s] = nd
+                heapq.heappush(heap, (nd, order[s], s))
+    has_loops = bool(find_loops(f))
+    calls = any(op.kind == "call" for op in f.ops())
+    return {"min_cycles": None if best is None else best + 2,
+            "exact": not has_loops and not calls}
+
+
+def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None = None) -> Path:
+    """Write ``rtl/<module>.v`` and ``report.json`` atomically into ``out_dir``."""
+    out = Path(out_dir)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".pyhls-", dir=out.parent))
+    try:
+        (tmp / "rtl").mkdir()
+        (tmp / "rtl" / f"{result.interface.module_name}.v").write_text(result.verilog)
+        report = dict(result.report)
+        if extra:
+            report.update(extra)
+        (tmp / "report.json").write_text(json.dumps(report, indent=2, sort_keys=False) + "\n")
+        if out.exists():
+            for item in tmp.iterdir():
+                dst = out / item.name
+                if dst.is_dir():
+                    shutil.rmtree(dst)
+                elif dst.exists():
+                    dst.unlink()
+                os.replace(item, dst)
+            shutil.rmtree(tmp)
+        else:
+            os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out

@@ -1,0 +1,12 @@
+"""Reading inputs and translating LLVM IR into the hls CDFG.
+
+``load(path, top=..., options)`` compiles C with clang or ``zig cc``, lowers MLIR with
+``mlir-opt``/``mlir-translate``, parses and verifies LLVM IR with llvmlite, rejects
+constructs without a hardware meaning (with the user's file and line), canonicalises with
+LLVM's passes and translates the top function into a ``hls.ir.Module``.
+"""
+
+from ._load import FrontendOptions, LoadedInput, canonicalise, load, parse_module, read_input
+
+__all__ = ["FrontendOptions", "LoadedInput", "canonicalise", "load", "parse_module", "read_input"]
+

@@ -1,0 +1,101 @@
+"""Source locations and argument types recovered from LLVM debug metadata.
+
+llvmlite exposes no debug locations, so the ``!N = !DILocation(...)`` records are read
+from the module text.  Without debug info, locations fall back to lines of the ``.ll``.
+"""
+
+from __future__ import annotations
+
+import re
+
+_MD = re.compile(r"^!(\d+) = (?:distinct )?!(\w+)\((.*)\)\s*$")
+_FIELD = re.compile(r'(\w+): ("(?:[^"\\]|\\.)*"|![0-9]+|[^,]+)')
+_DBG_REF = re.compile(r"!dbg !(\d+)")
+
+
+class DebugInfo:
+    def __init__(self, text: str):
+        self.nodes: dict[int, tuple[str, dict[str, str]]] = {}
+        for line in text.splitlines():
+            if not line.startswith("!"):
+                continue
+            m = _MD.match(line)
+            if m:
+                fields = {k: v.strip() for k, v in _FIELD.findall(m.group(3))}
+                self.nodes[int(m.group(1))] = (m.group(2), fields)
+
+    def _ref(self, s: str | None) -> int | None:
+        if s and s.startswith("!") and s[1:].isdigit():
+            return int(s[1:])
+        return None
+
+    def line_of(self, instr_text: str) -> int | None:
+        m = _DBG_REF.search(instr_text)
+        if not m:
+            return None
+        node = self.nodes.get(int(m.group(1)))
+        if node and node[0] == "DILocation":
+            try:
+                line = int(node[1].get("line", "0"))
+            except ValueError:
+                return None
+            return line or None
+        return None
+
+    def subprogram_line(self, define_text: str) -> int | None:
+        m = _DBG_REF.search(define_text.split("{")[0])
+        if not m:
+            return None
+        node = self.nodes.get(int(m.group(1)))
+        if node and node[0] == "DISubprogram":
+            try:
+                return int(node[1].get("line", "0")) or None
+            except ValueError:
+                return None
+        return None
+
+    def params(self, define_text: str) -> dict[int, tuple[str, int | None]]:
+        """Zero-based argument index -> (name, bytes of the pointee for pointers)."""
+        m = _DBG_REF.search(define_text.split("{")[0])
+        if not m:
+            return {}
+        sp = "!" + m.group(1)
+        out: dict[int, tuple[str, int | None]] = {}
+        for kind, f in self.nodes.values():
+            if kind == "DILocalVariable" and f.get("scope") == sp and "arg" in f:
+                name = f.get("name", '""').strip('"')
+                out[int(f["arg"]) - 1] = (name, self._pointee_bytes(f.get("type")))
+        return out
+
+    def _strip(self, ref: str | None) -> tuple[str, dict[str, str]] | None:
+        seen = 0
+        while ref is not None and seen < 50:
+            seen += 1
+            node = self.nodes.get(self._ref(ref) or -1)
+            if node is None:
+                return None
+            kind, f = node
+            if kind == "DIDerivedType" and f.get("tag") in (
+                "DW_TAG_typedef", "DW_TAG_const_type", "DW_TAG_volatile_type",
+                "DW_TAG_restrict_type", "DW_TAG_atomic_type",
+            ):
+                ref = f.get("baseType")
+                continue
+            return node
+        return None
+
+    def _pointee_bytes(self, ref: str | None) -> int | None:
+        node = self._strip(ref)
+        if node is None:
+            return None
+        kind, f = node
+        if kind == "DIDerivedType" and f.get("tag") == "DW_TAG_pointer_type":
+            base = self._strip(f.get("baseType"))
+            if base is None:
+                return None
+            try:
+                bits = int(base[1].get("size", "0"))
+            except ValueError:
+                return None
+            return bits // 8 or None
+        return None

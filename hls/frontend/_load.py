@@ -1,0 +1,323 @@
+"""Reading inputs (.c, .ll, .bc, .mlir), LLVM canonicalisation, and the checks that
+reject constructs without a hardware meaning before any pass can obscure them."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import llvmlite.binding as llvm
+
+from ..errors import FrontendError, ToolError, UnsupportedError
+from ..ir import Module, verify
+from ._translate import Translator
+
+_initialised = False
+
+
+def _init() -> None:
+    global _initialised
+    if not _initialised:
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        _initialised = True
+
+
+@dataclass
+class FrontendOptions:
+    depth: dict[str, int] = field(default_factory=dict)
+    cc: str | None = None
+    cflags: tuple[str, ...] = ()
+
+
+@dataclass
+class LoadedInput:
+    """The LLVM text of the input as read (before canonicalisation) and its origin."""
+
+    path: str
+    text: str
+    kind: str  # c, ll, bc, mlir
+    # per function, --depth defaults by argument position (statically shaped MLIR memrefs)
+    depths: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def read_input(path: str | Path, cc: str | None = None, cflags=(),
+               mlir_bare_ptr: bool | None = None) -> LoadedInput:
+    """Turn any supported input into LLVM IR text (the golden model runs this text).
+    ``mlir_bare_ptr``: memref calling convention of a .mlir input (None: the
+    ``PYHLS_MLIR_BARE_PTR`` environment variable, else MLIR's expanded descriptors)."""
+    p = Path(path)
+    if not p.exists():
+        raise FrontendError(f"input file '{p}' does not exist", str(p), None)
+    if not p.is_file():
+        raise FrontendError(f"input '{p}' is not a file", str(p), None)
+    suffix = p.suffix.lower()
+    if suffix == ".ll":
+        return LoadedInput(str(p), p.read_text(errors="replace"), "ll")
+    if suffix == ".bc":
+        _init()
+        try:
+            mod = llvm.parse_bitcode(p.read_bytes())
+        except RuntimeError as e:
+            raise FrontendError(f"malformed LLVM bitcode: {_first_line(str(e))}", str(p), None) from None
+        return LoadedInput(str(p), str(mod), "bc")
+    if suffix in (".c", ".cc", ".cpp"):
+        from ..verify._toolchain import compile_c_to_ll
+
+        with tempfile.TemporaryDirectory(prefix="pyhls-cc-") as d:
+            out = Path(d) / (p.stem + ".ll")
+            try:
+                compile_c_to_ll(p, out, cc=cc, extra_flags=tuple(cflags))
+            except ToolError as e:
+                # a compile error in the user's C: its first diagnostic, as one line
+                m = re.search(rf"^{re.escape(str(p))}:(\d+):\d+: (?:fatal )?error: (.*)$",
+                              e.message, re.M)
+                if m:
+                    raise FrontendError(m.group(2).strip(), str(p), int(m.group(1))) from None
+                raise
+            return LoadedInput(str(p), out.read_text(), "c")
+    if suffix == ".mlir":
+        bare = mlir_bare_ptr_default() if mlir_bare_ptr is None else mlir_bare_ptr
+        return LoadedInput(str(p), _mlir_to_ll(p, bare), "mlir",
+                           _mlir_depths(p.read_text(errors="replace"), bare))
+    raise FrontendError(f"input must be .c, .ll, .bc or .mlir, not '{suffix or p.name}'",
+                        str(p), None)
+
+
+def _first_line(s: str) -> str:
+    return s.strip().splitlines()[0] if s.strip() else s
+
+
+MLIR_PACKAGE = "mlir-19-tools"
+_MLIR_DIRS = ("/usr/lib/llvm-19/bin",)
+
+
+def _mlir_tools() -> tuple[str | None, str | None]:
+    """mlir-opt and mlir-translate: from PATH (plain or -19 suffixed), else LLVM 19's bin."""
+    found = []
+    for tool in ("mlir-opt", "mlir-translate"):
+        exe = shutil.which(tool) or shutil.which(tool + "-19")
+        for d in _MLIR_DIRS:
+            if exe is None and Path(d, tool).is_file():
+                exe = str(Path(d, tool))
+        found.append(exe)
+    return found[0], found[1]
+
+
+def mlir_bare_ptr_default() -> bool:
+    """The memref calling convention when none is asked for: MLIR's own default, the
+    expanded descriptor (allocated ptr, aligned ptr, offset, sizes..., strides...), unless
+    ``PYHLS_MLIR_BARE_PTR`` is set to 1/true/yes (one bare pointer per memref)."""
+    return os.environ.get("PYHLS_MLIR_BARE_PTR", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def mlir_pipeline(bare_ptr: bool = False) -> list[str]:
+    """mlir-opt 19 passes lowering func/arith/scf/affine/memref/cf/index/math to LLVM."""
+    func = "--convert-func-to-llvm" + ("=use-bare-ptr-memref-call-conv=1" if bare_ptr else "")
+    return ["--lower-affine", "--convert-scf-to-cf", "--expand-strided-metadata",
+            "--lower-affine", "--finalize-memref-to-llvm", "--convert-math-to-llvm",
+            "--convert-arith-to-llvm", "--convert-index-to-llvm", "--convert-ub-to-llvm",
+            "--convert-cf-to-llvm", func, "--reconcile-unrealized-casts"]
+
+
+_MLIR_DIAG = re.compile(r"^(.*?):(\d+):\d+: error: (.*)$", re.M)
+
+
+def _mlir_error(tool: str, stderr: str, p: Path) -> ToolError:
+    """One line: the first diagnostic, at its line of the input when it names the input."""
+    m = _MLIR_DIAG.search(stderr or "")
+    if m:
+        line = int(m.group(2)) if Path(m.group(1)).name == p.name else None
+        return ToolError(f"{tool} failed: {m.group(3).strip()}", str(p), line)
+    return ToolError(f"{tool} failed: {_first_line(stderr or 'no diagnostic')}", str(p), None)
+
+
+def _mlir_to_ll(p: Path, bare_ptr: bool | None = None) -> str:
+    opt, tr = _mlir_tools()
+    if not opt or not tr:
+        missing = " and ".join(t for t, e in (("mlir-opt", opt), ("mlir-translate", tr)) if not e)
+        raise ToolError(f"reading .mlir needs mlir-opt and mlir-translate ({missing} not found): "
+                        f"install the Debian package {MLIR_PACKAGE} "
+                        f"(apt-get install {MLIR_PACKAGE})", str(p), None)
+    if bare_ptr is None:
+        bare_ptr = mlir_bare_ptr_default()
+    try:
+        lowered = subprocess.run([opt, str(p), *mlir_pipeline(bare_ptr)], capture_output=True,
+                                 text=True, timeout=600)
+        if lowered.returncode:
+            raise _mlir_error("mlir-opt", lowered.stderr, p)
+        ll = subprocess.run([tr, "--mlir-to-llvmir"], input=lowered.stdout, capture_output=True,
+                            text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise ToolError(f"running the MLIR tools failed: {_first_line(str(e))}", str(p), None) from None
+    if ll.returncode:
+        raise _mlir_error("mlir-translate", ll.stderr, p)
+    return ll.stdout
+
+
+_FUNC_SIG = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([-\w.$]+)\s*\(")
+
+
+def _mlir_depths(text: str, bare_ptr: bool) -> dict[str, dict[str, int]]:
+    """Per function, the element count of each statically shaped memref argument, keyed by
+    the position of the pointer the hardware reads (the aligned one of a descriptor)."""
+    out: dict[str, dict[str, int]] = {}
+    for m in _FUNC_SIG.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:  # the argument list, up to its closing parenthesis
+            c = text[i]
+            depth += (c in "(<[{") - (c in ")>]}")
+            i += 1
+        sig = text[m.end():i - 1]
+        parts, level, cur = [], 0, ""
+        for c in sig:
+            if c == "," and level == 0:
+                parts.append(cur)
+                cur = ""
+                continue
+            level += (c in "(<[{") - (c in ")>]}")
+            cur += c
+        if cur.strip():
+            parts.append(cur)
+        pos, hints = 0, {}
+        for a in parts:
+            t = a.split(":", 1)[1].strip() if ":" in a else a.strip()
+            mm = re.match(r"memref<([^>]*)>", t)
+            if not mm:
+                pos += 1
+                continue
+            dims = mm.group(1).split(",")[0].split("x")[:-1]
+            static = all(d.isdigit() for d in dims)
+            if bare_ptr:
+                if static:
+                    hints[str(pos)] = _prod(dims)
+                pos += 1
+            else:
+                if static and "," not in mm.group(1):  # identity layout only
+                    hints[str(pos + 1)] = _prod(dims)
+                pos += 3 + 2 * len(dims)
+        out[m.group(1)] = hints
+    return out
+
+
+def _prod(dims) -> int:
+    n = 1
+    for d in dims:
+        n *= int(d)
+    return n
+
+
+_LL_ERR = re.compile(r"<string>:(\d+):(\d+): error: (.*)")
+
+
+def parse_module(inp: LoadedInput):
+    _init()
+    try:
+        mod = llvm.parse_assembly(inp.text)
+        mod.verify()
+    except RuntimeError as e:
+        msg = str(e)
+        m = _LL_ERR.search(msg)
+        if m and inp.kind == "ll":
+            raise FrontendError(f"malformed LLVM IR: {m.group(3).strip()}", inp.path,
+                                int(m.group(1))) from None
+        line = None
+        if inp.kind == "ll":  # a verifier error lists the values at fault, the user last
+            by_text = {k[1]: v for k, v in line_map(inp.text).items() if k[1] is not None}
+            for s in reversed(msg.strip().splitlines()[1:]):
+                line = by_text.get(s.strip().split(", !dbg")[0])
+                if line is not None:
+                    break
+        raise FrontendError(f"malformed LLVM IR: {_first_line(msg)}", inp.path, line) from None
+    return mod
+
+
+def line_map(text: str) -> dict:
+    """(function, instruction text) -> line of the .ll, and (function, None) -> its define."""
+    out: dict = {}
+    fn = None
+    for i, line in enumerate(text.splitlines(), 1):
+        m = re.match(r"define .*?@([-\w.$]+|\"[^\"]+\")\(", line)
+        if m:
+            fn = m.group(1)
+            out[(fn, None)] = i
+            continue
+        if line.startswith("}"):
+            fn = None
+            continue
+        s = line.strip()
+        if fn and s and not s.startswith((";", "#dbg")) and not re.match(r"^[-\w.$\"]+:", s):
+            out.setdefault((fn, s.split(", !dbg")[0].split(" ; ")[0].strip()), i)
+            m = re.match(r'(%[-\w.$]+|%"[^"]+")\s*=', s)
+            if m:  # by result name, for instructions LLVM prints differently from the user
+                out.setdefault((fn, m.group(1) + " ="), i)
+    return out
+
+
+def canonicalise(mod, top: str) -> None:
+    """LLVM's own passes: inline every function not marked noinline into its callers,
+    then SROA/mem2reg, instcombine, GVN and CFG simplification.  No loop unrolling."""
+    _init()
+    for fn in mod.functions:
+        if not fn.is_declaration:  # unnamed arguments (MLIR's) keep the names arg{i}, not
+            for i, a in enumerate(fn.arguments):  # the namer pass's arg, arg5, ...
+                if not a.name:
+                    a.name = f"arg{i}"
+        if fn.is_declaration or fn.name == top:
+            continue
+        attrs = b" ".join(fn.attributes)
+        if b"noinline" in attrs or b"optnone" in attrs:
+            continue
+        fn.add_function_attribute("alwaysinline")
+    target = llvm.Target.from_default_triple()
+    tm = target.create_target_machine(opt=2)
+    pto = llvm.create_pipeline_tuning_options(speed_level=2)
+    pto.loop_unrolling = False
+    pto.loop_vectorization = False
+    pto.slp_vectorization = False
+    pb = llvm.create_pass_builder(tm, pto)
+    mpm = llvm.create_new_module_pass_manager()
+    mpm.add_always_inliner_pass()
+    mpm.add_sroa_pass()
+    mpm.add_instruction_combine_pass()
+    mpm.add_simplify_cfg_pass()
+    mpm.add_sroa_pass()
+    mpm.add_new_gvn_pass()
+    mpm.add_instruction_combine_pass()
+    mpm.add_aggressive_dce_pass()
+    mpm.add_simplify_cfg_pass()
+    mpm.add_instruction_namer_pass()
+    mpm.add_verifier()
+    mpm.run(mod, pb)
+
+
+def load(path: str | Path, top: str, options: FrontendOptions | None = None,
+         inp: LoadedInput | None = None) -> Module:
+    """Read an input file and translate its ``top`` function (and the noinline functions
+    it calls) into the hls IR."""
+    options = options or FrontendOptions()
+    inp = inp or read_input(path, cc=options.cc, cflags=options.cflags)
+    if inp.depths.get(top):  # the user's --depth wins over the memref shapes
+        options = FrontendOptions({**inp.depths[top], **options.depth}, options.cc, options.cflags)
+    mod = parse_module(inp)
+    lmap = line_map(inp.text) if inp.kind == "ll" else {}
+    # reject unsupported constructs on the IR as written (its lines are the user's lines)
+    # (the module's own printing, whose metadata numbering is that of its instructions)
+    Translator(mod, str(mod), inp.path, {"depth": options.depth}, lmap).check(top)
+    canonicalise(mod, top)
+    text = str(mod)
+    tr = Translator(mod, text, inp.path, {"depth": options.depth}, lmap)
+    module = tr.translate(top)
+    module.llvm_ir = text
+    for f in module.functions:
+        verify(f)
+    return module
+
+
+__all__ = ["FrontendOptions", "LoadedInput", "canonicalise", "load", "parse_module",
+           "read_input", "UnsupportedError"]

@@ -1,0 +1,1165 @@
+"""Translation of canonicalised LLVM IR (llvmlite binding objects) into the hls CDFG.
+
+Pointers never reach the CDFG: every pointer value is resolved to a ``MemoryObject``
+plus a 32-bit byte offset computed by ordinary integer ops (GEP arithmetic is modular, so
+32 bits are exact for any memory below 4 GiB).  After all functions are translated, each
+memory gets a word size (``_choose_word_bytes``), and byte offsets become word addresses
+(a free bit slice) with a static byte lane inside the word; accesses wider than a word are
+split.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import re
+from dataclasses import dataclass
+
+from ..errors import FrontendError, UnsupportedError
+from ..ir import Block, Const, Function, Loc, MemoryObject, Module, Op, Param, PtrParam, Value
+from ._debuginfo import DebugInfo
+from ._types import (
+    ArrayT, FloatT, IntT, PtrT, StructT, TypeParser, VectorT, field_offsets, sizeof,
+    store_size, tokenize,
+)
+
+OFF_W = 32  # width of byte offsets
+
+_BINOPS = {"add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr",
+           "and", "or", "xor"}
+_FLOAT_OPS = {"fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "fcmp", "fptosi", "fptoui",
+              "sitofp", "uitofp", "fpext", "fptrunc"}
+_INTRINSIC_OPS = {
+    "smax": "smax", "smin": "smin", "umax": "umax", "umin": "umin", "abs": "abs",
+    "fshl": "fshl", "fshr": "fshr", "bitreverse": "bitreverse", "ctpop": "ctpop",
+    "ctlz": "ctlz", "cttz": "cttz", "bswap": "bswap", "sadd.sat": "sadd_sat",
+    "ssub.sat": "ssub_sat", "uadd.sat": "uadd_sat", "usub.sat": "usub_sat",
+}
+_IGNORED_INTRINSICS = ("lifetime.", "assume", "dbg.", "experimental.noalias.scope.decl",
+                       "donothing", "sideeffect", "pseudoprobe", "var.annotation",
+                       "invariant.start", "invariant.end")
+
+
+def _vk(v) -> str:
+    k = v.value_kind
+    return getattr(k, "name", str(k))
+
+
+def key(v) -> int:
+    return ctypes.cast(v._ptr, ctypes.c_void_p).value
+
+
+def _strip_instr(s: str) -> str:
+    return s.strip()
+
+
+@dataclass
+class Ptr:
+    mem: MemoryObject
+    off: Value  # byte offset, OFF_W bits
+
+
+@dataclass
+class _Access:
+    op: Op
+    ptr: Ptr
+    size: int
+    func: Function
+
+
+class Translator:
+    def __init__(self, llmod, text: str, path: str, opts: dict, line_map: dict | None = None):
+        self.llmod = llmod
+        self.text = text
+        self.path = path
+        self.opts = opts
+        self.dbg = DebugInfo(text)
+        named = {}
+        for m in re.finditer(r"^(%[-\w.$\"]+) = type (.*)$", text, re.M):
+            named[m.group(1)] = m.group(2)
+        self.tp = TypeParser(named)
+        self._gvars = {g.name: g for g in llmod.global_variables}
+        self.functions: dict[str, Function] = {}
+        self.globals: dict[str, MemoryObject] = {}
+        self.accesses: list[_Access] = []
+        self.call_binds: list[tuple[Op, list[tuple[PtrParam, Ptr]]]] = []
+        self.line_map = line_map or {}
+        self._define_lines = {}
+        for i, line in enumerate(text.splitlines(), 1):
+            m = re.match(r"define .*?@([-\w.$]+|\"[^\"]+\")\(", line)
+            if m:
+                self._define_lines[m.group(1)] = line
+
+    # ------------------------------------------------------------------ errors
+    def loc_of(self, instr_text: str, fn_name: str) -> Loc:
+        line = self.dbg.line_of(instr_text)
+        if line is None:
+            s = _strip_instr(instr_text).split(", !dbg")[0]
+            line = self.line_map.get((fn_name, s))
+            if line is None:  # an instruction printed over several lines (invoke, landingpad)
+                line = self.line_map.get((fn_name, s.split("\n")[0].strip()))
+            if line is None:  # written differently from LLVM's printing: its result name
+                m = re.match(r'(%[-\w.$]+|%"[^"]+") = ', s)
+                line = self.line_map.get((fn_name, m.group(1) + " =")) if m else None
+        if line is None:
+            d = self._define_lines.get(fn_name, "")
+            line = self.dbg.subprogram_line(d) or self.line_map.get((fn_name, None))
+        return Loc(self.path, line)
+
+    def unsupported(self, what: str, instr_text: str, fn_name: str) -> UnsupportedError:
+        loc = self.loc_of(instr_text, fn_name)
+        ins = _strip_instr(instr_text).split(", !")[0]
+        ins = re.sub(r"\s*\n\s*", " ", ins)  # one line: invoke/landingpad print over several
+        ins = re.sub(r"(\s+(#\d+|!\w+ !\d+))+\s*$", "", ins)  # attribute groups, !dbg of a define
+        return UnsupportedError(f"{what} is not supported for hardware: {ins}", loc.file, loc.line)
+
+    def _ins_text(self, ins) -> str:
+        """``str(ins)`` with the module's metadata numbering.  Printing one instruction
+        numbers metadata per function, so its ``!dbg !N`` would name the wrong node of the
+        module text; printing its function numbers them as the module does."""
+        cache = self.__dict__.setdefault("_ins_texts", {})
+        k = key(ins)
+        if k in cache:
+            return cache[k]
+        text = str(ins)
+        fn = ins.function
+        body = str(fn).split("\n")
+        start = next((i + 1 for i, l in enumerate(body) if l.startswith("define ")), len(body))
+        lines = [l for l in body[start:] if l.strip() and not l.startswith("}")
+                 and not l.lstrip().startswith((";", "#dbg_"))
+                 and not re.match(r'^([-\w.$]+|"[^"]+"):', l)]
+        pos, found, own = 0, {}, {}
+        for bb in fn.blocks:
+            for other in bb.instructions:
+                t = str(other)
+                own[key(other)] = t
+                n = t.count("\n") + 1
+                printed = "\n".join(lines[pos:pos + n])
+                pos += n
+                if found is not None:
+                    if re.sub(r"!\d+", "!", printed) != re.sub(r"!\d+", "!", t):
+                        found = None  # printing not understood: keep each instruction's text
+                    else:
+                        found[key(other)] = printed
+        cache.update(found if found is not None else own)
+        return cache.get(k, text)
+
+    # ------------------------------------------------------------------ entry
+    def translate(self, top: str) -> Module:
+        fn = self._find_function(top)
+        self._top_mems = set()
+        topf = self._function(fn, is_top=True)
+        self._thread_globals(topf)
+        self._finish_memories()
+        funcs = list(self.functions.values())
+        return Module(top=topf, functions=funcs, globals=list(self.globals.values()),
+                      source=self.path)
+
+    def check(self, top: str) -> None:
+        """Reject constructs without a hardware meaning, on the IR as the user wrote it,
+        so the message points at the user's line before any pass rewrites it."""
+        fn = self._find_function(top)
+        seen: dict[str, None] = {}
+        stack: list[tuple[object, tuple[str, ...]]] = [(fn, ())]
+        while stack:
+            f, path = stack.pop()
+            if f.name in seen:
+                continue
+            seen[f.name] = None
+            self._llname = f.name
+            if f.global_value_type.is_function_vararg:
+                d = self._define_lines.get(f.name, "")
+                raise self.unsupported("a variadic function", d.split("{")[0], f.name)
+            for bb in f.blocks:
+                for ins in bb.instructions:
+                    text = self._ins_text(ins)
+                    opc = ins.opcode
+                    if opc in ("invoke", "landingpad", "resume", "va_arg", "indirectbr",
+                               "callbr", "ptrtoint", "inttoptr"):
+                        self._instr_error(ins, text)
+                    if opc == "alloca":
+                        ops = list(ins.operands)
+                        if ops and not ops[0].is_constant:
+                            raise self.unsupported("a dynamically sized stack array (dynamic alloca)",
+                                                   text, f.name)
+                    if opc != "call":
+                        continue
+                    callee = list(ins.operands)[-1]
+                    if " asm " in text or _vk(callee) == "inline_asm":
+                        raise self.unsupported("inline assembly", text, f.name)
+                    if _vk(callee) != "function":
+                        raise self.unsupported("an indirect call through a function pointer",
+                                               text, f.name)
+                    name = callee.name
+                    callee = self.llmod.get_function(name)
+                    if name.startswith("llvm."):
+                        if name.startswith(("llvm.va_start", "llvm.va_end", "llvm.va_copy")):
+                            raise self.unsupported("a variadic argument list", text, f.name)
+                        if name.startswith(("llvm.stacksave", "llvm.stackrestore")):
+                            raise self.unsupported("a dynamically sized stack array", text, f.name)
+                        continue
+                    if callee.is_declaration:
+                        raise self.unsupported(
+                            f"a call to the undefined external function '{name}'", text, f.name)
+                    if callee.global_value_type.is_function_vararg:
+                        raise self.unsupported("a call to a variadic function", text, f.name)
+                    if name == f.name or name in path:
+                        raise self.unsupported("recursion", text, f.name)
+                    stack.append((callee, path + (f.name,)))
+
+    def _instr_error(self, ins, text):
+        self._itext = text
+        self._instr(ins)
+
+    def _find_function(self, name: str):
+        try:
+            fn = self.llmod.get_function(name)
+        except NameError:
+            fn = None
+        if fn is None or fn.is_declaration:
+            names = sorted(f.name for f in self.llmod.functions if not f.is_declaration)
+            raise FrontendError(
+                f"top function '{name}' is not defined in the input; defined functions: "
+                + (", ".join(names) or "none"), self.path, 1)
+        return fn
+
+    # ------------------------------------------------------------------ functions
+    def _function(self, llfn, is_top: bool = False) -> Function:
+        name = llfn.name
+        if name in self.functions:
+            return self.functions[name]
+        define = self._define_lines.get(name, str(llfn).split("\n", 1)[0])
+        floc = Loc(self.path, self.dbg.subprogram_line(define) or self.line_map.get((name, None)))
+        ftype = llfn.global_value_type
+        if ftype.is_function_vararg:
+            raise UnsupportedError(f"a variadic function is not supported for hardware: @{name}",
+                                   floc.file, floc.line)
+        func = Function(name=name, loc=floc)
+        self.functions[name] = func
+        dbg_params = self.dbg.params(define)
+        ret_t = self.tp.type_of(str(ftype.get_function_return()))  if str(ftype.get_function_return()) != "void" else None
+        if ret_t is not None:
+            if not isinstance(ret_t, IntT):
+                raise self._type_error(ret_t, f"return value of @{name}", define, name)
+            func.return_width = ret_t.bits
+        vals: dict[int, Value | Ptr] = {}
+        for i, arg in enumerate(llfn.arguments):
+            t = self.tp.type_of(str(arg.type))
+            dname, pointee = dbg_params.get(i, (None, None))
+            pname = _sanitize(arg.name or dname or f"arg{i}")
+            if isinstance(t, PtrT):
+                mem = MemoryObject(name=pname, kind="arg", arg_index=i, loc=floc,
+                                   elem_bytes=pointee or 0)
+                if is_top:
+                    self._top_mems.add(mem)
+                p = PtrParam(index=i, name=pname, mem=mem)
+                func.params.append(p)
+                vals[key(arg)] = Ptr(mem, Const(OFF_W, 0))
+            elif isinstance(t, IntT):
+                p = Param(width=t.bits, name=pname, index=i)
+                func.params.append(p)
+                vals[key(arg)] = p
+            else:
+                raise self._type_error(t, f"argument {i} of @{name}", define, name)
+        self._fn = func
+        self._vals = vals
+        self._llname = name
+        blocks: dict[int, Block] = {}
+        llblocks = list(llfn.blocks)
+        for i, bb in enumerate(llblocks):
+            b = Block(name=_sanitize(bb.name or f"bb{i}"), function=func)
+            blocks[key(bb)] = b
+            func.blocks.append(b)
+        self._blocks = blocks
+        self._phis: list[tuple[Op, object]] = []
+        for bb in _rpo(llblocks):
+            self._cur = blocks[key(bb)]
+            for ins in bb.instructions:
+                self._instr(ins)
+        for op, ins in self._phis:
+            self._fill_phi(op, ins)
+        return func
+
+    def _type_error(self, t, what: str, text: str, fn: str) -> UnsupportedError:
+        kind = "floating-point" if isinstance(t, FloatT) else "vector" if isinstance(t, VectorT) else "aggregate"
+        loc = self.loc_of(text, fn)
+        extra = " (floating-point support is a separate capability, not available yet)" if isinstance(t, FloatT) else ""
+        return UnsupportedError(f"{kind} type of {what} is not supported for hardware{extra}",
+                                loc.file, loc.line)
+
+    # ------------------------------------------------------------------ values
+    def _emit(self, kind: str, operands: list[Value], width: int, loc: Loc | None = None,
+              **attrs) -> Op:
+        op = Op(width=width, kind=kind, operands=operands, attrs=attrs, loc=loc or self._loc)
+        self._cur.append(op)
+        return op
+
+    def _val(self, v, want_ptr: bool = False):
+        k = key(v)
+        if k in self._vals:
+            return self._vals[k]
+        tstr = str(v.type)
+        if v.is_global or _vk(v) == "global_variable":
+            return self._global_ptr(v)
+        if v.is_constant:
+            if tstr == "ptr":
+                return self._const_ptr(v)
+            t = self.tp.type_of(tstr)
+            if isinstance(t, IntT):
+                text = str(v).strip()
+                tail = text.split(" ", 1)[1].strip() if " " in text else text
+                if tail in ("undef", "poison"):
+                    return Const(t.bits, 0)
+                try:
+                    return Const(t.bits, v.get_constant_value(signed_int=False))
+                except Exception:
+                    raise self.unsupported("this constant expression", text, self._llname)
+            raise self._type_error(t, "a constant", str(v), self._llname)
+        raise self.unsupported("this value", str(v), self._llname)
+
+    def _global_ptr(self, gv) -> Ptr:
+        name = gv.name
+        if name not in self.globals:
+            if _vk(gv) != "function":
+                gv = self._gvars[name]
+            if _vk(gv) == "function":
+                raise self.unsupported("taking the address of a function (indirect calls)",
+                                       self._itext, self._llname)
+            text = str(gv).strip()
+            m = re.match(r"@[-\w.$\"]+ = (.*)$", text)
+            body = m.group(1) if m else text
+            toks = tokenize(body.split(", align")[0].split(", !dbg")[0])
+            i = 0
+            quals = {"internal", "private", "external", "dso_local", "unnamed_addr",
+                     "local_unnamed_addr", "common", "weak", "linkonce_odr", "weak_odr",
+                     "linkonce", "hidden", "protected", "default", "available_externally",
+                     "thread_local", "externally_initialized", "dso_preemptable", "appending"}
+            while toks[i] in quals:
+                i += 1
+            kind = toks[i]
+            i += 1
+            t, i = self.tp.parse_type(toks, i)
+            if gv.is_declaration:
+                raise self.unsupported("an external global without a definition", text,
+                                       self._llname)
+            init, _ = self.tp.parse_const(toks, i, t)
+            size = sizeof(t)
+            init = init.ljust(size, b"\0")
+            if any(isinstance(x, FloatT) for x in _leaves(t)) and self.opts.get("reject_float", True):
+                pass  # float data in memory is plain bits; arithmetic on it is rejected later
+            mem = MemoryObject(name=_sanitize(name), kind="global", elem_bytes=size,
+                               init=init, readonly=(kind == "constant"), symbol=name)
+            self.globals[name] = mem
+        return Ptr(self.globals[name], Const(OFF_W, 0))
+
+    def _const_ptr(self, v) -> Ptr:
+        text = str(v).strip()
+        if text.endswith("null") or text == "ptr null":
+            raise self.unsupported("a null pointer access", self._itext, self._llname)
+        m = re.match(r"ptr getelementptr (?:inbounds |nuw |nusw |inrange\([^)]*\) )*\((.*)\)$", text)
+        if not m:
+            raise self.unsupported("this constant pointer expression", text, self._llname)
+        toks = tokenize(m.group(1))
+        src, i = self.tp.parse_type(toks, 0)
+        assert toks[i] == ","
+        assert toks[i + 1] == "ptr"
+        gname = toks[i + 2][1:]
+        gv = self._gvars[gname.strip('"')]
+        base = self._global_ptr(gv)
+        i += 3
+        idx = []
+        while i < len(toks) and toks[i] == ",":
+            it, i = self.tp.parse_type(toks, i + 1)
+            idx.append(int(toks[i]))
+            i += 1
+        off = _const_gep_offset(src, idx)
+        return Ptr(base.mem, Const(OFF_W, off))
+
+    # ------------------------------------------------------------------ instructions
+    def _instr(self, ins) -> None:
+        opc = ins.opcode
+        text = self._ins_text(ins)
+        self._itext = text
+        self._loc = self.loc_of(text, self._llname)
+        handler = getattr(self, "_i_" + opc, None)
+        if handler is not None:
+            handler(ins, text)
+            return
+        if opc in _BINOPS:
+            a, b = (self._int(o) for o in ins.operands)
+            self._set(ins, self._emit(opc, [a, b], a.width))
+            return
+        if opc in _FLOAT_OPS:
+            raise self.unsupported("floating-point arithmetic (a separate capability, not "
+                                   "available yet)", text, self._llname)
+        what = {
+            "invoke": "exception handling (invoke)", "landingpad": "exception handling",
+            "resume": "exception handling", "va_arg": "a variadic argument",
+            "indirectbr": "an indirect branch", "callbr": "an asm goto",
+            "atomicrmw": "an atomic operation", "cmpxchg": "an atomic operation",
+            "fence": "a memory fence", "ptrtoint": "a pointer-to-integer conversion",
+            "inttoptr": "an integer-to-pointer conversion",
+        }.get(opc, f"the LLVM instruction '{opc}'")
+        raise self.unsupported(what, text, self._llname)
+
+    def _set(self, ins, v) -> None:
+        self._vals[key(ins)] = v
+
+    def _int(self, v) -> Value:
+        x = self._val(v)
+        if isinstance(x, Ptr):
+            raise self.unsupported("using a pointer as an integer", self._itext, self._llname)
+        return x
+
+    def _ptr(self, v) -> Ptr:
+        x = self._val(v)
+        if not isinstance(x, Ptr):
+            raise self.unsupported("an integer used as a pointer", self._itext, self._llname)
+        return x
+
+    def _result_type(self, ins):
+        tstr = str(ins.type)
+        return self.tp.type_of(tstr)
+
+    def _i_icmp(self, ins, text):
+        m = re.search(r"icmp (?:samesign )?(\w+) ", text)
+        pred = m.group(1)
+        a, b = ins.operands
+        if str(a.type) == "ptr":
+            pa, pb = self._val(a), self._val(b)
+            if isinstance(pa, Ptr) and isinstance(pb, Ptr) and pa.mem is pb.mem:
+                self._set(ins, self._emit("icmp", [pa.off, pb.off], 1, pred=pred))
+                return
+            raise self.unsupported("comparing pointers into different memories", text, self._llname)
+        self._set(ins, self._emit("icmp", [self._int(a), self._int(b)], 1, pred=pred))
+
+    def _i_select(self, ins, text):
+        c, a, b = ins.operands
+        cond = self._int(c)
+        if str(a.type) == "ptr":
+            pa, pb = self._ptr(a), self._ptr(b)
+            if pa.mem is not pb.mem:
+                raise self.unsupported("selecting between pointers into different memories",
+                                       text, self._llname)
+            self._set(ins, Ptr(pa.mem, self._emit("select", [cond, pa.off, pb.off], OFF_W)))
+            return
+        t = self._result_type(ins)
+        if not isinstance(t, IntT):
+            raise self._type_error(t, "a select", text, self._llname)
+        self._set(ins, self._emit("select", [cond, self._int(a), self._int(b)], t.bits))
+
+    def _cast(self, ins, text, kind):
+        t = self._result_type(ins)
+        if not isinstance(t, IntT):
+            raise self._type_error(t, "a cast", text, self._llname)
+        a = self._int(next(iter(ins.operands)))
+        self._set(ins, self._emit(kind, [a], t.bits))
+
+    def _i_zext(self, ins, text):
+        self._cast(ins, text, "zext")
+
+    def _i_sext(self, ins, text):
+        self._cast(ins, text, "sext")
+
+    def _i_trunc(self, ins, text):
+        self._cast(ins, text, "trunc")
+
+    def _i_freeze(self, ins, text):
+        self._set(ins, self._val(next(iter(ins.operands))))
+
+    def _i_bitcast(self, ins, text):
+        src = next(iter(ins.operands))
+        if str(src.type) == str(ins.type):
+            self._set(ins, self._val(src))
+            return
+        raise self.unsupported("a bit cast between different types", text, self._llname)
+
+    def _i_phi(self, ins, text):
+        if str(ins.type) == "ptr":
+            mem = None
+            for v in ins.operands:
+                k = key(v)
+                known = self._vals.get(k)
+                if isinstance(known, Ptr) and known.mem is not None:
+                    mem = known.mem
+                elif v.is_global or (v.is_constant and str(v).strip().startswith("ptr getelementptr")):
+                    mem = self._ptr(v).mem
+                if mem is not None:
+                    break
+            if mem is None:
+                raise self.unsupported("a pointer phi whose memory is not known on entry",
+                                       text, self._llname)
+            op = self._emit("phi", [], OFF_W, ptr_phi=True)
+            self._phis.append((op, ins))
+            self._set(ins, Ptr(mem, op))
+            return
+        t = self._result_type(ins)
+        if not isinstance(t, IntT):
+            raise self._type_error(t, "a phi", text, self._llname)
+        op = self._emit("phi", [], t.bits)
+        self._phis.append((op, ins))
+        self._set(ins, op)
+
+    def _fill_phi(self, op: Op, ins) -> None:
+        self._itext = self._ins_text(ins)
+        self._loc = op.loc
+        self._cur = op.block
+        incoming = list(zip(ins.incoming_blocks, ins.operands))
+        if op.attrs.pop("ptr_phi", False):
+            mem = self._vals[key(ins)].mem
+            pairs = []
+            seen_b: set[int] = set()
+            for bb, v in incoming:
+                if key(bb) in seen_b:
+                    continue
+                seen_b.add(key(bb))
+                p = self._ptr(v)
+                if p.mem is not mem:
+                    raise self.unsupported("a pointer phi over different memories", self._itext,
+                                           self._llname)
+                pairs.append((self._blocks[key(bb)], p.off))
+            op.incoming = pairs
+            return
+        seen: set[int] = set()
+        op.incoming = []
+        for bb, v in incoming:  # a switch may list one predecessor several times
+            if key(bb) not in seen:
+                seen.add(key(bb))
+                op.incoming.append((self._blocks[key(bb)], self._int(v)))
+
+    def _i_getelementptr(self, ins, text):
+        m = re.search(r"getelementptr (?:(?:inbounds|nuw|nusw|inrange\([^)]*\)) )*(.*)$", text)
+        toks = tokenize(m.group(1).split(", !")[0])
+        src, _ = self.tp.parse_type(toks, 0)
+        ops = list(ins.operands)
+        base = self._ptr(ops[0])
+        off: Value = base.off
+        t = src
+        for n, idx in enumerate(ops[1:]):
+            if n == 0:
+                stride_t = src
+            else:
+                if isinstance(t, StructT):
+                    field = self._int(idx)
+                    assert isinstance(field, Const)
+                    fo = field_offsets(t)[field.value]
+                    off = self._add(off, Const(OFF_W, fo))
+                    t = t.fields[field.value]
+                    continue
+                if isinstance(t, (ArrayT, VectorT)):
+                    t = t.elem
+                    stride_t = t
+                else:
+                    raise self.unsupported("this getelementptr", text, self._llname)
+            if n == 0:
+                t = src
+            stride = sizeof(stride_t)
+            iv = self._int(idx)
+            off = self._add(off, self._scale(self._to_off(iv), stride))
+        self._set(ins, Ptr(base.mem, off))
+
+    def _i_ptradd(self, ins, text):
+        raise self.unsupported("ptradd", text, self._llname)
+
+    def _to_off(self, v: Value) -> Value:
+        if isinstance(v, Const):
+            sv = v.value - (1 << v.width) if v.value >> (v.width - 1) else v.value
+            return Const(OFF_W, sv)
+        if v.width == OFF_W:
+            return v
+        if v.width > OFF_W:
+            return self._emit("trunc", [v], OFF_W)
+        return self._emit("sext", [v], OFF_W)
+
+    def _scale(self, v: Value, k: int) -> Value:
+        if isinstance(v, Const):
+            return Const(OFF_W, v.value * k)
+        if k == 1:
+            return v
+        if k & (k - 1) == 0:
+            return self._emit("shl", [v, Const(OFF_W, k.bit_length() - 1)], OFF_W)
+        return self._emit("mul", [v, Const(OFF_W, k)], OFF_W)
+
+    def _add(self, a: Value, b: Value) -> Value:
+        if isinstance(b, Const) and b.value == 0:
+            return a
+        if isinstance(a, Const) and a.value == 0:
+            return b
+        if isinstance(a, Const) and isinstance(b, Const):
+            return Const(OFF_W, a.value + b.value)
+        return self._emit("add", [a, b], OFF_W)
+
+    def _i_alloca(self, ins, text):
+        m = re.search(r"alloca (?:inalloca )?(.*)$", text)
+        toks = tokenize(m.group(1).split(", !")[0])
+        t, i = self.tp.parse_type(toks, 0)
+        if i < len(toks) and toks[i] == "," and toks[i + 1] != "align":
+            count = self._val(next(iter(ins.operands)))
+            if not isinstance(count, Const):
+                raise self.unsupported("a dynamically sized stack array (dynamic alloca)", text,
+                                       self._llname)
+            t = ArrayT(count.value, t)
+        if self._cur is not self._fn.entry:
+            raise self.unsupported("a stack allocation outside the entry block", text, self._llname)
+        name = _sanitize(ins.name or f"local{len(self._fn.memories)}")
+        mem = MemoryObject(name=f"{self._fn.name}_{name}", kind="local", elem_bytes=sizeof(t),
+                           init=bytes(sizeof(t)), loc=self._loc)
+        self._fn.memories.append(mem)
+        self._set(ins, Ptr(mem, Const(OFF_W, 0)))
+
+    def _i_load(self, ins, text):
+        if " atomic " in text:
+            raise self.unsupported("an atomic load", text, self._llname)
+        t = self._result_type(ins)
+        if not isinstance(t, IntT):
+            raise self._type_error(t, "a load", text, self._llname)
+        p = self._ptr(next(iter(ins.operands)))
+        size = store_size(t)
+        op = self._emit("load", [p.off], 8 * size, mem=p.mem, size=size)
+        self.accesses.append(_Access(op, p, size, self._fn))
+        if 8 * size != t.bits:
+            op2 = self._emit("trunc", [op], t.bits)
+            self._set(ins, op2)
+        else:
+            self._set(ins, op)
+
+    def _i_store(self, ins, text):
+        if " atomic " in text:
+            raise self.unsupported("an atomic store", text, self._llname)
+        v, pv = ins.operands
+        t = self.tp.type_of(str(v.type))
+        if not isinstance(t, IntT):
+            raise self._type_error(t, "a store", text, self._llname)
+        p = self._ptr(pv)
+        data = self._int(v)
+        size = store_size(t)
+        if 8 * size != t.bits:
+            data = self._emit("zext", [data], 8 * size)
+        op = self._emit("store", [p.off, data], 0, mem=p.mem, size=size)
+        self.accesses.append(_Access(op, p, size, self._fn))
+
+    def _i_br(self, ins, text):
+        labels = re.findall(r"label (%[-\w.$]+|%\"[^\"]+\")", text)
+        targets = [self._block_by_name(lbl[1:]) for lbl in labels]
+        if len(targets) == 1:
+            self._emit("br", [], 0).targets = targets
+        else:
+            c = self._int(next(iter(ins.operands)))
+            self._emit("condbr", [c], 0).targets = targets
+
+    def _block_by_name(self, name: str) -> Block:
+        name = _sanitize(name.strip('"'))
+        for b in self._fn.blocks:
+            if b.name == name:
+                return b
+        raise FrontendError(f"branch to unknown block {name}")
+
+    def _i_switch(self, ins, text):
+        ops = list(ins.operands)
+        v = self._int(ops[0])
+        labels = re.findall(r"label (%[-\w.$]+|%\"[^\"]+\")", text)
+        targets = [self._block_by_name(lbl[1:]) for lbl in labels]
+        w = v.width
+        cases = [int(c) & ((1 << w) - 1) if c not in ("true", "false") else int(c == "true")
+                 for c in re.findall(r"i\d+ (-?\d+|true|false), label", text)]
+        if len(cases) != len(targets) - 1:
+            raise self.unsupported("this switch", text, self._llname)
+        op = self._emit("switch", [v], 0)
+        op.targets = targets
+        op.cases = cases
+
+    def _i_ret(self, ins, text):
+        ops = list(ins.operands)
+        self._emit("ret", [self._int(ops[0])] if ops else [], 0)
+
+    def _i_unreachable(self, ins, text):
+        # Reaching it is undefined behaviour; the hardware simply finishes the call.
+        w = self._fn.return_width
+        self._emit("ret", [Const(w, 0)] if w else [], 0)
+
+    def _i_call(self, ins, text):
+        ops = list(ins.operands)
+        callee = ops[-1]
+        args = ops[:-1]
+        if " asm " in text or _vk(callee) == "inline_asm":
+            raise self.unsupported("inline assembly", text, self._llname)
+        if _vk(callee) != "function":
+            raise self.unsupported("an indirect call through a function pointer", text, self._llname)
+        name = callee.name
+        if name.startswith("llvm."):
+            self._intrinsic(ins, text, name[5:], args)
+            return
+        callee = self.llmod.get_function(name)
+        if callee.is_declaration:
+            raise self.unsupported(f"a call to the undefined external function '{name}'", text,
+                                   self._llname)
+        if name == self._llname or self._reaches(callee, self._llname):
+            raise self.unsupported("recursion", text, self._llname)
+        saved = (self._fn, self._vals, self._llname, self._blocks, self._phis, self._cur,
+                 self._loc, self._itext)
+        sub = self._function(callee)
+        (self._fn, self._vals, self._llname, self._blocks, self._phis, self._cur,
+         self._loc, self._itext) = saved
+        scalars: list[Value] = []
+        binds: list[tuple[PtrParam, Ptr]] = []
+        for p, a in zip(sub.params, args):
+            if isinstance(p, PtrParam):
+                binds.append((p, self._ptr(a)))
+            else:
+                scalars.append(self._int(a))
+        op = self._emit("call", scalars, sub.return_width, callee=sub, ptr_args=[])
+        self.call_binds.append((op, binds))
+        if sub.return_width:
+            self._set(ins, op)
+
+    def _reaches(self, fn, target: str, seen=None) -> bool:
+        seen = set() if seen is None else seen
+        if fn.name in seen:
+            return False
+        seen.add(fn.name)
+        for bb in fn.blocks:
+            for ins in bb.instructions:
+                if ins.opcode == "call":
+                    c = list(ins.operands)[-1]
+                    if _vk(c) == "function" and not self.llmod.get_function(c.name).is_declaration:
+                        if c.name == target or self._reaches(self.llmod.get_function(c.name), target, seen):
+                            return True
+        return False
+
+    def _intrinsic(self, ins, text, name: str, args) -> None:
+        if name.startswith(_IGNORED_INTRINSICS):
+            return
+        base = name.split(".")[0]
+        base2 = ".".join(name.split(".")[:2])
+        kind = _INTRINSIC_OPS.get(base2) or _INTRINSIC_OPS.get(base)
+        if kind is not None:
+            t = self._result_type(ins)
+            if not isinstance(t, IntT):
+                raise self._type_error(t, f"llvm.{name}", text, self._llname)
+            vals = [self._int(a) for a in args]
+            if kind in ("abs", "ctlz", "cttz"):
+                vals = vals[:1]  # the i1 flag only narrows poison
+            self._set(ins, self._emit(kind, vals, t.bits))
+            return
+        if base in ("memset", "memcpy", "memmove"):
+            self._mem_intrinsic(base, ins, text, args)
+            return
+        if base == "expect":
+            self._set(ins, self._int(args[0]))
+            return
+        if base in ("fabs", "fmuladd", "fma", "sqrt", "minnum", "maxnum", "copysign"):
+            raise self.unsupported("floating-point arithmetic (a separate capability, not "
+                                   "available yet)", text, self._llname)
+        raise self.unsupported(f"the intrinsic llvm.{name}", text, self._llname)
+
+    def _mem_intrinsic(self, base, ins, text, args) -> None:
+        n = self._val(args[2])
+        if not isinstance(n, Const):
+            raise self.unsupported(f"{base} with a length that is not a constant", text, self._llname)
+        if n.value > 4096:
+            raise self.unsupported(f"{base} of more than 4096 bytes", text, self._llname)
+        dst = self._ptr(args[0])
+        aligns = [int(a) for a in re.findall(r"align (\d+)", text)] or [1]
+        chunk = 8
+        while chunk > 1 and (n.value % chunk or chunk > min(aligns)):
+            chunk //= 2
+        if base == "memset":
+            byte = self._int(args[1])
+            if isinstance(byte, Const):
+                word = Const(8 * chunk, int.from_bytes(bytes([byte.value]) * chunk, "little"))
+            else:
+                word = byte if chunk == 1 else self._emit("concat", [byte] * chunk, 8 * chunk)
+            for off in range(0, n.value, chunk):
+                p = Ptr(dst.mem, self._add(dst.off, Const(OFF_W, off)))
+                op = self._emit("store", [p.off, word], 0, mem=p.mem, size=chunk)
+                self.accesses.append(_Access(op, p, chunk, self._fn))
+            return
+        src = self._ptr(args[1])
+        if base == "memmove" and src.mem is dst.mem:
+            raise self.unsupported("memmove within one memory", text, self._llname)
+        loads = []
+        for off in range(0, n.value, chunk):
+            p = Ptr(src.mem, self._add(src.off, Const(OFF_W, off)))
+            op = self._emit("load", [p.off], 8 * chunk, mem=p.mem, size=chunk)
+            self.accesses.append(_Access(op, p, chunk, self._fn))
+            loads.append(op)
+        for off, ld in zip(range(0, n.value, chunk), loads):
+            p = Ptr(dst.mem, self._add(dst.off, Const(OFF_W, off)))
+            op = self._emit("store", [p.off, ld], 0, mem=p.mem, size=chunk)
+            self.accesses.append(_Access(op, p, chunk, self._fn))
+
+    # ------------------------------------------------------------------ globals in callees
+    def _thread_globals(self, top: Function) -> None:
+        """Writable globals used below the top become implicit pointer parameters of every
+        function on the way, bound by each caller to its own view of the global; the top
+        sees the global itself (an external memory).  Read-only globals stay ROMs, one
+        copy per function that reads them."""
+        direct: dict[Function, list[MemoryObject]] = {f: [] for f in self.functions.values()}
+        for acc in self.accesses:
+            m = acc.ptr.mem
+            if m.kind == "global" and not m.readonly and m not in direct[acc.func]:
+                direct[acc.func].append(m)
+        for op, binds in self.call_binds:
+            f = op.block.function
+            for _, ptr in binds:
+                m = ptr.mem
+                if m.kind == "global" and not m.readonly and m not in direct[f]:
+                    direct[f].append(m)
+        used: dict[Function, list[MemoryObject]] = {}
+
+        def closure(f: Function) -> list[MemoryObject]:
+            if f not in used:
+                used[f] = []
+                out = list(direct[f])
+                for c in f.callees():
+                    for m in closure(c):
+                        if m not in out:
+                            out.append(m)
+                used[f] = out
+            return used[f]
+
+        closure(top)
+        view: dict[tuple[Function, MemoryObject], MemoryObject] = {}
+        for f in self.functions.values():
+            for g in closure(f):
+                if f is top:
+                    view[(f, g)] = g
+                    continue
+                mem = MemoryObject(name=f"g_{g.name}", kind="arg", elem_bytes=g.elem_bytes,
+                                   loc=f.loc)
+                f.params.append(PtrParam(index=-1, name=f"g_{g.name}", mem=mem))
+                view[(f, g)] = mem
+        for acc in self.accesses:
+            m = acc.ptr.mem
+            if (acc.func, m) in view:
+                acc.ptr = Ptr(view[(acc.func, m)], acc.ptr.off)
+        new_binds = []
+        for op, binds in self.call_binds:
+            f = op.block.function
+            callee = op.attrs["callee"]
+            out = [(p, Ptr(view.get((f, ptr.mem), ptr.mem), ptr.off)) for p, ptr in binds]
+            for g in closure(callee):
+                p = next(pp for pp in callee.ptr_params if pp.mem is view[(callee, g)])
+                out.append((p, Ptr(view[(f, g)], Const(OFF_W, 0))))
+            new_binds.append((op, out))
+        self.call_binds = new_binds
+
+    # ------------------------------------------------------------------ memories
+    def _finish_memories(self) -> None:
+        """Choose word sizes, depths, and rewrite byte offsets into word addresses."""
+        # union memories bound together through calls
+        parent: dict[MemoryObject, MemoryObject] = {}
+
+        def find(m):
+            while parent.get(m, m) is not m:
+                m = parent.get(m, m)
+            return m
+
+        for op, binds in self.call_binds:
+            for p, ptr in binds:
+                a, b = find(p.mem), find(ptr.mem)
+                if a is not b:
+                    parent[a] = b
+        groups: dict[MemoryObject, list[MemoryObject]] = {}
+        allmems = set()
+        for acc in self.accesses:
+            allmems.add(acc.ptr.mem)
+        for f in self.functions.values():
+            allmems.update(p.mem for p in f.ptr_params)
+            allmems.update(f.memories)
+        allmems.update(self.globals.values())
+        for m in allmems:
+            groups.setdefault(find(m), []).append(m)
+        res = _Residues()
+        by_group: dict[MemoryObject, list[_Access]] = {}
+        for acc in self.accesses:
+            by_group.setdefault(find(acc.ptr.mem), []).append(acc)
+        bind_offs: dict[MemoryObject, list[Value]] = {}
+        for op, binds in self.call_binds:
+            for p, ptr in binds:
+                bind_offs.setdefault(find(p.mem), []).append(ptr.off)
+        for root, members in groups.items():
+            accs = by_group.get(root, [])
+            w = _choose_word_bytes(accs, bind_offs.get(root, []), res)
+            for m in members:
+                m.word_bytes = w
+            for m in members:
+                self._size_memory(m, w)
+            sized = [m.depth_words for m in members if m.depth_words]
+            for m in members:
+                if m.kind == "arg" and m not in self._top_mems:
+                    m.depth_words = max(sized, default=0)
+                if m.depth_words == 0:
+                    self._infer_depth(m, accs, res)
+            reads = any(a.op.kind == "load" for a in accs)
+            writes = any(a.op.kind == "store" for a in accs)
+            for m in members:
+                if m.kind == "arg":
+                    m.readonly = not writes
+                    m.writeonly = writes and not reads
+        for acc in self.accesses:
+            _lower_access(acc, res)
+        for op, binds in self.call_binds:
+            out = []
+            for p, ptr in binds:
+                w = p.mem.word_bytes
+                sh = w.bit_length() - 1
+                wa = _slice_before(op, ptr.off, sh, OFF_W - sh)
+                out.append((p, ptr.mem, wa))
+            op.attrs["ptr_args"] = out
+
+    def _infer_depth(self, m: MemoryObject, accs: list[_Access], res: "_Residues") -> None:
+        """An argument without --depth: only constant offsets give a provable extent."""
+        offs = [a.ptr.off for a in accs]
+        if accs and all(isinstance(o, Const) for o in offs):
+            end = max(a.ptr.off.value + a.size for a in accs)
+            m.depth_words = max(1, -(-end // m.word_bytes))
+            return
+        if not accs:
+            m.depth_words = 1
+            return
+        loc = m.loc or Loc(self.path, None)
+        raise FrontendError(
+            f"the extent of pointer argument '{m.name}' is unknown: give it with "
+            f"--depth {m.name}=N (N elements of {m.elem_bytes or m.word_bytes} bytes)",
+            loc.file, loc.line)
+
+    def _size_memory(self, m: MemoryObject, w: int) -> None:
+        if m.kind in ("global", "local"):
+            size = max(len(m.init or b""), 1)
+            m.depth_words = max(1, -(-size // w))
+            m.init = (m.init or b"").ljust(m.depth_words * w, b"\0")
+            return
+        depths = self.opts.get("depth", {})
+        d = None
+        if m in self._top_mems:
+            d = depths.get(m.name, depths.get(str(m.arg_index)))
+        if d is None:
+            m.depth_words = 0  # filled in from the callers' bindings or reported later
+            return
+        eb = m.elem_bytes or w
+        m.depth_words = max(1, -(-(int(d) * eb) // w))
+
+
+def _rpo(llblocks: list) -> list:
+    """Blocks in reverse post-order, so every definition is translated before its uses
+    (LLVM's textual block order need not follow dominance)."""
+    by_name = {bb.name: bb for bb in llblocks}
+    succ = {}
+    for bb in llblocks:
+        term = list(bb.instructions)[-1]
+        names = re.findall(r"label %([-\w.$]+|\"[^\"]+\")", str(term))
+        succ[key(bb)] = [by_name[n.strip('"')] for n in names if n.strip('"') in by_name]
+    seen, post = set(), []
+    stack = [(llblocks[0], iter(succ[key(llblocks[0])]))]
+    seen.add(key(llblocks[0]))
+    while stack:
+        node, it = stack[-1]
+        for nxt in it:
+            if key(nxt) not in seen:
+                seen.add(key(nxt))
+                stack.append((nxt, iter(succ[key(nxt)])))
+                break
+        else:
+            post.append(node)
+            stack.pop()
+    order = post[::-1]
+    order += [bb for bb in llblocks if key(bb) not in seen]
+    return order
+
+
+def _leaves(t):
+    if isinstance(t, (ArrayT, VectorT)):
+        yield from _leaves(t.elem)
+    elif isinstance(t, StructT):
+        for f in t.fields:
+            yield from _leaves(f)
+    else:
+        yield t
+
+
+def _const_gep_offset(src, idx: list[int]) -> int:
+    off = idx[0] * sizeof(src) if idx else 0
+    t = src
+    for i in idx[1:]:
+        if isinstance(t, StructT):
+            off += field_offsets(t)[i]
+            t = t.fields[i]
+        else:
+            t = t.elem
+            off += i * sizeof(t)
+    return off
+
+
+def _sanitize(name: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    if not s or s[0].isdigit():
+        s = "v" + s
+    return s
+
+
+class _Residues:
+    """Known low bits of byte offsets: ``v ≡ r (mod 2**k)``; phis by fixpoint."""
+
+    def __init__(self):
+        self.memo: dict[Value, tuple[int, int]] = {}
+
+    def get(self, v: Value) -> tuple[int, int]:
+        if isinstance(v, Const):
+            return v.value, OFF_W
+        if v in self.memo:
+            return self.memo[v]
+        if isinstance(v, Op) and v.kind == "phi":
+            # optimistic fixpoint over the phi's incoming values
+            self.memo[v] = (0, OFF_W + 1)  # top
+            for _ in range(8):
+                cur = self.memo[v]
+                acc = None
+                for _, x in v.incoming:
+                    rx = self.get(x)
+                    acc = rx if acc is None else _meet(acc, rx)
+                acc = acc or (0, 0)
+                if acc == cur:
+                    break
+                self.memo[v] = acc
+                self._invalidate(v)
+            else:
+                self.memo[v] = (0, 0)
+            r = self.memo[v]
+            if r[1] > OFF_W:
+                self.memo[v] = r = (0, OFF_W)
+            return r
+        r = self._compute(v)
+        self.memo[v] = r
+        return r
+
+    def _invalidate(self, phi: Value) -> None:
+        for k in [k for k in self.memo if k is not phi and not (isinstance(k, Op) and k.kind == "phi")]:
+            del self.memo[k]
+
+    def _compute(self, v: Value) -> tuple[int, int]:
+        if not isinstance(v, Op):
+            return 0, 0
+        k = v.kind
+        if k in ("add", "sub"):
+            (ra, ka), (rb, kb) = self.get(v.operands[0]), self.get(v.operands[1])
+            n = min(ka, kb)
+            r = (ra + rb) if k == "add" else (ra - rb)
+            return r % (1 << n) if n else 0, n
+        if k == "mul" and isinstance(v.operands[1], Const):
+            ra, ka = self.get(v.operands[0])
+            c = v.operands[1].value
+            tz = (c & -c).bit_length() - 1 if c else OFF_W
+            n = min(OFF_W, ka + tz)
+            return (ra * c) % (1 << n), n
+        if k == "shl" and isinstance(v.operands[1], Const):
+            ra, ka = self.get(v.operands[0])
+            s = v.operands[1].value
+            n = min(OFF_W, ka + s)
+            return (ra << s) % (1 << n), n
+        if k == "select":
+            return _meet(self.get(v.operands[1]), self.get(v.operands[2]))
+        if k in ("sext", "zext", "trunc"):
+            ra, ka = self.get(v.operands[0])
+            n = min(ka, v.operands[0].width, v.width)
+            return ra % (1 << n) if n else 0, n
+        return 0, 0
+
+
+def _meet(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    n = min(a[1], b[1])
+    while n > 0 and (a[0] - b[0]) % (1 << n):
+        n -= 1
+    return a[0] % (1 << n) if n else 0, n
+
+
+def _choose_word_bytes(accs: list[_Access], bind_offs: list[Value], res: _Residues) -> int:
+    if not accs:
+        return 1
+    top = max(a.size for a in accs)
+    w = 1 << (top - 1).bit_length()
+    w = min(w, 16)
+    while w > 1:
+        lg = w.bit_length() - 1
+        ok = True
+        for a in accs:
+            r, k = res.get(a.ptr.off)
+            if k < lg:
+                ok = False
+                break
+            lane = r % w
+            if a.size <= w:
+                if lane + a.size > w:
+                    ok = False
+                    break
+            elif a.size % w or lane:
+                ok = False
+                break
+        for off in bind_offs:
+            r, k = res.get(off)
+            if k < lg or r % w:
+                ok = False
+        if ok:
+            return w
+        w //= 2
+    return 1
+
+
+def _slice_before(anchor: Op, v: Value, lo: int, width: int) -> Value:
+    if isinstance(v, Const):
+        return Const(width, v.value >> lo)
+    op = Op(width=width, kind="slice", operands=[v], attrs={"lo": lo}, loc=anchor.loc)
+    b = anchor.block
+    op.block = b
+    b.ops.insert(b.ops.index(anchor), op)
+    return op
+
+
+def _lower_access(acc: _Access, res: _Residues) -> None:
+    op, mem = acc.op, acc.ptr.mem
+    w = mem.word_bytes
+    lg = w.bit_length() - 1
+    r, _ = res.get(acc.ptr.off)
+    lane = r % w
+    aw = OFF_W - lg
+    base = _slice_before(op, acc.ptr.off, lg, aw)
+    op.attrs["mem"] = mem
+    if acc.size <= w:
+        op.operands[0] = base
+        op.attrs["lane"] = lane
+        return
+    # split into word accesses: word i at base + i
+    n = acc.size // w
+    b = op.block
+    parts: list[Value] = []
+    idx = b.ops.index(op)
+    new_ops: list[Op] = []
+    for i in range(n):
+        addr: Value
+        if isinstance(base, Const):
+            addr = Const(aw, base.value + i)
+        elif i == 0:
+            addr = base
+        else:
+            addr = Op(width=aw, kind="add", operands=[base, Const(aw, i)], loc=op.loc)
+            new_ops.append(addr)
+        if op.kind == "load":
+            ld = Op(width=8 * w, kind="load", operands=[addr], loc=op.loc,
+                    attrs={"mem": mem, "lane": 0, "size": w})
+            new_ops.append(ld)
+            parts.append(ld)
+        else:
+            piece = Op(width=8 * w, kind="slice", operands=[op.operands[1]], loc=op.loc,
+                       attrs={"lo": 8 * w * i})
+            st = Op(width=0, kind="store", operands=[addr, piece], loc=op.loc,
+                    attrs={"mem": mem, "lane": 0, "size": w})
+            new_ops += [piece, st]
+    for o in new_ops:
+        o.block = b
+    if op.kind == "load":
+        b.ops[idx:idx] = new_ops
+        op.kind = "concat"
+        op.operands = parts
+        op.attrs = {}
+    else:
+        b.ops[idx:idx + 1] = new_ops

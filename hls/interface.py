@@ -1,0 +1,68 @@
+"""The contract between ``hls.rtl`` (which builds the top module) and ``hls.verify``
+(which drives it in Verilator).
+
+Port naming of a generated top module (all active-high except ``ap_rst_n``):
+
+* ``ap_clk``, ``ap_rst_n`` (synchronous, active low)
+* ``ap_start`` (in), ``ap_done``, ``ap_idle``, ``ap_ready`` (out), ``ap_return`` (out,
+  only when the function returns a value).  ``ap_ctrl_hs``: the design samples
+  ``ap_start`` while idle; ``ap_done`` and ``ap_ready`` are high for exactly one cycle at
+  the end of a call, and ``ap_return`` is valid in that cycle.
+* one input port per scalar argument, named after the argument, ``width`` bits.
+* per external memory ``M`` and port ``p`` in ``range(nports)``:
+  ``M_address{p}`` (out, ``addr_bits``), ``M_ce{p}`` (out, 1), ``M_we{p}`` (out,
+  ``word_bytes`` bits: a byte-enable, bit i writes byte i of the word),
+  ``M_d{p}`` (out, ``8*word_bytes``), ``M_q{p}`` (in, ``8*word_bytes``).
+  Memory semantics (the model the harness implements): synchronous single-cycle RAM,
+  little-endian words; at a rising edge with ``ce=1`` the addressed word is read into
+  ``q`` (read-first: the old contents) and the enabled bytes of ``d`` are written;
+  ``q`` holds its value while ``ce=0``.  Two ports writing the same word at the same edge,
+  or any access with ``address >= depth_words``, is a design error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarPort:
+    name: str          # RTL port name (the argument's name, sanitised)
+    arg_index: int     # position in the top function's argument list
+    width: int         # bits
+    signed: bool = False  # informative only; values are passed as raw bits
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPort:
+    name: str                  # RTL prefix M
+    word_bytes: int            # bytes per word: 1, 2, 4, 8 (or 16)
+    depth_words: int           # words the memory holds
+    nports: int                # 1 or 2
+    arg_index: int | None      # pointer argument of the top this memory stands for
+    global_name: str | None = None  # LLVM global this memory stands for (whole-program)
+    elem_bytes: int = 0        # bytes of one C element of the argument (for messages)
+    init: bytes | None = None  # initial contents of a global (len = word_bytes*depth_words)
+    readonly: bool = False
+    writeonly: bool = False
+
+    @property
+    def addr_bits(self) -> int:
+        """``depth_words.bit_length()``: wide enough for ``depth_words`` itself, so an
+        access just past the end cannot wrap around to word 0 unseen (the co-simulation
+        harness reports any address >= depth_words)."""
+        return max(1, self.depth_words.bit_length())
+
+    @property
+    def size_bytes(self) -> int:
+        return self.word_bytes * self.depth_words
+
+
+@dataclass(frozen=True, slots=True)
+class TopInterface:
+    module_name: str                    # Verilog module name of the top
+    function: str                       # LLVM name of the top function
+    scalars: tuple[ScalarPort, ...]
+    memories: tuple[MemoryPort, ...]
+    return_width: int                   # 0 for void
+    return_signed: bool = False

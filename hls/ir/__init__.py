@@ -1,0 +1,46 @@
+"""The pyhls CDFG: modules, functions, blocks, operations, values and memory objects.
+
+Encoding (the invariants every pass relies on):
+
+* Values are SSA and compared by identity.  A ``Value`` is either a ``Const`` (raw bits,
+  already masked to ``width``), a ``Param`` (a scalar argument of the function) or an
+  ``Op`` that produces a result (``width > 0``).
+* Integer values carry no signedness; an op's ``kind`` says how bits are interpreted
+  (``sdiv`` vs ``udiv``).  Widths are 1..64 bits, except that ``concat`` results may be
+  wider (memory words up to 128 bits).
+* Memory is explicit: every pointer of the LLVM input is resolved to a ``MemoryObject``
+  and a byte offset, and loads/stores address a memory by *word index* (``addr`` operand),
+  with a static byte ``lane`` inside the word and an access ``size`` in bytes.
+* Each block holds its phis first, then ordinary ops, and ends with exactly one
+  terminator op (``br``, ``condbr``, ``switch`` or ``ret``).
+"""
+
+from ._core import (
+    Block,
+    Const,
+    Function,
+    Loc,
+    MemoryObject,
+    Module,
+    Op,
+    Param,
+    PtrParam,
+    Value,
+    print_ir,
+    verify,
+)
+
+__all__ = [
+    "Block",
+    "Const",
+    "Function",
+    "Loc",
+    "MemoryObject",
+    "Module",
+    "Op",
+    "Param",
+    "PtrParam",
+    "Value",
+    "print_ir",
+    "verify",
+]

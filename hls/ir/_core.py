@@ -1,0 +1,333 @@
+"""Data structures of the CDFG (see the package docstring for the invariants)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from ..errors import HLSError
+
+#: Operation kinds and their operand counts (None = variable).  This table is the single
+#: list of what the IR may contain; ``verify`` rejects anything else.
+OP_KINDS: dict[str, int | None] = {
+    # arithmetic and logic (result width = operand width unless stated)
+    "add": 2, "sub": 2, "mul": 2, "udiv": 2, "sdiv": 2, "urem": 2, "srem": 2,
+    # division/remainder by the constant attrs["divisor"] (signed for s*: nonzero)
+    "udivc": 1, "uremc": 1, "sdivc": 1, "sremc": 1,
+    "and": 2, "or": 2, "xor": 2, "shl": 2, "lshr": 2, "ashr": 2,
+    "smax": 2, "smin": 2, "umax": 2, "umin": 2, "abs": 1,
+    "sadd_sat": 2, "ssub_sat": 2, "uadd_sat": 2, "usub_sat": 2,
+    "fshl": 3, "fshr": 3, "bitreverse": 1, "bswap": 1, "ctpop": 1, "ctlz": 1, "cttz": 1,
+    "icmp": 2,      # attrs["pred"] in eq ne ugt uge ult ule sgt sge slt sle; width 1
+    "select": 3,    # cond, true, false
+    "zext": 1, "sext": 1, "trunc": 1,
+    "slice": 1,     # attrs["lo"]: bits [lo, lo+width) of the operand
+    "concat": None,  # operands little-endian (operand 0 is the low part)
+    "phi": 0,       # incoming values in ``Op.incoming``
+    "load": 1,      # operand: word address; attrs mem, lane, size
+    "store": 2,     # operands: word address, data; attrs mem, lane, size
+    "call": None,   # scalar operands; attrs callee, ptr_args
+    # terminators
+    "br": 0, "condbr": 1, "switch": 1, "ret": None,
+}
+
+TERMINATORS = frozenset({"br", "condbr", "switch", "ret"})
+ICMP_PREDS = frozenset({"eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"})
+
+
+@dataclass(frozen=True, slots=True)
+class Loc:
+    file: str
+    line: int | None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}" if self.line is not None else self.file
+
+
+@dataclass(eq=False)
+class Value:
+    width: int
+    name: str = ""
+
+    def ref(self) -> str:
+        return f"%{self.name}"
+
+
+@dataclass(eq=False, init=False)
+class Const(Value):
+    """A constant: ``Const(width, value)``; the value is stored masked to ``width``."""
+
+    value: int = 0
+
+    def __init__(self, width: int, value: int = 0, name: str = "") -> None:
+        self.width = width
+        self.name = name
+        self.value = value & ((1 << width) - 1)
+
+    def ref(self) -> str:
+        return f"i{self.width} {self.value}"
+
+    def signed(self) -> int:
+        v = self.value
+        return v - (1 << self.width) if v >> (self.width - 1) else v
+
+
+@dataclass(eq=False)
+class Param(Value):
+    """A scalar argument of a function."""
+
+    index: int = 0
+
+
+@dataclass(eq=False)
+class MemoryObject:
+    """An array in hardware: an argument array, a global, or a local (alloca).
+
+    ``word_bytes`` x ``depth_words`` bytes, little-endian words.  ``kind`` is ``arg``
+    (a port set of the function), ``global`` or ``local`` (inside the accelerator; a
+    constant global with ``readonly`` becomes a ROM).
+    """
+
+    name: str
+    kind: str
+    word_bytes: int = 1
+    depth_words: int = 1
+    elem_bytes: int = 1
+    init: bytes | None = None
+    readonly: bool = False
+    writeonly: bool = False
+    arg_index: int | None = None
+    loc: Loc | None = None
+    #: the LLVM symbol of a global
+    symbol: str | None = None
+
+    @property
+    def addr_bits(self) -> int:
+        """``depth_words.bit_length()``: wide enough for ``depth_words`` itself, so an
+        access just past the end cannot wrap around to word 0 unseen (the co-simulation
+        harness reports any address >= depth_words)."""
+        return max(1, self.depth_words.bit_length())
+
+    @property
+    def size_bytes(self) -> int:
+        return self.word_bytes * self.depth_words
+
+
+@dataclass(eq=False)
+class PtrParam:
+    """A pointer argument of a function: it stands for an ``arg`` memory object."""
+
+    index: int
+    name: str
+    mem: MemoryObject
+
+
+@dataclass(eq=False)
+class Op(Value):
+    kind: str = ""
+    operands: list[Value] = field(default_factory=list)
+    attrs: dict = field(default_factory=dict)
+    loc: Loc | None = None
+    block: "Block | None" = None
+    #: phi only: (predecessor block, value) pairs
+    incoming: list[tuple["Block", Value]] = field(default_factory=list)
+    #: terminators only: successor blocks (condbr: [true, false]; switch: default first)
+    targets: list["Block"] = field(default_factory=list)
+    #: switch only: case constants, parallel to targets[1:]
+    cases: list[int] = field(default_factory=list)
+
+    @property
+    def is_terminator(self) -> bool:
+        return self.kind in TERMINATORS
+
+    @property
+    def mem(self) -> MemoryObject | None:
+        return self.attrs.get("mem")
+
+
+@dataclass(eq=False)
+class Block:
+    name: str
+    ops: list[Op] = field(default_factory=list)
+    function: "Function | None" = None
+
+    @property
+    def terminator(self) -> Op:
+        return self.ops[-1]
+
+    @property
+    def phis(self) -> list[Op]:
+        return [op for op in self.ops if op.kind == "phi"]
+
+    @property
+    def successors(self) -> list["Block"]:
+        return list(dict.fromkeys(self.terminator.targets))
+
+    def append(self, op: Op) -> Op:
+        op.block = self
+        self.ops.append(op)
+        return op
+
+
+@dataclass(eq=False)
+class Function:
+    name: str
+    params: list[Param | PtrParam] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    return_width: int = 0
+    return_signed: bool = False
+    #: memories owned by the function (locals and ROMs), in creation order
+    memories: list[MemoryObject] = field(default_factory=list)
+    loc: Loc | None = None
+
+    @property
+    def entry(self) -> Block:
+        return self.blocks[0]
+
+    def ops(self) -> Iterator[Op]:
+        for b in self.blocks:
+            yield from b.ops
+
+    @property
+    def scalar_params(self) -> list[Param]:
+        return [p for p in self.params if isinstance(p, Param)]
+
+    @property
+    def ptr_params(self) -> list[PtrParam]:
+        return [p for p in self.params if isinstance(p, PtrParam)]
+
+    def predecessors(self) -> dict[Block, list[Block]]:
+        preds: dict[Block, list[Block]] = {b: [] for b in self.blocks}
+        for b in self.blocks:
+            for s in b.successors:
+                preds[s].append(b)
+        return preds
+
+    def callees(self) -> list["Function"]:
+        seen: dict[Function, None] = {}
+        for op in self.ops():
+            if op.kind == "call":
+                seen[op.attrs["callee"]] = None
+        return list(seen)
+
+
+@dataclass(eq=False)
+class Module:
+    top: Function
+    functions: list[Function]
+    #: global memories that the hardware reads or writes (external or ROM)
+    globals: list[MemoryObject] = field(default_factory=list)
+    source: str = ""
+    #: the canonicalised LLVM IR the CDFG was built from (golden model input)
+    llvm_ir: str = ""
+
+
+# ----------------------------------------------------------------------------- printer
+
+def _val(v: Value, names: dict[Value, str]) -> str:
+    if isinstance(v, Const):
+        return f"{v.value}:i{v.width}"
+    return names.get(v, f"%?{v.name}")
+
+
+def print_ir(func: Function) -> str:
+    """A stable text form of a function (golden-text tests and ``--print-ir``)."""
+    names: dict[Value, str] = {}
+    for p in func.params:
+        if isinstance(p, Param):
+            names[p] = f"%{p.name or p.index}"
+    n = 0
+    for op in func.ops():
+        if op.width:
+            names[op] = f"%{n}"
+            n += 1
+    lines = [f"func @{func.name}(" + ", ".join(
+        f"{p.name}: i{p.width}" if isinstance(p, Param)
+        else f"{p.name}: mem[{p.mem.depth_words}x{p.mem.word_bytes}B]" for p in func.params
+    ) + f") -> i{func.return_width}"]
+    for mem in func.memories:
+        lines.append(f"  mem {mem.name} {mem.kind} {mem.depth_words}x{mem.word_bytes}B"
+                     + (" rom" if mem.readonly else ""))
+    for b in func.blocks:
+        lines.append(f"{b.name}:")
+        for op in b.ops:
+            lhs = f"{names[op]}:i{op.width} = " if op.width else ""
+            args = ", ".join(_val(o, names) for o in op.operands)
+            extra = []
+            if op.kind == "phi":
+                args = ", ".join(f"[{p.name}: {_val(v, names)}]" for p, v in op.incoming)
+            if "pred" in op.attrs:
+                extra.append(op.attrs["pred"])
+            if op.mem is not None:
+                extra.append(f"{op.mem.name} lane={op.attrs['lane']} size={op.attrs['size']}")
+            if op.kind == "slice":
+                extra.append(f"lo={op.attrs['lo']}")
+            if op.kind == "call":
+                extra.append("@" + op.attrs["callee"].name)
+                for pp, mem, off in op.attrs.get("ptr_args", []):
+                    extra.append(f"{pp.name}={mem.name}+{_val(off, names)}")
+            if op.targets:
+                extra.append("-> " + ", ".join(t.name for t in op.targets))
+            if op.cases:
+                extra.append("cases " + ", ".join(map(str, op.cases)))
+            tail = (" " + " ".join(extra)) if extra else ""
+            lines.append(f"  {lhs}{op.kind} {args}{tail}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------- verifier
+
+def verify(func: Function) -> None:
+    """Check the structural invariants of a function; raise ``HLSError`` on violation."""
+
+    def fail(msg: str, op: Op | None = None) -> None:
+        loc = op.loc if op is not None and op.loc else func.loc
+        raise HLSError(f"IR verification failed in @{func.name}: {msg}",
+                       loc.file if loc else None, loc.line if loc else None)
+
+    blocks = set(func.blocks)
+    defined: set[Value] = set(p for p in func.params if isinstance(p, Param))
+    for op in func.ops():
+        defined.add(op)
+    preds = func.predecessors()
+    for b in func.blocks:
+        if not b.ops or not b.ops[-1].is_terminator:
+            fail(f"block {b.name} does not end with a terminator")
+        seen_non_phi = False
+        for i, op in enumerate(b.ops):
+            if op.kind not in OP_KINDS:
+                fail(f"unknown op kind '{op.kind}'", op)
+            if op.block is not b:
+                fail(f"op {op.kind} has a stale block link", op)
+            if op.is_terminator and i != len(b.ops) - 1:
+                fail(f"terminator {op.kind} in the middle of block {b.name}", op)
+            if op.kind == "phi":
+                if seen_non_phi:
+                    fail(f"phi after a non-phi op in block {b.name}", op)
+                if sorted(id(p) for p, _ in op.incoming) != sorted(id(p) for p in preds[b]):
+                    fail(f"phi in {b.name} does not list exactly its predecessors", op)
+                for _, v in op.incoming:
+                    if not isinstance(v, Const) and v not in defined:
+                        fail("phi uses an undefined value", op)
+            else:
+                seen_non_phi = True
+            n = OP_KINDS[op.kind]
+            if n is not None and len(op.operands) != n:
+                fail(f"{op.kind} takes {n} operands, not {len(op.operands)}", op)
+            for v in op.operands:
+                if not isinstance(v, Const) and v not in defined:
+                    fail(f"{op.kind} uses an undefined value", op)
+                if not 1 <= v.width <= 128:
+                    fail(f"operand width must be 1..128, not {v.width}", op)
+            if op.kind == "icmp" and op.attrs.get("pred") not in ICMP_PREDS:
+                fail(f"icmp predicate must be one of {sorted(ICMP_PREDS)}", op)
+            if op.kind in ("load", "store"):
+                mem = op.mem
+                if mem is None:
+                    fail(f"{op.kind} has no memory", op)
+                lane, size = op.attrs["lane"], op.attrs["size"]
+                if lane + size > mem.word_bytes:
+                    fail(f"{op.kind} lane {lane}+{size} exceeds word of {mem.word_bytes} bytes", op)
+            for t in op.targets:
+                if t not in blocks:
+                    fail(f"{op.kind} targets a block outside the function", op)

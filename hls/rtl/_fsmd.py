@@ -1,0 +1,501 @@
+"""FSMD generation: one Amaranth module per hardware function.
+
+State encoding: ``0`` is IDLE, then one state per (block, step) in block order; ``done``
+is raised in the step of a ``ret``, which returns to IDLE.  Every state has an ``advance`` condition (1, or the callee's
+``done`` in a call step); register writes, phi copies, store enables and the next-state
+update happen only when it holds, so a stalled step repeats nothing harmful.
+
+Datapath: every op with a result drives a combinational wire in its birth step; uses in
+that step read the wire (chaining), later uses read the register the binding gave the
+value.  Phis are registers written on the edge from each predecessor.  Memories, internal
+or external, are seen through one interface (:class:`MemPorts`): two ports, each with
+address, chip enable, byte-enable, write data and read data.
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Const as AConst, Elaboratable, Module, Mux, Signal
+from amaranth.lib.memory import Memory
+
+from ..binding import Binding, is_wire_use
+from ..errors import RTLError
+from ..ir import Block, Const, Function, MemoryObject, Op, Param, PtrParam, Value
+from ._units import SeqDivider
+
+NPORTS = 2
+
+
+class MemPorts:
+    """The port signals of one memory as seen by a function."""
+
+    def __init__(self, mem: MemoryObject, prefix: str):
+        self.mem = mem
+        w = mem.word_bytes
+        ab = mem.addr_bits
+        self.addr = [Signal(ab, name=f"{prefix}_address{p}") for p in range(NPORTS)]
+        self.ce = [Signal(name=f"{prefix}_ce{p}") for p in range(NPORTS)]
+        self.we = [Signal(w, name=f"{prefix}_we{p}") for p in range(NPORTS)]
+        self.d = [Signal(8 * w, name=f"{prefix}_d{p}") for p in range(NPORTS)]
+        self.q = [Signal(8 * w, name=f"{prefix}_q{p}") for p in range(NPORTS)]
+
+    def outputs(self, p: int) -> list[Signal]:
+        return [self.addr[p], self.ce[p], self.we[p], self.d[p]]
+
+
+class InternalMemory(Elaboratable):
+    """A local array or ROM: a true dual-port synchronous RAM (read-first)."""
+
+    def __init__(self, mem: MemoryObject, ports: MemPorts):
+        self.mem = mem
+        self.ports = ports
+
+    def elaborate(self, platform):
+        m = Module()
+        mem = self.mem
+        w = mem.word_bytes
+        init = mem.init or bytes(mem.size_bytes)
+        words = [int.from_bytes(init[i * w:(i + 1) * w], "little") for i in range(mem.depth_words)]
+        store = Memory(shape=8 * w, depth=mem.depth_words, init=words)
+        m.submodules.store = store
+        for p in range(NPORTS):
+            rp = store.read_port(domain="sync")
+            m.d.comb += [rp.addr.eq(self.ports.addr[p]), rp.en.eq(self.ports.ce[p]),
+                         self.ports.q[p].eq(rp.data)]
+            if not mem.readonly:
+                wp = store.write_port(granularity=8)
+                m.d.comb += [wp.addr.eq(self.ports.addr[p]), wp.data.eq(self.ports.d[p]),
+                             wp.en.eq(Mux(self.ports.ce[p], self.ports.we[p], 0))]
+        return m
+
+
+class FunctionRTL(Elaboratable):
+    """The FSMD of one function, with its block-level handshake and memory ports."""
+
+    def __init__(self, binding: Binding, callees: dict[Function, "FunctionRTL"] | None = None,
+                 external_globals: tuple[MemoryObject, ...] = ()):
+        self.bd = binding
+        self.fs = binding.fsched
+        self.func = f = binding.func
+        self.callees = callees or {}
+        self.start = Signal(name="start")
+        self.done = Signal(name="done")
+        self.idle = Signal(name="idle")
+        self.ret = Signal(f.return_width, name="ret") if f.return_width else None
+        self.params = {p: Signal(p.width, name=p.name) for p in f.scalar_params}
+        #: external memories: pointer arguments, plus writable globals of a top
+        self.ext: dict[MemoryObject, MemPorts] = {}
+        for p in f.ptr_params:
+            self.ext[p.mem] = MemPorts(p.mem, p.name)
+        for g in external_globals:
+            self.ext[g] = MemPorts(g, g.name)
+
+    # ------------------------------------------------------------------ helpers
+    def _states(self) -> None:
+        self.sid: dict[tuple[Block, int], int] = {}
+        n = 1
+        for b in self.func.blocks:
+            for s in range(self.fs.blocks[b].length):
+                self.sid[(b, s)] = n
+                n += 1
+        self.IDLE, self.nstates = 0, n
+
+    def read(self, v: Value, block: Block, step: int):
+        if isinstance(v, Const):
+            return AConst(v.value, v.width)
+        if isinstance(v, Param):
+            return self.preg[v]
+        if is_wire_use(self.fs, v, block, step):
+            return self.wire[v]
+        r = self.bd.reg_of.get(v)
+        if r is None:
+            raise RTLError(f"internal error: value {v.kind}/{v.name} of @{self.func.name} has no "
+                           "register but is read after its birth step")
+        return self.regs[r]
+
+    # ------------------------------------------------------------------ elaborate
+    def elaborate(self, platform):
+        m = Module()
+        f, fs, bd = self.func, self.fs, self.bd
+        self._states()
+        state = Signal(range(self.nstates + 1), name="state")
+        advance = Signal(name="advance")
+        self.preg = {p: Signal(p.width, name=f"arg_{p.name}") for p in f.scalar_params}
+        self.regs = [Signal(w, name=f"r{i}") for i, w in enumerate(bd.reg_width)]
+        self.wire: dict[Op, Signal] = {}
+        n = 0
+        for op in f.ops():
+            if op.kind != "phi" and op.width:
+                attrs = {"hls_src": f"{op.loc.file}:{op.loc.line}"} if op.loc and op.loc.line else {}
+                self.wire[op] = Signal(op.width, name=f"v{n}_{op.kind}", attrs=attrs)
+                n += 1
+        # memories: external ports, internal RAM/ROMs
+        mems: dict[MemoryObject, MemPorts] = dict(self.ext)
+        used_mems: list[MemoryObject] = []
+        for op in f.ops():
+            if op.mem is not None and op.mem not in used_mems:
+                used_mems.append(op.mem)
+            if op.kind == "call":
+                for _, mem, _ in op.attrs["ptr_args"]:
+                    if mem not in used_mems:
+                        used_mems.append(mem)
+        for i, mem in enumerate(used_mems):
+            if mem in mems:
+                continue
+            if mem.kind == "arg":
+                raise RTLError(f"internal error: argument memory {mem.name} without ports")
+            if mem.kind == "global" and not mem.readonly:
+                loc = f.loc
+                raise RTLError(f"the writable global '{mem.name}' is used inside @{f.name}, which "
+                               "is not the top function: only the top may write globals",
+                               loc.file if loc else None, loc.line if loc else None)
+            ports = MemPorts(mem, f"m{i}_{mem.name}")
+            mems[mem] = ports
+            m.submodules[f"mem_{mem.name}"] = InternalMemory(mem, ports)
+        self.mems = mems
+
+        # shared and sequential units
+        unit_sigs: dict[tuple[str, int], object] = {}
+        for cls, insts in bd.units.items():
+            for i, ops in enumerate(insts):
+                k = (cls, i)
+                if ops[0].kind == "mul":
+                    w = ops[0].width
+                    a, b, y = Signal(w, name=f"{cls}_{i}_a"), Signal(w, name=f"{cls}_{i}_b"), Signal(w, name=f"{cls}_{i}_y")
+                    m.d.comb += y.eq((a * b)[:w])
+                    unit_sigs[k] = (a, b, y)
+                else:
+                    w = max(o.width for o in ops)
+                    div = SeqDivider(w)
+                    m.submodules[f"{cls}_{i}"] = div
+                    unit_sigs[k] = div
+        # divisions never shared by binding still need their own unit
+        for op in f.ops():
+            if op.kind in ("udiv", "sdiv", "urem", "srem") and op not in bd.unit_of:
+                k = (f"div_{op.width}_own", len(unit_sigs))
+                div = SeqDivider(op.width)
+                m.submodules[f"div_own{len(unit_sigs)}"] = div
+                unit_sigs[k] = div
+                bd.unit_of[op] = k
+        # callee instances (one per callee function)
+        sub: dict[Function, FunctionRTL] = {}
+        for callee in f.callees():
+            inst = self.callees[callee]
+            sub[callee] = inst
+            m.submodules[f"call_{callee.name}"] = inst
+
+        # ---------------------------------------------------------------- datapath wires
+        for op, w in self.wire.items():
+            blk, step = op.block, fs.step[op]
+            rd = lambda v: self.read(v, blk, step)  # noqa: E731
+            k = op.kind
+            if op in bd.unit_of:
+                u = unit_sigs[bd.unit_of[op]]
+                if k == "mul":
+                    m.d.comb += w.eq(u[2])
+                else:
+                    m.d.comb += w.eq(u.quot if k in ("udiv", "sdiv") else u.rem)
+                continue
+            if k == "load":
+                ports = mems[op.mem]
+                p = bd.port_of[op]
+                lane, size = op.attrs["lane"], op.attrs["size"]
+                m.d.comb += w.eq(ports.q[p][8 * lane:8 * (lane + size)])
+                continue
+            if k == "call":
+                # The callee's return register changes at its next call, which may start
+                # in this op's birth step (a stall step): keep the result in our own
+                # register, captured in the callee's done cycle.
+                inst = sub[op.attrs["callee"]]
+                cap = Signal(op.width, name=f"{w.name}_ret")
+                with m.If((state == self.sid[(blk, step)]) & inst.done):
+                    m.d.sync += cap.eq(inst.ret)
+                m.d.comb += w.eq(cap)
+                continue
+            m.d.comb += w.eq(_expr(op, [rd(v) for v in op.operands]))
+
+        # ---------------------------------------------------------------- per-state logic
+        by_state: dict[int, list[Op]] = {}
+        for op in f.ops():
+            if op.kind != "phi":
+                by_state.setdefault(self.sid[(op.block, fs.step[op])], []).append(op)
+        births: dict[int, list[Op]] = {}
+        for op in f.ops():
+            if op.kind != "phi" and op in bd.reg_of:
+                births.setdefault(self.sid[(op.block, fs.birth(op))], []).append(op)
+
+        # ``done`` is high in the step of a ``ret`` (one cycle: such a step never stalls);
+        # the return value is valid then and held in ``retreg`` afterwards.
+        ret_states = [(b, fs.blocks[b].length - 1) for b in f.blocks if b.terminator.kind == "ret"]
+        m.d.comb += self.idle.eq(state == self.IDLE)
+        retreg = Signal(f.return_width, name="retreg") if f.return_width else None
+        if self.ret is not None:
+            m.d.comb += self.ret.eq(retreg)
+        with m.Switch(state):
+            for b, st in ret_states:
+                with m.Case(self.sid[(b, st)]):
+                    m.d.comb += self.done.eq(1)
+                    t = b.terminator
+                    if self.ret is not None and t.operands:
+                        m.d.comb += self.ret.eq(self.read(t.operands[0], b, st))
+
+        # comb: default advance 1; memory ports, unit inputs, callee handshakes per state
+        m.d.comb += advance.eq(1)
+        with m.Switch(state):
+            for (blk, step), sid in self.sid.items():
+                ops = by_state.get(sid, [])
+                if not any(o.kind in ("load", "store", "call") or o in bd.unit_of for o in ops):
+                    continue
+                with m.Case(sid):
+                    for op in ops:
+                        self._comb_op(m, op, blk, step, mems, unit_sigs, sub, advance)
+        # sync: IDLE and the states
+        with m.Switch(state):
+            with m.Case(self.IDLE):
+                with m.If(self.start):
+                    m.d.sync += [self.preg[p].eq(self.params[p]) for p in f.scalar_params]
+
+                    def from_ports(v):  # values of an empty entry block: constants, params
+                        if isinstance(v, Param):
+                            return self.params[v]
+                        if isinstance(v, Const):
+                            return AConst(v.value, v.width)
+                        raise RTLError("internal error: non-constant value in an empty entry block")
+
+                    self._edge(m, f.entry, 0, f.entry, state, reader=from_ports)
+            for (blk, step), sid in self.sid.items():
+                with m.Case(sid):
+                    with m.If(advance):
+                        for op in births.get(sid, []):
+                            m.d.sync += self.regs[bd.reg_of[op]].eq(self.wire[op])
+                        last = fs.blocks[blk].length - 1
+                        if step < last:
+                            m.d.sync += state.eq(sid + 1)
+                        else:
+                            self._terminator(m, blk, step, state, retreg)
+        return m
+
+    def _comb_op(self, m, op: Op, blk: Block, step: int, mems, unit_sigs, sub, advance) -> None:
+        rd = lambda v: self.read(v, blk, step)  # noqa: E731
+        bd = self.bd
+        if op.kind in ("load", "store"):
+            ports = mems[op.mem]
+            p = bd.port_of[op]
+            m.d.comb += ports.addr[p].eq(rd(op.operands[0]))
+            if op.kind == "load":
+                m.d.comb += ports.ce[p].eq(1)
+            else:
+                lane, size = op.attrs["lane"], op.attrs["size"]
+                data = rd(op.operands[1])
+                m.d.comb += [
+                    ports.ce[p].eq(advance),
+                    ports.we[p].eq(((1 << size) - 1) << lane),
+                    ports.d[p].eq(Cat(AConst(0, 8 * lane), data[:8 * size]) if lane else data[:8 * size]),
+                ]
+        elif op.kind == "call":
+            inst = sub[op.attrs["callee"]]
+            m.d.comb += [inst.start.eq(1), advance.eq(inst.done)]
+            callee = op.attrs["callee"]
+            for p, v in zip(callee.scalar_params, op.operands):
+                m.d.comb += inst.params[p].eq(rd(v))
+            for pp, mem, word_off in op.attrs["ptr_args"]:
+                cp, mp = inst.ext[pp.mem], mems[mem]
+                off = rd(word_off)
+                for k in range(NPORTS):
+                    m.d.comb += [
+                        mp.addr[k].eq(cp.addr[k] + off),
+                        mp.ce[k].eq(cp.ce[k]),
+                        mp.we[k].eq(cp.we[k]),
+                        mp.d[k].eq(cp.d[k]),
+                        cp.q[k].eq(mp.q[k]),
+                    ]
+        elif op in bd.unit_of:
+            u = unit_sigs[bd.unit_of[op]]
+            a, b = rd(op.operands[0]), rd(op.operands[1])
+            if op.kind == "mul":
+                m.d.comb += [u[0].eq(a), u[1].eq(b)]
+            else:
+                m.d.comb += [u.start.eq(advance), u.a.eq(a), u.b.eq(b),
+                             u.signed.eq(op.kind in ("sdiv", "srem"))]
+
+    @staticmethod
+    def _skippable(b: Block) -> bool:
+        """A block holding nothing but ``br`` (no phis, no ops) costs no state: edges into
+        it go straight on to its successor (Bambu and Vitis merge such states too)."""
+        return len(b.ops) == 1 and b.ops[0].kind == "br" and b.ops[0].targets[0] is not b
+
+    def _resolve(self, succ: Block) -> tuple[Block, Block | None]:
+        via, seen = None, set()
+        while self._skippable(succ) and succ not in seen:
+            seen.add(succ)
+            via, succ = succ, succ.ops[0].targets[0]
+        return succ, via
+
+    def _edge(self, m, blk: Block, step: int, succ: Block, state, reader=None) -> None:
+        """Take the edge ``blk -> succ`` at the end of (blk, step): phi copies, next state.
+
+        Phi registers are written at the end of the predecessor's last step; when empty
+        blocks are skipped, the phis of the block finally reached take their incoming
+        values for the last skipped block, read in the current step.  The binding's
+        liveness puts those reads one step later, in the skipped block, where no other
+        value is defined, so the registers it assigned stay valid."""
+        final, via = self._resolve(succ)
+        pred_b = via if via is not None else blk
+        rd = reader or (lambda v: self.read(v, blk, step))
+        for phi in final.phis:
+            for pred, v in phi.incoming:
+                if pred is pred_b:
+                    m.d.sync += self.regs[self.bd.reg_of[phi]].eq(rd(v))
+                    break
+        m.d.sync += state.eq(self.sid[(final, 0)])
+
+    def _terminator(self, m, blk: Block, step: int, state, retreg) -> None:
+        t = blk.terminator
+        rd = lambda v: self.read(v, blk, step)  # noqa: E731
+        if t.kind == "br":
+            self._edge(m, blk, step, t.targets[0], state)
+        elif t.kind == "condbr":
+            with m.If(rd(t.operands[0])):
+                self._edge(m, blk, step, t.targets[0], state)
+            with m.Else():
+                self._edge(m, blk, step, t.targets[1], state)
+        elif t.kind == "switch":
+            with m.Switch(rd(t.operands[0])):
+                done = set()
+                for c, tgt in zip(t.cases, t.targets[1:]):
+                    if c in done:
+                        continue
+                    done.add(c)
+                    with m.Case(c):
+                        self._edge(m, blk, step, tgt, state)
+                with m.Default():
+                    self._edge(m, blk, step, t.targets[0], state)
+        elif t.kind == "ret":
+            if t.operands and retreg is not None:
+                m.d.sync += retreg.eq(rd(t.operands[0]))
+            m.d.sync += state.eq(self.IDLE)
+        else:
+            raise RTLError(f"internal error: unknown terminator {t.kind}")
+
+
+def _div_const(k: str, x, w: int, d: int):
+    """Quotient/remainder by the constant ``d`` (see hls.transforms._divconst)."""
+    from ..transforms import magic_unsigned
+
+    signed = k[0] == "s"
+    ad = abs(d)
+    if signed:
+        neg_x = x[w - 1]
+        mag = Mux(neg_x, (-x)[:w], x)  # |x| as w-bit unsigned (INT_MIN stays 2**(w-1))
+    else:
+        mag = x
+    m, sh = magic_unsigned(ad, w)
+    q = (mag * AConst(m, max(1, m.bit_length())))[sh:sh + w] if sh or m != 1 else mag
+    if k.endswith("divc"):
+        if not signed:
+            return q
+        neg_q = neg_x ^ (d < 0)
+        return Mux(neg_q, (-q)[:w], q)
+    r = (mag - (q * AConst(ad, max(1, ad.bit_length())))[:w])[:w]
+    if not signed:
+        return r
+    return Mux(neg_x, (-r)[:w], r)
+
+
+def _shamt(b, w: int):
+    k = max(1, (w - 1).bit_length())
+    return b[:k] if len(b) > k else b
+
+
+def _expr(op: Op, a: list):
+    """The combinational expression of ``op`` over its operand values ``a``."""
+    k, w = op.kind, op.width
+    if k == "add":
+        return (a[0] + a[1])[:w]
+    if k == "sub":
+        return (a[0] - a[1])[:w]
+    if k == "mul":
+        return (a[0] * a[1])[:w]
+    if k in ("udivc", "uremc", "sdivc", "sremc"):
+        return _div_const(k, a[0], w, op.attrs["divisor"])
+    if k == "and":
+        return a[0] & a[1]
+    if k == "or":
+        return a[0] | a[1]
+    if k == "xor":
+        return a[0] ^ a[1]
+    if k == "shl":
+        return (a[0] << _shamt(a[1], w))[:w]
+    if k == "lshr":
+        return (a[0] >> _shamt(a[1], w))[:w]
+    if k == "ashr":
+        return (a[0].as_signed() >> _shamt(a[1], w))[:w]
+    if k == "icmp":
+        x, y = a
+        pred = op.attrs["pred"]
+        if pred.startswith("s"):
+            x, y = x.as_signed(), y.as_signed()
+        return {
+            "eq": lambda: x == y, "ne": lambda: x != y,
+            "ugt": lambda: x > y, "uge": lambda: x >= y, "ult": lambda: x < y, "ule": lambda: x <= y,
+            "sgt": lambda: x > y, "sge": lambda: x >= y, "slt": lambda: x < y, "sle": lambda: x <= y,
+        }[pred]()
+    if k == "select":
+        return Mux(a[0], a[1], a[2])
+    if k == "zext":
+        return a[0]
+    if k == "sext":
+        return a[0].as_signed()
+    if k == "trunc":
+        return a[0][:w]
+    if k == "slice":
+        lo = op.attrs["lo"]
+        return a[0][lo:lo + w]
+    if k == "concat":
+        return Cat(*a)
+    if k in ("smax", "smin", "umax", "umin"):
+        x, y = a
+        if k[0] == "s":
+            xs, ys = x.as_signed(), y.as_signed()
+        else:
+            xs, ys = x, y
+        return Mux(xs > ys, x, y) if k.endswith("max") else Mux(xs < ys, x, y)
+    if k == "abs":
+        x = a[0]
+        return Mux(x[w - 1], (-x)[:w], x)
+    if k in ("fshl", "fshr"):
+        x, y, s = a
+        amt = s[:w.bit_length() - 1] if w & (w - 1) == 0 else (s % w)
+        both = Cat(y, x)
+        if k == "fshl":
+            return (both << amt)[w:2 * w]
+        return (both >> amt)[:w]
+    if k == "bitreverse":
+        return Cat(*[a[0][i] for i in reversed(range(w))])
+    if k == "bswap":
+        return Cat(*[a[0][8 * i:8 * i + 8] for i in reversed(range(w // 8))])
+    if k == "ctpop":
+        total = AConst(0, w)
+        for i in range(w):
+            total = (total + a[0][i])[:w]
+        return total
+    if k == "ctlz":
+        r = AConst(w, w)
+        for i in range(w):
+            r = Mux(a[0][i], AConst(w - 1 - i, w), r)
+        return r
+    if k == "cttz":
+        r = AConst(w, w)
+        for i in reversed(range(w)):
+            r = Mux(a[0][i], AConst(i, w), r)
+        return r
+    if k in ("sadd_sat", "ssub_sat"):
+        x, y = a[0].as_signed(), a[1].as_signed()
+        full = x + y if k == "sadd_sat" else x - y
+        hi, lo = (1 << (w - 1)) - 1, -(1 << (w - 1))
+        return Mux(full > hi, AConst(hi, w), Mux(full < lo, AConst(lo & ((1 << w) - 1), w), full[:w]))
+    if k == "uadd_sat":
+        full = a[0] + a[1]
+        return Mux(full[w], AConst((1 << w) - 1, w), full[:w])
+    if k == "usub_sat":
+        return Mux(a[0] < a[1], AConst(0, w), (a[0] - a[1])[:w])
+    raise RTLError(f"internal error: no hardware for op kind '{k}'")

@@ -1,0 +1,100 @@
+"""The top-level wrapper (Vitis-style ``ap_ctrl_hs`` ports) and Verilog emission."""
+
+from __future__ import annotations
+
+import re
+
+from amaranth.back import verilog
+from amaranth.hdl import ClockDomain, Elaboratable, Module, Signal
+
+from ..binding import Binding
+from ..interface import MemoryPort, ScalarPort, TopInterface
+from ..ir import Function, MemoryObject
+from ._fsmd import NPORTS, FunctionRTL, MemPorts
+
+
+class TopRTL(Elaboratable):
+    """``ap_clk``/``ap_rst_n``, ``ap_start``/``ap_done``/``ap_idle``/``ap_ready``,
+    ``ap_return``, one input per scalar argument and BRAM-style memory ports."""
+
+    def __init__(self, bindings: dict[Function, Binding], top: Function,
+                 external_globals: tuple[MemoryObject, ...] = ()):
+        self.top = top
+        self.bindings = bindings
+        self.external_globals = external_globals
+        self.ap_clk = Signal(name="ap_clk")
+        self.ap_rst_n = Signal(name="ap_rst_n")
+        self.ap_start = Signal(name="ap_start")
+        self.ap_done = Signal(name="ap_done")
+        self.ap_idle = Signal(name="ap_idle")
+        self.ap_ready = Signal(name="ap_ready")
+        self.ap_return = Signal(top.return_width, name="ap_return") if top.return_width else None
+        self.scalars = {p: Signal(p.width, name=p.name) for p in top.scalar_params}
+        self.mem_ports: dict[MemoryObject, MemPorts] = {}
+        for p in top.ptr_params:
+            self.mem_ports[p.mem] = MemPorts(p.mem, p.name)
+        for g in external_globals:
+            self.mem_ports[g] = MemPorts(g, g.name)
+        self.core = self._instantiate(top, external_globals)
+
+    def _instantiate(self, func: Function, globs=()) -> FunctionRTL:
+        callees = {c: self._instantiate(c) for c in func.callees()}
+        return FunctionRTL(self.bindings[func], callees, globs)
+
+    def ports(self) -> list[Signal]:
+        out = [self.ap_clk, self.ap_rst_n, self.ap_start, self.ap_done, self.ap_idle,
+               self.ap_ready]
+        if self.ap_return is not None:
+            out.append(self.ap_return)
+        out += list(self.scalars.values())
+        for mp in self.mem_ports.values():
+            for p in range(NPORTS):
+                out += mp.outputs(p) + [mp.q[p]]
+        return out
+
+    def elaborate(self, platform):
+        m = Module()
+        m.domains.sync = cd = ClockDomain("sync")
+        m.d.comb += [cd.clk.eq(self.ap_clk), cd.rst.eq(~self.ap_rst_n)]
+        core = self.core
+        m.submodules.core = core
+        m.d.comb += [
+            core.start.eq(self.ap_start),
+            self.ap_done.eq(core.done),
+            self.ap_ready.eq(core.done),
+            self.ap_idle.eq(core.idle),
+        ]
+        if self.ap_return is not None:
+            m.d.comb += self.ap_return.eq(core.ret)
+        for p, s in self.scalars.items():
+            m.d.comb += core.params[p].eq(s)
+        for mem, mp in self.mem_ports.items():
+            cp = core.ext[mem]
+            for k in range(NPORTS):
+                m.d.comb += [mp.addr[k].eq(cp.addr[k]), mp.ce[k].eq(cp.ce[k]),
+                             mp.we[k].eq(cp.we[k]), mp.d[k].eq(cp.d[k]), cp.q[k].eq(mp.q[k])]
+        return m
+
+    def interface(self, module_name: str) -> TopInterface:
+        f = self.top
+        scal = tuple(ScalarPort(p.name, p.index, p.width) for p in f.scalar_params)
+        mems = []
+        for mem, mp in self.mem_ports.items():
+            mems.append(MemoryPort(
+                name=mem.name if mem.kind == "global" else next(p.name for p in f.ptr_params if p.mem is mem),
+                word_bytes=mem.word_bytes, depth_words=mem.depth_words, nports=NPORTS,
+                arg_index=mem.arg_index if mem.kind == "arg" else None,
+                global_name=mem.symbol if mem.kind == "global" else None,
+                elem_bytes=mem.elem_bytes or mem.word_bytes,
+                init=mem.init if mem.kind == "global" else None,
+                readonly=mem.readonly, writeonly=mem.writeonly))
+        return TopInterface(module_name, f.name, scal, tuple(mems), f.return_width)
+
+
+def emit_verilog(top: TopRTL, name: str) -> str:
+    """Verilog-2005 text of the design; deterministic for the same input."""
+    text = verilog.convert(top, name=name, ports=top.ports(), emit_src=False,
+                           strip_internal_attrs=True)
+    # Yosys names submodule types hierarchically ("top.core"); keep them plain identifiers
+    text = re.sub(r"\\([A-Za-z_][\w$]*(?:\.[\w$]+)+) ", lambda mm: mm.group(1).replace(".", "__") + " ", text)
+    return text

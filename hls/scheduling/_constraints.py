@@ -1,0 +1,146 @@
+"""System of difference constraints of a block (SDC, Cong & Zhang, DAC 2006).
+
+Every scheduling constraint except resources is a difference constraint
+``step(v) - step(u) >= w`` with ``w >= 0``:
+
+* data edge ``u -> v``: ``w = latency(u)``;
+* order edge ``u -> v`` with distance ``d``: ``w = d``;
+* sink: ``step(sink) - step(u) >= latency(u)`` for every op ``u``;
+* chaining (timing): for every pair ``u``, ``v`` joined by a data path whose intermediate
+  ops are combinational, if the longest combinational delay from ``u``'s output to the end
+  of ``v`` exceeds the clock, then not all of the path can be in one step:
+  ``step(v) - step(u) >= latency(u) + 1``.  The path delay starts with ``delay(u)`` (for a
+  multi-cycle ``u`` its output delay in the birth step), adds the delay of every
+  combinational op and ends at ``v`` (adding ``delay(v)`` if ``v`` is combinational, 0 if
+  ``v`` is multi-cycle, whose inputs end the path).  Because every edge on such a path has a
+  non-negative slack and the intermediate ops have latency 0, the constraint is *exact*:
+  ``step(v) == step(u) + latency(u)`` holds iff every path from ``u`` to ``v`` is chained.
+  An op whose own delay exceeds the clock with no delay in front of it (``u`` has zero
+  output delay) gets no constraint from ``u`` (it is tolerated alone, see ``_problem``).
+
+The longest-path search from ``u`` stops at the first op that needs a constraint: anything
+behind it is already ordered after it, so the system stays small (about one clock period of
+ops per source) and Bellman-Ford-free: every constraint points forward in the topological
+order, so the least solution is a longest path in a DAG.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping
+
+from ._problem import EPS_NS, SchedProblem
+
+Constraint = tuple[int, int, int]  # (u, v, w): step(v) - step(u) >= w
+
+
+def difference_constraints(problem: SchedProblem) -> list[Constraint]:
+    """All difference constraints of ``problem`` (the strongest per ordered pair), sorted."""
+    best: dict[tuple[int, int], int] = {}
+
+    def add(u: int, v: int, w: int) -> None:
+        key = (u, v)
+        if best.get(key, -1) < w:
+            best[key] = w
+
+    by_id = problem.by_id
+    for e in problem.edges:
+        add(e.src, e.dst, by_id[e.src].latency if e.is_data else e.min_distance)
+    if problem.sink is not None:
+        for op in problem.ops:
+            if op.id != problem.sink:
+                add(op.id, problem.sink, op.latency)
+    for u, v, w in _chaining_constraints(problem):
+        add(u, v, w)
+    return sorted((u, v, w) for (u, v), w in best.items())
+
+
+def _chaining_constraints(problem: SchedProblem) -> list[Constraint]:
+    clock = problem.clock_period_ns
+    by_id = problem.by_id
+    succs = problem.data_succs
+    rank = {op_id: k for k, op_id in enumerate(problem.topo_order)}
+    out: list[Constraint] = []
+    for src in problem.ops:
+        start = src.delay_ns
+        dist: dict[int, float] = {src.id: start}
+        heap = [(rank[src.id], src.id)]
+        while heap:
+            _, x = heapq.heappop(heap)
+            dx = dist[x]
+            if x != src.id:
+                xop = by_id[x]
+                own = xop.delay_ns if xop.latency == 0 else 0.0
+                if dx > clock + EPS_NS and dx - own > EPS_NS:
+                    out.append((src.id, x, src.latency + 1))
+                    continue
+                if xop.latency > 0:
+                    continue  # a multi-cycle op's inputs end the combinational path
+            for y in succs[x]:
+                yop = by_id[y]
+                cand = dx + (yop.delay_ns if yop.latency == 0 else 0.0)
+                old = dist.get(y)
+                if old is None:
+                    dist[y] = cand
+                    heapq.heappush(heap, (rank[y], y))
+                elif cand > old:
+                    dist[y] = cand
+    return out
+
+
+def least_solution(problem: SchedProblem, constraints: list[Constraint],
+                   order: list[int] | tuple[int, ...] | None = None) -> dict[int, int]:
+    """The pointwise-smallest steps satisfying ``constraints`` (longest path in the DAG).
+
+    This is also the unique optimum of the SDC linear program ``min sum(step)``.  ``order``
+    must be a topological order of ``constraints`` (default: the problem's, valid for
+    :func:`difference_constraints`).
+    """
+    preds: dict[int, list[tuple[int, int]]] = {op.id: [] for op in problem.ops}
+    for u, v, w in constraints:
+        preds[v].append((u, w))
+    steps: dict[int, int] = {}
+    for v in problem.topo_order if order is None else order:
+        steps[v] = max((steps[u] + w for u, w in preds[v]), default=0)
+    return steps
+
+
+def latest_tails(problem: SchedProblem, constraints: list[Constraint]) -> dict[int, int]:
+    """For each op, the longest constraint-path weight to any op (0 for the last ones).
+
+    With the horizon ``H`` (the last step), ``step(v) <= H - tail(v)`` in every schedule
+    that fits in ``H + 1`` steps and also leaves room for the op's own birth.
+    """
+    succs: dict[int, list[tuple[int, int]]] = {op.id: [] for op in problem.ops}
+    for u, v, w in constraints:
+        succs[u].append((v, w))
+    tail: dict[int, int] = {}
+    for u in reversed(problem.topo_order):
+        base = problem.by_id[u].latency if problem.sink is None else 0
+        tail[u] = max([base] + [w + tail[v] for v, w in succs[u]])
+    return tail
+
+
+def arrivals(problem: SchedProblem,
+             steps: Mapping[int, int]) -> tuple[dict[int, float], tuple[int, ...]]:
+    """Arrival times (ns) of every op in its step and the tolerated timing violations."""
+    clock = problem.clock_period_ns
+    by_id = problem.by_id
+    preds = problem.data_preds
+    arr: dict[int, float] = {}
+    out: dict[int, float] = {}
+    viol: list[int] = []
+    for v in problem.topo_order:
+        op = by_id[v]
+        s = steps[v]
+        t_in = max((out[u] for u in preds[v] if steps[u] + by_id[u].latency == s), default=0.0)
+        if op.latency == 0:
+            arr[v] = out[v] = t_in + op.delay_ns
+            if arr[v] > clock + EPS_NS and t_in <= EPS_NS:
+                viol.append(v)
+        else:
+            arr[v] = t_in
+            out[v] = op.delay_ns
+            if op.delay_ns > clock + EPS_NS:
+                viol.append(v)
+    return arr, tuple(sorted(viol))

@@ -1,0 +1,170 @@
+"""Scheduling a whole CDFG function: one :class:`SchedProblem` per basic block.
+
+The execution model the problems encode (and ``hls.rtl`` implements):
+
+* The FSM runs one block at a time; a block's steps are consecutive states, the
+  terminator is the sink, so every result of a block is born by its last step and the
+  successor starts in a fresh state.
+* Phis are registers written on the edge from each predecessor: their incoming values
+  are read in the predecessor's last step (data edges into the sink).
+* Memories are synchronous RAMs with two ports: loads return data one step after issue
+  (latency 1), stores commit at the end of their step, reads are read-first.  Within a
+  block, per memory, in program order: store -> load and store -> store need one step
+  (``d = 1``); load -> store may share a step (read-first).  A ``call`` hands the ports
+  of every memory it touches to the callee for its whole step, so memory ops on those
+  memories keep clear of it (load -> call ``d = 2``: the load's data must be captured
+  before the callee drives the port).
+* Scalar operands of the same block chain combinationally within the clock period.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..ir import Block, Const, Function, Op, Param, Value
+from ..targets import OpTiming, Target
+from ._asap import asap_schedule
+from ._check import check_schedule
+from ._problem import SchedEdge, SchedOp, SchedProblem, Schedule
+from ._sdc import sdc_schedule
+
+#: IR kinds whose hardware is pure wiring
+_WIRE_KINDS = {"slice": "copy", "concat": "copy"}
+MEM_PORTS = 2
+
+
+def op_timing(target: Target, op: Op) -> OpTiming:
+    kind = _WIRE_KINDS.get(op.kind, op.kind)
+    if kind in ("br", "condbr", "switch", "ret"):
+        kind = "copy"
+    width = op.width
+    if op.kind in ("store",):
+        width = op.operands[1].width
+    if op.kind in ("icmp", "trunc", "zext", "sext", "slice", "call", "store", "concat") or width == 0:
+        width = max([o.width for o in op.operands] + [op.width, 1])
+    return target.timing(kind, min(max(width, 1), 64))
+
+
+@dataclass
+class BlockSchedule:
+    block: Block
+    problem: SchedProblem
+    schedule: Schedule
+    ops: list[Op]                  # problem op id i -> ops[i]
+
+    @property
+    def length(self) -> int:
+        return self.schedule.length
+
+
+@dataclass
+class FunctionSchedule:
+    func: Function
+    target: Target
+    blocks: dict[Block, BlockSchedule] = field(default_factory=dict)
+    step: dict[Op, int] = field(default_factory=dict)      # issue step of every non-phi op
+    latency: dict[Op, int] = field(default_factory=dict)
+
+    def birth(self, op: Op) -> int:
+        return self.step[op] + self.latency[op]
+
+    def to_text(self) -> str:
+        out = [f"schedule @{self.func.name}"]
+        for b, bs in self.blocks.items():
+            out.append(f"{b.name}: {bs.length} steps ({bs.schedule.method})")
+            out.append(bs.schedule.to_text(bs.problem))
+        return "\n".join(out) + "\n"
+
+
+def _touches(call: Op) -> list:
+    return list(dict.fromkeys(m for _, m, _ in call.attrs.get("ptr_args", [])))
+
+
+def build_block_problem(block: Block, target: Target,
+                        resources: dict[str, int] | None = None) -> tuple[SchedProblem, list[Op]]:
+    ops = [op for op in block.ops if op.kind != "phi"]
+    index = {op: i for i, op in enumerate(ops)}
+    sops, edges = [], []
+    for i, op in enumerate(ops):
+        t = op_timing(target, op)
+        res = t.resource
+        occ = t.occupancy
+        if op.kind in ("load", "store"):
+            res, occ = f"mem:{op.mem.name}", 1
+        sops.append(SchedOp(i, f"{op.kind}{i}", t.latency, t.delay_ns, res, occ))
+        for v in op.operands:
+            if isinstance(v, Op) and v in index and v.kind != "phi":
+                edges.append(SchedEdge(index[v], i))
+    sink = len(ops) - 1
+    # phi copies on the outgoing edges read their incoming values in the last step
+    for succ in block.successors:
+        for phi in succ.phis:
+            for pred, v in phi.incoming:
+                if pred is block and isinstance(v, Op) and v in index and v is not ops[sink]:
+                    edges.append(SchedEdge(index[v], sink))
+    # memory ordering, in program order
+    last: dict[object, list[Op]] = {}
+    for i, op in enumerate(ops):
+        if op.kind in ("load", "store"):
+            key = op.mem
+            for prev in last.get(key, []):
+                j = index[prev]
+                if prev.kind == "store":
+                    edges.append(SchedEdge(j, i, 1))
+                elif prev.kind == "call":
+                    edges.append(SchedEdge(j, i, 1))
+                else:  # load -> store may share a step (read-first); load -> load free
+                    if op.kind == "store":
+                        edges.append(SchedEdge(j, i, 0))
+            last.setdefault(key, []).append(op)
+        elif op.kind == "call":
+            for key in _touches(op):
+                for prev in last.get(key, []):
+                    j = index[prev]
+                    edges.append(SchedEdge(j, i, 2 if prev.kind == "load" else 1))
+                last.setdefault(key, []).append(op)
+    # calls run one at a time (each is a stall state of the FSM)
+    calls = [i for i, op in enumerate(ops) if op.kind == "call"]
+    for a, b in zip(calls, calls[1:]):
+        edges.append(SchedEdge(a, b, 1))
+    caps = {f"mem:{op.mem.name}": MEM_PORTS for op in ops if op.kind in ("load", "store")}
+    # unit limits: by exact class ("mul32") or by kind for every width ("mul", "div")
+    for sop in sops:
+        r = sop.resource
+        if r is None or r.startswith("mem:") or not resources:
+            continue
+        if r in resources:
+            caps[r] = resources[r]
+        elif r.rstrip("0123456789") in resources:
+            caps[r] = resources[r.rstrip("0123456789")]
+    prob = SchedProblem(tuple(sops), tuple(dict.fromkeys(edges)), caps,
+                        target.clock_period_ns, sink)
+    return prob, ops
+
+
+def schedule_function(func: Function, target: Target, method: str = "sdc",
+                      resources: dict[str, int] | None = None,
+                      check: bool = True) -> FunctionSchedule:
+    """Schedule every block of ``func``; every schedule is re-verified by the checker."""
+    fs = FunctionSchedule(func, target)
+    for b in func.blocks:
+        prob, ops = build_block_problem(b, target, resources)
+        if method == "asap":
+            sched = asap_schedule(prob)
+        else:
+            sched = sdc_schedule(prob)
+        if check:
+            check_schedule(prob, sched)
+        fs.blocks[b] = BlockSchedule(b, prob, sched, ops)
+        for i, op in enumerate(ops):
+            fs.step[op] = sched.steps[i]
+            fs.latency[op] = prob.ops[i].latency
+    return fs
+
+
+def is_const(v: Value) -> bool:
+    return isinstance(v, Const)
+
+
+def is_param(v: Value) -> bool:
+    return isinstance(v, Param)

@@ -1,0 +1,249 @@
+"""The block scheduling problem and its result, independent of the IR.
+
+A :class:`SchedProblem` describes one basic block: operations with a latency and a
+combinational delay, dependence edges, resource capacities, a clock period and an optional
+sink (the terminator).  Semantics, which :func:`hls.scheduling.check_schedule` verifies:
+
+* **Steps.** Every op gets an integer ``step(op) >= 0``.  An op *is born* at
+  ``step(op) + latency(op)``: its result is available from that step on.
+* **Data edge** (``min_distance is None``): ``step(dst) >= step(src) + latency(src)``.  When
+  equality holds the value is used combinationally in the same step (*chaining*).
+* **Timing.** In its step an op has an input time ``in(v)`` = max over *chained* data
+  predecessors ``u`` of ``out(u)`` (0 if none: all inputs come from registers).  For a
+  combinational op (latency 0) ``arrival(v) = in(v) + delay(v)`` and ``out(v) = arrival(v)``.
+  For a multi-cycle op (latency >= 1) ``arrival(v) = in(v)`` (its inputs must be settled in
+  the issue step) and ``out(v) = delay(v)`` in its birth step (register/RAM clock-to-out).
+  Every arrival must be ``<= clock_period_ns``.  Exception: an op whose *own* delay exceeds
+  the clock and that has no delay in front of it (``in(v) == 0``) is allowed alone; it is
+  reported in :attr:`Schedule.timing_violations`, as is a multi-cycle op whose output delay
+  exceeds the clock.  Anything else is an error.
+* **Order edge** (``min_distance = d >= 0``): ``step(dst) >= step(src) + d``; no value
+  flows, no chaining (memory ordering, e.g. ``d = 1`` for store -> load).
+* **Resources.** An op of resource class ``r`` is busy during steps
+  ``step .. step + occupancy - 1``; in every step the busy ops of ``r`` number at most
+  ``resources[r]``.  Classes absent from ``resources`` (and ``resource=None``) are unlimited.
+* **Sink.** ``step(sink) >= step(op) + latency(op)`` for every op: all results are born by
+  the sink's step, which is the last step of the block.
+* **Objective.** Minimise the length (``step(sink) + 1``, or ``max birth step + 1`` without a
+  sink), then, secondarily, the sum of steps (exactly when resources do not bind; for the
+  unit assignment found otherwise, see ``_sdc``); results are deterministic.
+
+The graph of data and order edges (plus the implicit edges into the sink) must be acyclic.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+
+from hls.errors import ScheduleError
+
+#: Tolerance for comparing delays (ns).
+EPS_NS = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class SchedOp:
+    """One operation: ``latency`` cycles, ``delay_ns`` combinational/output delay."""
+
+    id: int
+    name: str
+    latency: int
+    delay_ns: float
+    resource: str | None = None
+    occupancy: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SchedEdge:
+    """A data edge (``min_distance=None``) or an order edge with a minimum distance."""
+
+    src: int
+    dst: int
+    min_distance: int | None = None
+
+    @property
+    def is_data(self) -> bool:
+        return self.min_distance is None
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+@dataclass(frozen=True)
+class SchedProblem:
+    """One basic block to schedule (see the module docstring for the semantics)."""
+
+    ops: tuple[SchedOp, ...]
+    edges: tuple[SchedEdge, ...]
+    resources: Mapping[str, int] = field(default_factory=dict)
+    clock_period_ns: float = 10.0
+    sink: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ops", tuple(self.ops))
+        object.__setattr__(self, "edges", tuple(self.edges))
+        object.__setattr__(self, "resources", MappingProxyType(dict(self.resources)))
+        self._validate()
+
+    # -- validation -------------------------------------------------------------------
+
+    def _validate(self) -> None:
+        if not (isinstance(self.clock_period_ns, (int, float)) and self.clock_period_ns > 0
+                and math.isfinite(self.clock_period_ns)):
+            raise ScheduleError(f"clock period must be positive, got {self.clock_period_ns!r}")
+        seen: set[int] = set()
+        for op in self.ops:
+            if not _is_int(op.id):
+                raise ScheduleError(f"op {op.name!r}: id {op.id!r} is not an integer")
+            if op.id in seen:
+                raise ScheduleError(f"duplicate op id {op.id} ({op.name!r})")
+            seen.add(op.id)
+            if not _is_int(op.latency) or op.latency < 0:
+                raise ScheduleError(f"op {op.name!r}: latency {op.latency!r} must be an int >= 0")
+            if not _is_int(op.occupancy) or op.occupancy < 1:
+                raise ScheduleError(f"op {op.name!r}: occupancy {op.occupancy!r} must be an int >= 1")
+            if not (isinstance(op.delay_ns, (int, float)) and op.delay_ns >= 0
+                    and math.isfinite(op.delay_ns)):
+                raise ScheduleError(f"op {op.name!r}: delay {op.delay_ns!r} must be finite and >= 0")
+            if op.resource is not None and self.resources.get(op.resource, 1) < 1:
+                raise ScheduleError(f"op {op.name!r} needs resource {op.resource!r} "
+                                    f"whose capacity is {self.resources[op.resource]}")
+        for r, cap in self.resources.items():
+            if not _is_int(cap) or cap < 0:
+                raise ScheduleError(f"resource {r!r}: capacity {cap!r} must be an int >= 0")
+        for e in self.edges:
+            for end in (e.src, e.dst):
+                if end not in seen:
+                    raise ScheduleError(f"edge {e.src} -> {e.dst} refers to unknown op {end}")
+            if e.src == e.dst:
+                raise ScheduleError(f"self edge on op {self.op(e.src).name!r}")
+            if e.min_distance is not None and (not _is_int(e.min_distance) or e.min_distance < 0):
+                raise ScheduleError(f"order edge {e.src} -> {e.dst}: min_distance "
+                                    f"{e.min_distance!r} must be an int >= 0")
+        if self.sink is not None and self.sink not in seen:
+            raise ScheduleError(f"sink {self.sink} is not an op of the problem")
+        _ = self.topo_order  # raises on cycles
+
+    # -- derived indexes (cached; not part of equality) ----------------------------------
+
+    @cached_property
+    def by_id(self) -> Mapping[int, SchedOp]:
+        return MappingProxyType({op.id: op for op in self.ops})
+
+    def op(self, op_id: int) -> SchedOp:
+        return self.by_id[op_id]
+
+    def label(self, op_id: int) -> str:
+        """``name(id)`` for messages."""
+        return f"{self.by_id[op_id].name}({op_id})"
+
+    @cached_property
+    def data_preds(self) -> Mapping[int, tuple[int, ...]]:
+        preds: dict[int, list[int]] = {op.id: [] for op in self.ops}
+        for e in self.edges:
+            if e.is_data:
+                preds[e.dst].append(e.src)
+        return MappingProxyType({k: tuple(sorted(set(v))) for k, v in preds.items()})
+
+    @cached_property
+    def data_succs(self) -> Mapping[int, tuple[int, ...]]:
+        succs: dict[int, list[int]] = {op.id: [] for op in self.ops}
+        for e in self.edges:
+            if e.is_data:
+                succs[e.src].append(e.dst)
+        return MappingProxyType({k: tuple(sorted(set(v))) for k, v in succs.items()})
+
+    @cached_property
+    def topo_order(self) -> tuple[int, ...]:
+        """Deterministic topological order (smallest id first) of all edges incl. the sink's."""
+        succs: dict[int, set[int]] = {op.id: set() for op in self.ops}
+        for e in self.edges:
+            succs[e.src].add(e.dst)
+        if self.sink is not None:
+            for op in self.ops:
+                if op.id != self.sink:
+                    succs[op.id].add(self.sink)
+        indeg = {i: 0 for i in succs}
+        for s in succs.values():
+            for d in s:
+                indeg[d] += 1
+        heap = [i for i, d in indeg.items() if d == 0]
+        heapq.heapify(heap)
+        order: list[int] = []
+        while heap:
+            i = heapq.heappop(heap)
+            order.append(i)
+            for d in succs[i]:
+                indeg[d] -= 1
+                if indeg[d] == 0:
+                    heapq.heappush(heap, d)
+        if len(order) != len(succs):
+            stuck = sorted(i for i, d in indeg.items() if d > 0)
+            names = ", ".join(self.label(i) for i in stuck[:8])
+            raise ScheduleError(f"dependence cycle among ops: {names}")
+        return tuple(order)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A schedule of one :class:`SchedProblem`.
+
+    ``steps``: op id -> step; ``length``: number of steps; ``arrival_ns``: op id -> arrival
+    time in its step (see the module docstring); ``method``: how it was obtained
+    (``"asap"``, ``"sdc"``, ``"sdc+list"``, ``"sdc+cpsat"``, ``"sdc+cpsat(feasible)"``,
+    ``"asap-fallback"``);
+    ``timing_violations``: sorted ids of ops whose own delay exceeds the clock (tolerated
+    alone in their step, see the module docstring).
+    """
+
+    steps: Mapping[int, int]
+    length: int
+    arrival_ns: Mapping[int, float]
+    method: str
+    timing_violations: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "steps", MappingProxyType(dict(sorted(self.steps.items()))))
+        object.__setattr__(self, "arrival_ns",
+                           MappingProxyType(dict(sorted(self.arrival_ns.items()))))
+        object.__setattr__(self, "timing_violations", tuple(self.timing_violations))
+
+    def ops_in_step(self, step: int) -> tuple[int, ...]:
+        """Ids of the ops issued in ``step``, sorted."""
+        return tuple(i for i, s in self.steps.items() if s == step)
+
+    def to_text(self, problem: SchedProblem) -> str:
+        """Stable human-readable dump: a header, then one line per step, ops sorted by id."""
+        lines = [f"schedule length={self.length} clock={problem.clock_period_ns:.2f}ns"]
+        per_step: dict[int, list[int]] = {}
+        for i, s in self.steps.items():
+            per_step.setdefault(s, []).append(i)
+        last = max(per_step, default=-1)
+        for s in range(max(last + 1, self.length)):
+            items = []
+            for i in sorted(per_step.get(s, ())):
+                op = problem.op(i)
+                txt = f"{op.name}({i})@{self.arrival_ns.get(i, 0.0):.2f}"
+                if op.latency:
+                    txt += f"+{op.latency}"
+                if op.resource is not None:
+                    txt += f"[{op.resource}]"
+                items.append(txt)
+            lines.append(f"  {s}: {' '.join(items)}".rstrip())
+        if self.timing_violations:
+            lines.append("  timing violations: " +
+                         " ".join(problem.label(i) for i in self.timing_violations))
+        return "\n".join(lines) + "\n"
+
+
+def schedule_length(problem: SchedProblem, steps: Mapping[int, int]) -> int:
+    """Length implied by ``steps``: ``step(sink) + 1`` or ``max birth step + 1`` (0 if empty)."""
+    if problem.sink is not None:
+        return steps[problem.sink] + 1
+    return max((steps[op.id] + op.latency for op in problem.ops), default=-1) + 1

@@ -1,0 +1,24 @@
+"""Targets: clock period and an operator timing/area library per FPGA family.
+
+``get_target(name).timing(kind, width)`` gives an :class:`OpTiming` used by the CDFG
+builder to fill scheduling problems and by binding to estimate area.  All figures are
+documented estimates (see :mod:`hls.targets._model`).
+"""
+
+from __future__ import annotations
+
+from ._model import MAX_WIDTH, MIN_WIDTH, OP_KINDS, OpTiming, Target, TechParams, divider_latency
+from ._registry import DEFAULT_TARGET, get_target, known_targets
+
+__all__ = [
+    "DEFAULT_TARGET",
+    "MAX_WIDTH",
+    "MIN_WIDTH",
+    "OP_KINDS",
+    "OpTiming",
+    "Target",
+    "TechParams",
+    "divider_latency",
+    "get_target",
+    "known_targets",
+]

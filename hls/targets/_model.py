@@ -1,0 +1,264 @@
+"""Operator timing/area model: one table, one dispatch.
+
+Every number in this module is an *estimate* meant to steer scheduling and binding, not a
+sign-off timing model.  The two technology parameter sets are:
+
+``generic``
+    A neutral, technology-agnostic model (roughly a mid-range FPGA with plain LUT logic),
+    used with a 10 ns default clock.  The formulas follow the textbook shapes: ripple-carry
+    adders grow linearly with the width (``0.8 + 0.03*w`` ns), bitwise logic is one LUT level
+    (0.3 ns), a barrel shifter is ``ceil(log2 w)`` mux levels (``0.4 + 0.15*levels``), a
+    combinational array multiplier grows linearly (``2.0 + 0.08*w`` ns) and is built from LUTs.
+
+``ultrascale+``
+    AMD/Xilinx UltraScale+ (the Alveo U280/U250/U55C parts, speed grade -2L), used with a
+    3.33 ns (300 MHz) default clock.  Assumptions, from the public UltraScale+ data sheets
+    (DS923) and architecture guides (UG574 CLB, UG579 DSP, UG573 BRAM) rounded generously to
+    include typical routing: one LUT6 level plus a net ~0.35 ns; CARRY8 makes adders cheap
+    (``0.55 + 0.012*w`` ns); multiplies map onto DSP48E2 slices (27x18) used
+    *combinationally* (no internal pipeline registers), ``1.6 + 0.04*w`` ns, i.e. a 64-bit
+    multiply (~4.2 ns) does not fit a 3.33 ns step and is reported by the scheduler as a
+    timing violation; DSP count ``ceil(w/18)**2`` for ``w > 8`` (narrower multiplies are
+    LUTs); block RAM clock-to-out without the optional output register ~1.4 ns.
+
+Contract shared with the RTL generator (``hls.rtl``): *latencies do not depend on the
+target*, only delays and areas do.  Latency 0 = combinational (chainable); ``load`` has
+latency 1 (synchronous BRAM read, the data appears after the clock edge); ``call`` has
+latency 1 (a ``ap_ctrl_hs`` handshake whose real latency is variable, the scheduler treats it
+as 1 and the FSM stalls); ``udiv/sdiv/urem/srem`` use a sequential radix-2 (restoring)
+divider with ``divider_latency(w) = w + 2`` cycles (1 cycle to load/negate operands, ``w``
+iterations, 1 cycle to fix signs) that is not pipelined (occupancy = latency).  For
+latency >= 1 operations ``delay_ns`` is the output delay in the step where the result is
+born (register or RAM clock-to-out), not the delay of the whole operation.
+
+Area figures (LUT, FF, DSP) are per operation instance and equally rough.  ``load`` and
+``store`` have ``resource=None``: the memory ports they compete for are a property of the
+memory, so the caller (the CDFG builder) assigns port resources itself.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+from hls.errors import HLSError
+
+MIN_WIDTH = 1
+MAX_WIDTH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class OpTiming:
+    """Timing and cost of one operation of one width on one target.
+
+    ``latency``: cycles from issue until the result is available (0 = combinational).
+    ``delay_ns``: combinational delay (for latency >= 1: output delay in the birth step).
+    ``resource``: functional-unit class that binding may share (``mul32``), or ``None``.
+    ``occupancy``: cycles a unit instance stays busy per operation.
+    ``pipelined``: whether a unit accepts a new operation every cycle.
+    """
+
+    latency: int
+    delay_ns: float
+    area_lut: int
+    area_ff: int
+    area_dsp: int
+    resource: str | None
+    occupancy: int
+    pipelined: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TechParams:
+    """Technology constants (all delays in ns).  See the module docstring."""
+
+    logic_ns: float          # one LUT level incl. routing
+    add_base_ns: float       # adder: base + per_bit * w
+    add_per_bit_ns: float
+    shift_base_ns: float     # barrel shifter: base + per_level * ceil(log2 w)
+    shift_per_level_ns: float
+    mux_ns: float            # 2:1 select
+    mul_base_ns: float       # combinational multiplier: base + per_bit * w
+    mul_per_bit_ns: float
+    mul_uses_dsp: bool       # map multiplies wider than 8 bits onto 18-bit DSP tiles
+    ram_out_ns: float        # synchronous RAM clock-to-out (+ routing)
+    store_ns: float          # address/data/write-enable setup into the RAM
+    reg_out_ns: float        # register clock-to-out (+ routing)
+
+
+def divider_latency(width: int) -> int:
+    """Cycles of the sequential radix-2 divider for ``width``-bit operands.
+
+    1 cycle to capture (and make positive) the operands, ``width`` restoring iterations,
+    1 cycle to apply the result signs.  ``hls.rtl`` implements exactly this latency.
+    """
+    _check_width("udiv", width)
+    return width + 2
+
+
+def _check_width(kind: str, width: int) -> None:
+    if isinstance(width, bool) or not isinstance(width, int) or not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise HLSError(f"operation '{kind}': width {width!r} is outside {MIN_WIDTH}..{MAX_WIDTH}")
+
+
+def _levels(width: int) -> int:
+    """ceil(log2(width)), at least 1: mux levels of a barrel shifter / depth of a tree."""
+    return max(1, (width - 1).bit_length())
+
+
+def _add_ns(t: TechParams, w: int) -> float:
+    return t.add_base_ns + t.add_per_bit_ns * w
+
+
+def _shift_ns(t: TechParams, w: int) -> float:
+    return t.shift_base_ns + t.shift_per_level_ns * _levels(w)
+
+
+def _comb(delay: float, lut: int, ff: int = 0, dsp: int = 0, resource: str | None = None) -> OpTiming:
+    return OpTiming(0, round(delay, 4), lut, ff, dsp, resource, 1, True)
+
+
+# -- the table: kind -> (tech, width) -> OpTiming --------------------------------------
+
+
+def _add(t: TechParams, w: int) -> OpTiming:
+    return _comb(_add_ns(t, w), w)
+
+
+def _logic(t: TechParams, w: int) -> OpTiming:
+    return _comb(t.logic_ns, w)
+
+
+def _shift(t: TechParams, w: int) -> OpTiming:
+    return _comb(_shift_ns(t, w), w * _levels(w) // 2 + 1)
+
+
+def _icmp(t: TechParams, w: int) -> OpTiming:
+    return _comb(_add_ns(t, w), (w + 1) // 2 + 1)
+
+
+def _mux(t: TechParams, w: int) -> OpTiming:
+    return _comb(t.mux_ns, w)
+
+
+def _wire(t: TechParams, w: int) -> OpTiming:
+    return _comb(0.0, 0)
+
+
+def _mul(t: TechParams, w: int) -> OpTiming:
+    delay = t.mul_base_ns + t.mul_per_bit_ns * w
+    if t.mul_uses_dsp and w > 8:
+        tiles = math.ceil(w / 18)
+        return _comb(delay, 2 * w, dsp=tiles * tiles, resource=f"mul{w}")
+    return _comb(delay, w * w, resource=f"mul{w}")
+
+
+def _div(t: TechParams, w: int) -> OpTiming:
+    lat = divider_latency(w)
+    # remainder/quotient/divisor registers + counter; subtractor + muxes + control.
+    return OpTiming(lat, t.reg_out_ns, 2 * w + 8, 3 * w + 8, 0, f"div{w}", lat, False)
+
+
+def _divc(t: TechParams, w: int) -> OpTiming:
+    """Division/remainder by a constant: a multiply-high by the scaled reciprocal
+    (Granlund-Montgomery), sign handling and, for the remainder, a multiply-subtract.
+    Combinational; the constant multiplier is specialised, so it is never shared."""
+    mul = _mul(t, min(w + 1, MAX_WIDTH))
+    delay = mul.delay_ns + 2 * _add_ns(t, w) + t.mux_ns
+    return _comb(delay, mul.area_lut + 3 * w, dsp=mul.area_dsp)
+
+
+def _minmax(t: TechParams, w: int) -> OpTiming:
+    return _comb(_add_ns(t, w) + t.mux_ns, (w + 1) // 2 + 1 + w)
+
+
+def _abs(t: TechParams, w: int) -> OpTiming:
+    return _comb(_add_ns(t, w) + t.mux_ns, 2 * w)
+
+
+def _funnel(t: TechParams, w: int) -> OpTiming:
+    return _comb(_shift_ns(t, 2 * w), w * _levels(2 * w) // 2 + 1)
+
+
+def _ctpop(t: TechParams, w: int) -> OpTiming:
+    # log-depth tree of small adders (each level a few-bit add).
+    return _comb(t.logic_ns + _levels(w) * _add_ns(t, _levels(w)) * 0.6, 2 * w)
+
+
+def _clz(t: TechParams, w: int) -> OpTiming:
+    # priority encoder as a log-depth tree of LUT levels.
+    return _comb(t.logic_ns * (1 + _levels(w)), w + _levels(w))
+
+
+def _sat(t: TechParams, w: int) -> OpTiming:
+    return _comb(_add_ns(t, w) + t.mux_ns, 2 * w + 2)
+
+
+def _load(t: TechParams, w: int) -> OpTiming:
+    return OpTiming(1, t.ram_out_ns, 0, 0, 0, None, 1, True)
+
+
+def _store(t: TechParams, w: int) -> OpTiming:
+    return _comb(t.store_ns, 0)
+
+
+def _call(t: TechParams, w: int) -> OpTiming:
+    return OpTiming(1, t.reg_out_ns, 4, 2, 0, None, 1, False)
+
+
+_TABLE: dict[str, Callable[[TechParams, int], OpTiming]] = {
+    "add": _add, "sub": _add,
+    "and": _logic, "or": _logic, "xor": _logic,
+    "shl": _shift, "lshr": _shift, "ashr": _shift,
+    "icmp": _icmp,
+    "select": _mux, "mux": _mux,
+    "zext": _wire, "sext": _wire, "trunc": _wire, "bitreverse": _wire, "bswap": _wire,
+    "const": _wire, "copy": _wire,
+    "mul": _mul,
+    "udiv": _div, "sdiv": _div, "urem": _div, "srem": _div,
+    "udivc": _divc, "sdivc": _divc, "uremc": _divc, "sremc": _divc,
+    "smax": _minmax, "smin": _minmax, "umax": _minmax, "umin": _minmax,
+    "abs": _abs,
+    "fshl": _funnel, "fshr": _funnel,
+    "ctpop": _ctpop, "ctlz": _clz, "cttz": _clz,
+    "sadd_sat": _sat, "ssub_sat": _sat, "uadd_sat": _sat, "usub_sat": _sat,
+    "load": _load, "store": _store, "call": _call,
+}
+
+#: Every operation kind the model knows, sorted.
+OP_KINDS: tuple[str, ...] = tuple(sorted(_TABLE))
+
+
+@lru_cache(maxsize=4096)
+def _timing(tech: TechParams, kind: str, width: int) -> OpTiming:
+    fn = _TABLE.get(kind)
+    if fn is None:
+        raise HLSError(f"unknown operation kind '{kind}' for the operator library; "
+                       f"known kinds: {', '.join(OP_KINDS)}")
+    _check_width(kind, width)
+    return fn(tech, width)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A synthesis target: a clock period and an operator library."""
+
+    name: str
+    clock_period_ns: float
+    family: str
+    tech: TechParams
+    description: str = ""
+
+    def timing(self, kind: str, width: int) -> OpTiming:
+        """Timing/area of one ``kind`` operation on ``width``-bit operands (1..64)."""
+        if type(width) is not int:  # bool would hit the cache entry of 0/1
+            _check_width(kind, width)
+        return _timing(self.tech, kind, width)
+
+    def with_clock(self, clock_period_ns: float) -> Target:
+        """The same target with another clock period (e.g. a ``--clock`` option)."""
+        if not clock_period_ns > 0:
+            raise HLSError(f"clock period must be positive, got {clock_period_ns!r} ns")
+        return Target(self.name, float(clock_period_ns), self.family, self.tech, self.description)

@@ -1,0 +1,216 @@
+"""Co-simulation entry points: run the design in the Verilator harness and compare every
+byte of every memory and the return value of every call against golden results.
+
+* :func:`run_cosim`: per-call mode (calls captured from a C testbench or random).
+* :func:`run_cosim_main`: whole-program mode (the top is ``main``: its return value and the
+  final contents of each global after one call; globals start from ``MemoryPort.init``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from hls.errors import CosimError
+from hls.interface import MemoryPort, TopInterface
+
+from ._golden import Call
+from ._harness import RawCallResult, build_harness, run_harness
+
+__all__ = ["Mismatch", "CallResult", "CosimResult", "run_cosim", "run_cosim_main",
+           "compare_calls"]
+
+MAX_MISMATCHES_PER_CALL = 10
+MAX_MISMATCHES_TOTAL = 20
+
+
+@dataclass
+class Mismatch:
+    call: int               # call number (0-based)
+    arg: str                # memory / argument name, or "return"
+    index: int | None       # element index (byte offset // elem_bytes); None for the return
+    expected: int
+    got: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"call": self.call, "arg": self.arg, "index": self.index,
+                "expected": self.expected, "got": self.got}
+
+    def __str__(self) -> str:
+        where = self.arg if self.index is None else f"{self.arg}[{self.index}]"
+        return f"call {self.call}: {where}: expected {self.expected}, got {self.got}"
+
+
+@dataclass
+class CallResult:
+    cycles: int
+    passed: bool
+    status: str                          # "ok" | "timeout" | "error" | "skipped"
+    mismatches: list[Mismatch] = field(default_factory=list)  # first few of this call
+    n_mismatches: int = 0                # all mismatching elements (+ return) of this call
+    message: str = ""                    # harness message (design error / timeout)
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"cycles": self.cycles, "passed": self.passed}
+        if self.status != "ok":
+            d["status"] = self.status
+            d["message"] = self.message
+        return d
+
+
+@dataclass
+class CosimResult:
+    passed: bool
+    calls: list[CallResult]
+    total_cycles: int
+    mismatches: list[Mismatch]           # the first few over all calls
+    workdir: Path | None = None
+    waves: Path | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "calls": [c.to_json() for c in self.calls],
+            "total_cycles": self.total_cycles,
+            "mismatches": [m.to_json() for m in self.mismatches],
+        }
+
+    def summary(self) -> str:
+        """A short human-readable account of the failures ('' when passed)."""
+        if self.passed:
+            return ""
+        lines = []
+        for i, c in enumerate(self.calls):
+            if c.status != "ok":
+                lines.append(f"call {i}: {c.status}: {c.message}")
+        lines += [str(m) for m in self.mismatches]
+        nfail = sum(1 for c in self.calls if not c.passed)
+        lines.insert(0, f"co-simulation failed: {nfail} of {len(self.calls)} call(s) failed")
+        return "\n".join(lines)
+
+    def raise_on_failure(self) -> None:
+        if not self.passed:
+            raise CosimError(self.summary())
+
+
+def _fit(data: bytes | None, size: int) -> bytes:
+    data = bytes(data or b"")
+    return data[:size] if len(data) >= size else data + bytes(size - len(data))
+
+
+def _expected_bytes(m: MemoryPort, call: Call) -> bytes | None:
+    """Expected contents of memory ``m`` after ``call`` (None: nothing to check).  A short
+    expectation is padded with the (padded) input bytes, i.e. 'unchanged beyond'."""
+    size = m.size_bytes
+    if m.arg_index is not None:
+        exp = call.mem_out.get(m.arg_index)
+        if exp is None:
+            return None
+        base = _fit(call.mem_in.get(m.arg_index), size)
+    elif m.global_name is not None and m.global_name in call.glob_out:
+        exp = call.glob_out[m.global_name]
+        base = _fit(m.init, size)
+    else:
+        return None
+    exp = bytes(exp)
+    if len(exp) >= size:
+        return exp[:size]
+    return exp + base[len(exp):]
+
+
+def _compare_memory(call_no: int, m: MemoryPort, exp: bytes, got: bytes,
+                    out: list[Mismatch], limit: int) -> int:
+    if exp == got:
+        return 0
+    eb = m.elem_bytes or m.word_bytes
+    name = m.global_name if (m.arg_index is None and m.global_name) else m.name
+    n = 0
+    for off in range(0, len(exp), eb):
+        e = exp[off:off + eb]
+        g = got[off:off + eb]
+        if e != g:
+            n += 1
+            if len(out) < limit:
+                out.append(Mismatch(call_no, name, off // eb,
+                                    int.from_bytes(e, "little"), int.from_bytes(g, "little")))
+    return n
+
+
+def compare_calls(iface: TopInterface, calls: Sequence[Call],
+                  raw: Sequence[RawCallResult]) -> list[CallResult]:
+    """Compare harness results with the expected outputs of ``calls``."""
+    if len(raw) != len(calls):
+        raise CosimError(f"harness returned {len(raw)} results for {len(calls)} calls")
+    results = []
+    for i, (call, r) in enumerate(zip(calls, raw)):
+        mism: list[Mismatch] = []
+        n = 0
+        for m in iface.memories:
+            exp = _expected_bytes(m, call)
+            if exp is not None:
+                n += _compare_memory(i, m, exp, r.mems[m.name], mism, MAX_MISMATCHES_PER_CALL)
+        if iface.return_width and call.ret is not None:
+            mask = (1 << iface.return_width) - 1
+            e, g = call.ret & mask, (r.ret or 0) & mask
+            if e != g:
+                n += 1
+                if len(mism) < MAX_MISMATCHES_PER_CALL:
+                    mism.append(Mismatch(i, "return", None, e, g))
+        passed = r.status == "ok" and n == 0
+        results.append(CallResult(cycles=r.cycles, passed=passed, status=r.status,
+                                  mismatches=mism, n_mismatches=n, message=r.message))
+    return results
+
+
+def run_cosim(
+    verilog_files: Sequence[str | Path],
+    iface: TopInterface,
+    calls: Sequence[Call],
+    max_cycles: int,
+    waves: bool = False,
+    workdir: str | Path = "cosim",
+    *,
+    cache_dir: str | Path | None = None,
+    timeout: float | None = None,
+) -> CosimResult:
+    """Build (cached) and run the harness on ``calls``; compare with their expected
+    outputs (``mem_out``/``glob_out``/``ret``).  Mismatches and timeouts are reported in
+    the result (``passed`` False), not raised; tool failures raise ToolError, a crashed
+    simulator raises CosimError.  ``waves``: write ``workdir/waves.vcd``."""
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    binary = build_harness(verilog_files, iface, trace=waves, cache_dir=cache_dir)
+    vcd = workdir / "waves.vcd" if waves else None
+    raw, total = run_harness(binary, iface, calls, workdir, max_cycles=max_cycles,
+                             waves=vcd, timeout=timeout)
+    results = compare_calls(iface, calls, raw)
+    mismatches = [m for c in results for m in c.mismatches][:MAX_MISMATCHES_TOTAL]
+    return CosimResult(
+        passed=all(c.passed for c in results),
+        calls=results,
+        total_cycles=total,
+        mismatches=mismatches,
+        workdir=workdir,
+        waves=vcd,
+    )
+
+
+def run_cosim_main(
+    verilog_files: Sequence[str | Path],
+    iface: TopInterface,
+    expected_ret: int | None,
+    expected_globals: Mapping[str, bytes],
+    max_cycles: int,
+    waves: bool = False,
+    workdir: str | Path = "cosim",
+    *,
+    cache_dir: str | Path | None = None,
+    timeout: float | None = None,
+) -> CosimResult:
+    """Whole-program mode: one call of the top (``main``, no arguments); compare its
+    return value with ``expected_ret`` and each global memory (``MemoryPort.global_name``)
+    with ``expected_globals[name]`` (e.g. from :func:`run_main`)."""
+    call = Call(scalars={}, mem_in={}, ret=expected_ret, glob_out=dict(expected_globals))
+    return run_cosim(verilog_files, iface, [call], max_cycles, waves, workdir,
+                     cache_dir=cache_dir, timeout=timeout)

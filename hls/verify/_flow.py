@@ -1,0 +1,113 @@
+"""``cosim``: synthesise, compute golden results natively, simulate, compare.
+
+Stimulus modes (ARCHITECTURE.md): a C testbench (``tb``: every call of the top during
+native execution of its ``main`` is captured and replayed), whole program (``top ==
+'main'``: return value and final globals), or random (``seed``, ``fixed``, ``runs``).
+The golden model is the same canonicalised LLVM IR the hardware was built from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+from pathlib import Path
+
+import llvmlite.binding as llvm
+
+from ..errors import CosimError, FrontendError
+from ..flow import SynthOptions, SynthResult, synthesize
+from ..frontend import read_input
+from ._compare import CosimResult, run_cosim, run_cosim_main
+from ._golden import capture_tb_calls, random_calls, run_calls, run_main
+
+
+def _tb_module_text(result: SynthResult, tb: str | Path, cc: str | None) -> str:
+    """LLVM text holding the testbench ``main`` and the top function."""
+    src = Path(result.source.path)
+    tbp = Path(tb)
+    if tbp.resolve() == src.resolve():
+        return result.module.llvm_ir
+    tb_in = read_input(tbp, cc=cc)
+    tb_mod = llvm.parse_assembly(tb_in.text)
+    top = result.module.top.name
+    fn = None
+    try:
+        fn = tb_mod.get_function(top)
+    except NameError:
+        fn = None
+    if fn is not None and not fn.is_declaration:
+        return str(tb_mod)
+    try:
+        tb_mod.get_function("main")
+    except NameError:
+        raise FrontendError(f"the testbench defines no main function", str(tbp), None) from None
+    kernel = llvm.parse_assembly(result.module.llvm_ir)
+    try:
+        kernel.get_function("main")
+        raise FrontendError("both the testbench and the kernel define main; give the kernel "
+                            "file itself as --tb", str(tbp), None)
+    except NameError:
+        pass
+    tb_mod.link_in(kernel)
+    return str(tb_mod)
+
+
+def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
+          depth: dict[str, int] | None = None, fixed: dict[str, int] | None = None,
+          seed: int = 0, runs: int = 4, max_cycles: int = 10_000_000, waves: bool = False,
+          target: str = "generic", clock_period_ns: float | None = None,
+          cc: str | None = None, workdir: str | Path | None = None,
+          scheduler: str = "sdc", synth: SynthResult | None = None) -> CosimResult:
+    """Co-simulate ``top`` of ``path`` against native execution; returns a CosimResult
+    (``passed``, per-call cycles, mismatches) with ``.synth`` holding the SynthResult."""
+    res = synth or synthesize(path, SynthOptions(top=top, target=target,
+                                                 clock_period_ns=clock_period_ns,
+                                                 depth=dict(depth or {}), cc=cc,
+                                                 scheduler=scheduler))
+    iface = res.interface
+    own_tmp = None
+    if workdir is None:
+        own_tmp = tempfile.TemporaryDirectory(prefix="pyhls-cosim-")
+        workdir = own_tmp.name
+    work = Path(workdir)
+    work.mkdir(parents=True, exist_ok=True)
+    vfile = work / f"{iface.module_name}.v"
+    vfile.write_text(res.verilog)
+    ptr_sizes = {m.arg_index: m.size_bytes for m in iface.memories if m.arg_index is not None}
+    glob_sizes = {m.global_name: m.size_bytes for m in iface.memories if m.global_name}
+    func = res.module.top
+    try:
+        if tb is not None:
+            text = _tb_module_text(res, tb, cc)
+            calls = capture_tb_calls(text, func.name, ptr_sizes, globals_=glob_sizes or None)
+            if not calls:
+                raise CosimError(f"the testbench never calls {func.name}", str(tb), None)
+            if glob_sizes:
+                # globals start as the testbench left them before its first call
+                iface = dataclasses.replace(iface, memories=tuple(
+                    dataclasses.replace(m, init=calls[0].glob_in.get(m.global_name, m.init))
+                    if m.global_name else m for m in iface.memories))
+            result = run_cosim([vfile], iface, calls, max_cycles, waves, work)
+        elif func.name == "main" and not func.params:
+            ret, globs = run_main(res.module.llvm_ir, list(glob_sizes), glob_sizes)
+            w = func.return_width
+            exp_ret = ret & ((1 << w) - 1) if w else None
+            result = run_cosim_main([vfile], iface, exp_ret, globs, max_cycles, waves, work)
+        else:
+            fixed_idx: dict[int, int] = {}
+            names = {p.name: p.index for p in func.scalar_params}
+            for k, v in (fixed or {}).items():
+                idx = names.get(k, int(k) if str(k).isdigit() else None)
+                if idx is None:
+                    raise CosimError(f"--set {k}=...: '{k}' is not a scalar argument of "
+                                     f"{func.name}; scalars: {', '.join(names) or 'none'}")
+                fixed_idx[idx] = int(v, 0) if isinstance(v, str) else int(v)
+            stim = random_calls(iface, k=runs, seed=seed, fixed=fixed_idx)
+            calls = run_calls(res.module.llvm_ir, func.name, stim, ptr_sizes,
+                              globals_=glob_sizes or None)
+            result = run_cosim([vfile], iface, calls, max_cycles, waves, work)
+    finally:
+        if own_tmp is not None and not waves:
+            own_tmp.cleanup()
+    result.synth = res
+    return result

@@ -1,0 +1,319 @@
+"""Child-process side of :mod:`hls.verify._golden`: JIT-compiles LLVM IR with llvmlite's
+MCJIT and runs it natively.
+
+Run as ``python _golden_worker.py REQUEST.pkl RESPONSE.pkl``.  The request and response
+are pickles of plain Python data (dicts, lists, ints, bytes), so this file imports nothing
+from ``hls`` and a crash here (segfault in native code) only kills this process.
+
+Requests (``kind``):
+
+* ``capture``: ``ll``, ``top``, ``ptr_args`` {arg index: bytes}, ``globals`` {name: bytes}
+  -> ``calls``: list of dicts (scalars, mem_in, mem_out, ret, glob_in, glob_out),
+  ``main_ret``.
+* ``main``: ``ll``, ``globals`` -> ``main_ret``, ``globals`` {name: bytes}.
+* ``calls``: ``ll``, ``top``, ``calls`` (list of {scalars, mem_in}), ``ptr_args``,
+  ``globals`` -> ``calls`` as for ``capture``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import pickle
+import re
+import struct
+import sys
+import traceback
+from typing import Any
+
+REAL_PREFIX = "__pyhls_real_"
+
+
+class WorkerError(Exception):
+    """A problem the parent should report as a CosimError."""
+
+
+# --------------------------------------------------------------------------- types
+
+
+class ParamType:
+    """One parameter or return type of the top function."""
+
+    def __init__(self, kind: str, width: int, signed: bool):
+        self.kind = kind      # "int" | "ptr" | "float" | "double" | "void"
+        self.width = width
+        self.signed = signed  # signext: pass/return sign-extended
+
+    @property
+    def ir(self) -> str:
+        return {"ptr": "ptr", "float": "float", "double": "double", "void": "void"}.get(
+            self.kind, f"i{self.width}")
+
+    @property
+    def ctype(self) -> Any:
+        if self.kind == "void":
+            return None
+        if self.kind == "ptr":
+            return ctypes.c_void_p
+        if self.kind == "float":
+            return ctypes.c_float
+        if self.kind == "double":
+            return ctypes.c_double
+        w = self.width
+        nbits = 8 if w <= 8 else 16 if w <= 16 else 32 if w <= 32 else 64
+        if w > 64:
+            raise WorkerError(f"integer type i{w} wider than 64 bits is not supported natively")
+        table = {
+            (8, False): ctypes.c_uint8, (8, True): ctypes.c_int8,
+            (16, False): ctypes.c_uint16, (16, True): ctypes.c_int16,
+            (32, False): ctypes.c_uint32, (32, True): ctypes.c_int32,
+            (64, False): ctypes.c_uint64, (64, True): ctypes.c_int64,
+        }
+        return table[(nbits, self.signed)]
+
+    @property
+    def mask(self) -> int:
+        return (1 << self.width) - 1
+
+    def to_bits(self, value: Any) -> int:
+        """ctypes value -> raw bits (masked)."""
+        if self.kind == "float":
+            return struct.unpack("<I", struct.pack("<f", value))[0]
+        if self.kind == "double":
+            return struct.unpack("<Q", struct.pack("<d", value))[0]
+        if self.kind == "ptr":
+            return int(value or 0)
+        return int(value) & self.mask
+
+    def from_bits(self, bits: int) -> Any:
+        """raw bits -> a value ctypes accepts for this type."""
+        if self.kind == "float":
+            return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+        if self.kind == "double":
+            return struct.unpack("<d", struct.pack("<Q", bits & (2**64 - 1)))[0]
+        bits &= self.mask
+        if self.signed and self.width < 64 and bits >> (self.width - 1):
+            bits -= 1 << self.width
+        if self.signed and self.width == 64 and bits >> 63:
+            bits -= 1 << 64
+        return bits
+
+
+def _type_of(t: Any, attrs: set[str]) -> ParamType:
+    text = str(t)
+    if t.is_pointer or text == "ptr":
+        return ParamType("ptr", 64, False)
+    if text == "void":
+        return ParamType("void", 0, False)
+    if text == "float":
+        return ParamType("float", 32, False)
+    if text == "double":
+        return ParamType("double", 64, False)
+    m = re.fullmatch(r"i(\d+)", text)
+    if not m:
+        raise WorkerError(f"unsupported parameter/return type {text} of the top function")
+    return ParamType("int", int(m.group(1)), "signext" in attrs)
+
+
+def _define_line(ll: str, name: str) -> re.Match[str] | None:
+    pat = re.compile(r"^(define\b[^\n]*?)@(?:" + re.escape(name) + r'|"' + re.escape(name)
+                     + r'")\(', re.M)
+    return pat.search(ll)
+
+
+def signature(ll: str, top: str) -> tuple[ParamType, list[ParamType]]:
+    import llvmlite.binding as llvm
+
+    mod = llvm.parse_assembly(ll)
+    try:
+        fn = mod.get_function(top)
+    except NameError as exc:
+        raise WorkerError(f"function @{top} not found in the LLVM module") from exc
+    if fn.is_declaration:
+        raise WorkerError(f"@{top} is only declared in the LLVM module, not defined")
+    fty = fn.global_value_type
+    if fty.is_function_vararg:
+        raise WorkerError(f"@{top} is variadic")
+    params = []
+    for arg in fn.arguments:
+        attrs = {a.decode() if isinstance(a, bytes) else str(a) for a in arg.attributes}
+        params.append(_type_of(arg.type, attrs))
+    line = _define_line(ll, top)
+    ret_attrs = set(line.group(1).split()) if line else set()
+    ret = _type_of(fty.get_function_return(), ret_attrs)
+    return ret, params
+
+
+# --------------------------------------------------------------------------- JIT
+
+
+class Jit:
+    def __init__(self, ll: str, symbols: dict[str, int] | None = None):
+        import llvmlite.binding as llvm
+
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        for name, addr in (symbols or {}).items():
+            llvm.add_symbol(name, addr)
+        self.mod = llvm.parse_assembly(ll)
+        self.mod.verify()
+        target = llvm.Target.from_default_triple()
+        self.tm = target.create_target_machine(opt=1)
+        self.engine = llvm.create_mcjit_compiler(self.mod, self.tm)
+        self.engine.finalize_object()
+        self.engine.run_static_constructors()
+
+    def fn(self, name: str) -> int:
+        addr = self.engine.get_function_address(name)
+        if not addr:
+            raise WorkerError(f"no JIT address for function @{name}")
+        return addr
+
+    def global_bytes(self, sizes: dict[str, int]) -> dict[str, bytes]:
+        out = {}
+        for name, size in sizes.items():
+            addr = self.engine.get_global_value_address(name)
+            if not addr:
+                raise WorkerError(f"global @{name} not found in the LLVM module")
+            out[name] = ctypes.string_at(addr, size)
+        return out
+
+
+def _clamp_disjoint(ptrs: dict[int, int], sizes: dict[int, int]) -> dict[int, int]:
+    """Byte ranges per pointer argument, cut where another argument's range begins.
+
+    Sizes come from depths, which only bound what a call may touch; hardware gives every
+    pointer argument its own memory (no aliasing), so the part of an over-long range that
+    runs into the next argument's buffer cannot belong to this argument.  Without the cut
+    that buffer's outputs would show up as spurious changes of this one."""
+    out = {}
+    for k, n in sizes.items():
+        p = ptrs[k]
+        for j, q in ptrs.items():
+            if j != k and p < q < p + n:
+                n = q - p
+        out[k] = n
+    return out
+
+
+def _snap(ptr: int, size: int) -> bytes:
+    if not ptr or size <= 0:
+        return bytes(max(size, 0))
+    return ctypes.string_at(ptr, size)
+
+
+def do_capture(req: dict[str, Any]) -> dict[str, Any]:
+    ll: str = req["ll"]
+    top: str = req["top"]
+    ptr_args: dict[int, int] = req["ptr_args"]
+    gsizes: dict[str, int] = req.get("globals") or {}
+    ret_t, params = signature(ll, top)
+    for k in ptr_args:
+        if not (0 <= k < len(params)) or params[k].kind != "ptr":
+            raise WorkerError(f"argument {k} of @{top} is not a pointer")
+    real = REAL_PREFIX + top
+    line = _define_line(ll, top)
+    if line is None:
+        raise WorkerError(f"cannot find the definition line of @{top}")
+    ll2 = ll[:line.start()] + line.group(1) + f"@{real}(" + ll[line.end():]
+    decl_params = ", ".join(
+        p.ir + (" signext" if p.kind == "int" and p.signed else "") for p in params)
+    ret_ext = " signext" if ret_t.kind == "int" and ret_t.signed else ""
+    ll2 += f"\ndeclare{ret_ext} {ret_t.ir} @{top}({decl_params})\n"
+
+    proto = ctypes.CFUNCTYPE(ret_t.ctype, *[p.ctype for p in params])
+    calls: list[dict[str, Any]] = []
+    state: dict[str, Any] = {"real": None, "jit": None, "error": None}
+
+    def callback(*args: Any) -> Any:
+        try:
+            jit: Jit = state["jit"]
+            scalars = {i: p.to_bits(a) for i, (p, a) in enumerate(zip(params, args))
+                       if p.kind != "ptr"}
+            ptrs = {k: int(args[k] or 0) for k in ptr_args}
+            sizes = _clamp_disjoint(ptrs, ptr_args)
+            mem_in = {k: _snap(ptrs[k], n) for k, n in sizes.items()}
+            glob_in = jit.global_bytes(gsizes)
+            result = state["real"](*args)
+            mem_out = {k: _snap(ptrs[k], n) for k, n in sizes.items()}
+            glob_out = jit.global_bytes(gsizes)
+            ret = None if ret_t.kind == "void" else ret_t.to_bits(result)
+            calls.append({"scalars": scalars, "mem_in": mem_in, "mem_out": mem_out,
+                          "ret": ret, "glob_in": glob_in, "glob_out": glob_out})
+            return result
+        except BaseException as exc:  # noqa: BLE001 - reported after main returns
+            if state["error"] is None:
+                state["error"] = "".join(traceback.format_exception(exc))
+            return None if ret_t.kind == "void" else 0
+
+    cb = proto(callback)
+    jit = Jit(ll2, {top: ctypes.cast(cb, ctypes.c_void_p).value or 0})
+    state["jit"] = jit
+    state["real"] = proto(jit.fn(real))
+    main = ctypes.CFUNCTYPE(ctypes.c_int)(jit.fn("main"))
+    main_ret = main()
+    if state["error"]:
+        raise WorkerError("error while capturing a call of the top function:\n" + state["error"])
+    return {"calls": calls, "main_ret": main_ret}
+
+
+def do_main(req: dict[str, Any]) -> dict[str, Any]:
+    jit = Jit(req["ll"])
+    main = ctypes.CFUNCTYPE(ctypes.c_int)(jit.fn("main"))
+    ret = main()
+    return {"main_ret": ret, "globals": jit.global_bytes(req.get("globals") or {})}
+
+
+def do_calls(req: dict[str, Any]) -> dict[str, Any]:
+    ll: str = req["ll"]
+    top: str = req["top"]
+    ptr_args: dict[int, int] = req["ptr_args"]
+    gsizes: dict[str, int] = req.get("globals") or {}
+    ret_t, params = signature(ll, top)
+    jit = Jit(ll)
+    fn = ctypes.CFUNCTYPE(ret_t.ctype, *[p.ctype for p in params])(jit.fn(top))
+    out = []
+    for i, c in enumerate(req["calls"]):
+        bufs = {}
+        args: list[Any] = []
+        for k, p in enumerate(params):
+            if p.kind == "ptr":
+                size = ptr_args.get(k, 0)
+                data = bytes(c["mem_in"].get(k, b""))
+                data = (data + bytes(max(0, size - len(data))))[:max(size, len(data))]
+                buf = ctypes.create_string_buffer(data, len(data) + 64)
+                bufs[k] = buf
+                args.append(ctypes.cast(buf, ctypes.c_void_p))
+            else:
+                if k not in c["scalars"]:
+                    raise WorkerError(f"call {i}: no value for scalar argument {k}")
+                args.append(p.from_bits(c["scalars"][k]))
+        glob_in = jit.global_bytes(gsizes)
+        mem_in = {k: ctypes.string_at(bufs[k], ptr_args.get(k, 0)) for k in bufs}
+        result = fn(*args)
+        mem_out = {k: ctypes.string_at(bufs[k], ptr_args.get(k, 0)) for k in bufs}
+        scalars = {k: p.to_bits(p.from_bits(c["scalars"][k]))
+                   for k, p in enumerate(params) if p.kind != "ptr"}
+        out.append({"scalars": scalars, "mem_in": mem_in, "mem_out": mem_out,
+                    "ret": None if ret_t.kind == "void" else ret_t.to_bits(result),
+                    "glob_in": glob_in, "glob_out": jit.global_bytes(gsizes)})
+    return {"calls": out}
+
+
+def main(argv: list[str]) -> int:
+    req_path, resp_path = argv[1], argv[2]
+    with open(req_path, "rb") as f:
+        req = pickle.load(f)
+    try:
+        handler = {"capture": do_capture, "main": do_main, "calls": do_calls}[req["kind"]]
+        resp = {"ok": True, **handler(req)}
+    except WorkerError as exc:
+        resp = {"ok": False, "error": str(exc)}
+    except Exception:  # noqa: BLE001 - any failure goes back to the parent as text
+        resp = {"ok": False, "error": traceback.format_exc()}
+    with open(resp_path, "wb") as f:
+        pickle.dump(resp, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

