@@ -17,6 +17,7 @@ from hls.targets import (
 
 ALL_KINDS = (
     "add sub and or xor shl lshr ashr icmp select zext sext trunc mul udiv sdiv urem srem "
+    "udivc sdivc uremc sremc "
     "smax smin umax umin abs fshl fshr bitreverse ctpop ctlz cttz bswap sadd_sat ssub_sat "
     "uadd_sat usub_sat load store call mux const copy"
 ).split()

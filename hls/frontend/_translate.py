@@ -905,7 +905,8 @@ class Translator:
                 w = p.mem.word_bytes
                 sh = w.bit_length() - 1
                 wa = _slice_before(op, ptr.off, sh, OFF_W - sh)
-                out.append((p, ptr.mem, wa))
+                out.append((p, ptr.mem))
+                op.operands.append(wa)  # word offsets follow the scalar arguments
             op.attrs["ptr_args"] = out
 
     def _infer_depth(self, m: MemoryObject, accs: list[_Access], res: "_Residues") -> None:

@@ -26,7 +26,8 @@ OP_KINDS: dict[str, int | None] = {
     "phi": 0,       # incoming values in ``Op.incoming``
     "load": 1,      # operand: word address; attrs mem, lane, size
     "store": 2,     # operands: word address, data; attrs mem, lane, size
-    "call": None,   # scalar operands; attrs callee, ptr_args
+    "call": None,   # scalar arguments, then one word offset per attrs["ptr_args"] entry;
+                    # attrs callee, ptr_args [(callee PtrParam, caller memory)]
     # terminators
     "br": 0, "condbr": 1, "switch": 1, "ret": None,
 }
@@ -144,6 +145,18 @@ class Op(Value):
     def mem(self) -> MemoryObject | None:
         return self.attrs.get("mem")
 
+    def call_ptr_args(self) -> list[tuple["PtrParam", MemoryObject, Value]]:
+        """``call`` only: (callee pointer parameter, caller memory, word offset) per pointer
+        argument.  The offsets are ordinary operands (after the scalar arguments), so
+        every pass, the scheduler and the register allocator see them as uses."""
+        binds = self.attrs.get("ptr_args", [])
+        offs = self.operands[len(self.operands) - len(binds):] if binds else []
+        return [(pp, mem, off) for (pp, mem), off in zip(binds, offs)]
+
+    def call_scalar_args(self) -> list[Value]:
+        """``call`` only: the scalar argument operands."""
+        return self.operands[:len(self.operands) - len(self.attrs.get("ptr_args", []))]
+
 
 @dataclass(eq=False)
 class Block:
@@ -252,7 +265,8 @@ def print_ir(func: Function) -> str:
         lines.append(f"{b.name}:")
         for op in b.ops:
             lhs = f"{names[op]}:i{op.width} = " if op.width else ""
-            args = ", ".join(_val(o, names) for o in op.operands)
+            shown = op.call_scalar_args() if op.kind == "call" else op.operands
+            args = ", ".join(_val(o, names) for o in shown)
             extra = []
             if op.kind == "phi":
                 args = ", ".join(f"[{p.name}: {_val(v, names)}]" for p, v in op.incoming)
@@ -264,7 +278,7 @@ def print_ir(func: Function) -> str:
                 extra.append(f"lo={op.attrs['lo']}")
             if op.kind == "call":
                 extra.append("@" + op.attrs["callee"].name)
-                for pp, mem, off in op.attrs.get("ptr_args", []):
+                for pp, mem, off in op.call_ptr_args():
                     extra.append(f"{pp.name}={mem.name}+{_val(off, names)}")
             if op.targets:
                 extra.append("-> " + ", ".join(t.name for t in op.targets))
@@ -321,6 +335,13 @@ def verify(func: Function) -> None:
                     fail(f"operand width must be 1..128, not {v.width}", op)
             if op.kind == "icmp" and op.attrs.get("pred") not in ICMP_PREDS:
                 fail(f"icmp predicate must be one of {sorted(ICMP_PREDS)}", op)
+            if op.kind == "call":
+                callee = op.attrs["callee"]
+                if len(op.call_scalar_args()) != len(callee.scalar_params):
+                    fail(f"call of @{callee.name} passes {len(op.call_scalar_args())} scalar "
+                         f"arguments for {len(callee.scalar_params)} parameters", op)
+                if len(op.attrs.get("ptr_args", [])) > len(op.operands):
+                    fail(f"call of @{callee.name} lacks word offsets for its pointer arguments", op)
             if op.kind in ("load", "store"):
                 mem = op.mem
                 if mem is None:

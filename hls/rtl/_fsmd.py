@@ -135,7 +135,7 @@ class FunctionRTL(Elaboratable):
             if op.mem is not None and op.mem not in used_mems:
                 used_mems.append(op.mem)
             if op.kind == "call":
-                for _, mem, _ in op.attrs["ptr_args"]:
+                for _, mem in op.attrs["ptr_args"]:
                     if mem not in used_mems:
                         used_mems.append(mem)
         for i, mem in enumerate(used_mems):
@@ -295,9 +295,9 @@ class FunctionRTL(Elaboratable):
             inst = sub[op.attrs["callee"]]
             m.d.comb += [inst.start.eq(1), advance.eq(inst.done)]
             callee = op.attrs["callee"]
-            for p, v in zip(callee.scalar_params, op.operands):
+            for p, v in zip(callee.scalar_params, op.call_scalar_args(), strict=True):
                 m.d.comb += inst.params[p].eq(rd(v))
-            for pp, mem, word_off in op.attrs["ptr_args"]:
+            for pp, mem, word_off in op.call_ptr_args():
                 cp, mp = inst.ext[pp.mem], mems[mem]
                 off = rd(word_off)
                 for k in range(NPORTS):

@@ -77,7 +77,7 @@ class FunctionSchedule:
 
 
 def _touches(call: Op) -> list:
-    return list(dict.fromkeys(m for _, m, _ in call.attrs.get("ptr_args", [])))
+    return list(dict.fromkeys(m for _, m in call.attrs.get("ptr_args", [])))
 
 
 def build_block_problem(block: Block, target: Target,
