@@ -1,0 +1,14 @@
+"""Floating-point support: formats, bit-exact reference models (:mod:`hls.fpu.ref`) and the
+parameterised Amaranth FP units."""
+
+from . import ref
+from ._format import BFLOAT16, BINARY32, BINARY64, HALF, FPFormat
+
+__all__ = [
+    "FPFormat",
+    "BINARY32",
+    "BINARY64",
+    "HALF",
+    "BFLOAT16",
+    "ref",
+]
