@@ -11,6 +11,18 @@ from __future__ import annotations
 from ._asap import asap_schedule
 from ._check import check_schedule
 from ._constraints import difference_constraints, least_solution
+from ._modulo import (
+    IIAttempt,
+    MIIInfo,
+    ModuloEdge,
+    ModuloProblem,
+    ModuloSchedule,
+    compute_mii,
+    iterative_modulo_schedule,
+    modulo_constraints,
+    modulo_schedule,
+)
+from ._modulo_check import check_modulo_schedule
 from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem, Schedule, schedule_length
 from ._sdc import SOLVERS, length_lower_bound, sdc_schedule
 
@@ -23,6 +35,16 @@ def min_schedule_length(problem: SchedProblem) -> int:
 
 __all__ = [
     "EPS_NS",
+    "IIAttempt",
+    "MIIInfo",
+    "ModuloEdge",
+    "ModuloProblem",
+    "ModuloSchedule",
+    "check_modulo_schedule",
+    "compute_mii",
+    "iterative_modulo_schedule",
+    "modulo_constraints",
+    "modulo_schedule",
     "SOLVERS",
     "SchedEdge",
     "SchedOp",

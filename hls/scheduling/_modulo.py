@@ -55,9 +55,11 @@ constraints of :mod:`hls.scheduling._constraints` generalised to paths that cros
   Infeasibility proofs are sound: the start-time horizon is the bound
   ``II*(K + 1)`` where ``K`` bounds the least iteration offsets of any slot assignment (see
   :func:`_horizon`).
-* At the chosen II, CP-SAT minimises the depth, then (a second solve at that depth) the
-  register pressure.  One worker and a fixed seed with a deterministic-time limit make the
-  result reproducible (``workers > 1`` trades that for speed).
+* At the chosen II, CP-SAT minimises the depth, then the register pressure at that depth:
+  exactly with the modulo slots of the over-subscribed classes kept (only the iteration
+  offsets move: a difference system, solved fast), then by a short search over all slots
+  from there (best effort).  One worker and a fixed seed with deterministic-time limits make
+  the result reproducible (``workers > 1`` trades that for speed).
 
 The last resort, always valid, is the non-overlapped schedule: the block's list schedule
 (:func:`hls.scheduling.asap_schedule` on the distance-0 graph) with ``II`` larger than its
@@ -614,13 +616,15 @@ def iterative_modulo_schedule(problem: ModuloProblem, ii: int, budget_ratio: int
 
 
 def modulo_schedule(problem: ModuloProblem, ii: int | None = None, max_ii: int | None = None,
-                    time_limit_s: float = 5.0, seed: int = 0, workers: int = 1) -> ModuloSchedule:
+                    time_limit_s: float = 10.0, seed: int = 0, workers: int = 1) -> ModuloSchedule:
     """A modulo schedule of ``problem`` of minimum II, then depth, then register pressure.
 
     ``ii``: schedule at exactly this II (error if it is below the MII or infeasible).
-    ``max_ii``: give up (error) beyond it.  ``time_limit_s``: CP-SAT deterministic-time
-    limit per II for the depth solve (a quarter of it for the pressure solve; 3x as a
-    wall-clock safety net).  ``seed``/``workers``: CP-SAT's; one worker is reproducible.
+    ``max_ii``: give up (error) beyond it.  ``time_limit_s``: the budget per II, as in
+    :func:`hls.scheduling.sdc_schedule`: CP-SAT's deterministic-time limit is a tenth of it
+    for the depth solve, a fortieth and a two-hundredth for the pressure solves (slots
+    fixed, then free); ``time_limit_s`` of wall-clock time is a per-solve safety net.
+    ``seed``/``workers``: CP-SAT's; one worker gives reproducible results.
     The first CP-SAT solve in a process pays OR-Tools' start-up (~0.3-1 s).
     """
     cons = modulo_constraints(problem)
@@ -638,7 +642,7 @@ def modulo_schedule(problem: ModuloProblem, ii: int | None = None, max_ii: int |
                             f"not {last}")
     flat_steps, flat_ii = _non_overlapped(problem)
     attempts: list[IIAttempt] = []
-    proven = True  # every II tried so far was proven infeasible
+    proven = first == info.mii  # every II from the MII up to the current one is infeasible
     cur = first
     while True:
         t0 = time.perf_counter()
@@ -789,19 +793,25 @@ def _schedule_at(problem: ModuloProblem, cons: list[ModConstraint], ii: int,
     if hint is not None and hint_last == last_lb:
         steps, depth_opt, status = hint, True, "optimal"
     else:
-        res = model.solve_depth(hint, time_limit_s, seed, workers)
+        res = model.solve_depth(hint, time_limit_s, seed, workers)  # det. limit: 1/10
         if res == "infeasible":
             return "infeasible", None, False
         if res is None:
             if hint is None:
                 return "unknown", None, False
-            better = model.solve_pressure(hint, hint_last, time_limit_s / 4, seed, workers)
-            return "ims", better or hint, False
-        steps, depth_opt = res
-        status = "optimal" if depth_opt else "feasible"
+            steps, depth_opt, status = hint, False, "ims"
+        else:
+            steps, depth_opt = res
+            status = "optimal" if depth_opt else "feasible"
     best_last = max(steps[i] + by_id[i].latency for i in ids)
-    better = model.solve_pressure(steps, best_last, time_limit_s / 4, seed, workers)
-    return status, better or steps, depth_opt
+    # register pressure at that depth: first exactly with the modulo slots of the binding
+    # classes kept (a difference system: fast), then a short search over every slot.
+    slots = {i: steps[i] % ii for ids_r in binding.values() for i in ids_r}
+    fixed = _ModuloModel(problem, cons, ii, binding, lower, tail, best_last, last_lb, slots)
+    steps = fixed.solve_pressure(steps, best_last, time_limit_s, seed, workers, 40) or steps
+    if binding:
+        steps = model.solve_pressure(steps, best_last, time_limit_s, seed, workers, 200) or steps
+    return status, steps, depth_opt
 
 
 class _ModuloModel:
@@ -810,7 +820,8 @@ class _ModuloModel:
 
     def __init__(self, problem: ModuloProblem, cons: list[ModConstraint], ii: int,
                  binding: Mapping[str, tuple[int, ...]], lower: Mapping[int, int],
-                 tail: Mapping[int, int], hi_last: int, last_lb: int) -> None:
+                 tail: Mapping[int, int], hi_last: int, last_lb: int,
+                 slots: Mapping[int, int] | None = None) -> None:
         from ortools.sat.python import cp_model
 
         self.cp_model = cp_model
@@ -818,10 +829,12 @@ class _ModuloModel:
         self.m = cp_model.CpModel()
         self.s: dict[int, object] = {}
         self.last = None
-        self.lifetimes: list[object] = []
         self.add_start_vars(lower, tail, hi_last, last_lb)
         self.add_dependence_constraints()
-        self.add_modulo_resource_constraints(binding)
+        if slots is None:
+            self.add_modulo_resource_constraints(binding)
+        else:
+            self.add_fixed_slot_constraints(slots)
 
     def add_start_vars(self, lower: Mapping[int, int], tail: Mapping[int, int], hi_last: int,
                        last_lb: int) -> None:
@@ -855,13 +868,38 @@ class _ModuloModel:
             for t in range(ii):
                 busy = [x[i][(t - k) % ii] for i in ids for k in range(by_id[i].occupancy)]
                 m.Add(sum(busy) <= units)
+            if ii > 1 and all(by_id[i].occupancy <= ii for i in ids):
+                # redundant, for propagation: the circle of II slots unrolled twice.  Each op
+                # is busy in [r, r + occ) and [r + II, r + II + occ); every point of
+                # [II, 2*II) is covered by exactly the ops busy in its slot.
+                ivs = []
+                for i in ids:
+                    occ = by_id[i].occupancy
+                    slot = m.NewIntVar(0, ii - 1, f"r{i}")
+                    m.Add(slot == sum(t * b for t, b in enumerate(x[i])))
+                    ivs.append(m.NewFixedSizeIntervalVar(slot, occ, f"a{i}"))
+                    ivs.append(m.NewFixedSizeIntervalVar(slot + ii, occ, f"b{i}"))
+                if units == 1:
+                    m.AddNoOverlap(ivs)
+                else:
+                    m.AddCumulative(ivs, [1] * len(ivs), units)
 
-    def _solver(self, limit: float, seed: int, workers: int):
+    def add_fixed_slot_constraints(self, slots: Mapping[int, int]) -> None:
+        """``s_i = II*k_i + slots[i]``: the reservation table stays as it is."""
+        m, ii = self.m, self.ii
+        for i, r in slots.items():
+            lb, ub = self.bounds[i]
+            k = m.NewIntVar(lb // ii, ub // ii, f"k{i}")
+            m.Add(self.s[i] == ii * k + r)
+
+    def _solver(self, limit: float, seed: int, workers: int, share: int):
         cp = self.cp_model.CpSolver()
         cp.parameters.num_workers = max(1, int(workers))
         cp.parameters.random_seed = int(seed)
-        cp.parameters.max_deterministic_time = float(limit)
-        cp.parameters.max_time_in_seconds = 3.0 * float(limit)
+        cp.parameters.max_deterministic_time = float(limit) / share
+        # the deterministic limit binds first (reproducible results); the wall-clock limit
+        # is a safety net on slow or loaded machines.
+        cp.parameters.max_time_in_seconds = float(limit)
         return cp
 
     def _hint(self, steps: Mapping[int, int] | None) -> None:
@@ -871,12 +909,12 @@ class _ModuloModel:
                 self.m.AddHint(var, steps[i])
 
     def solve_depth(self, hint: Mapping[int, int] | None, limit: float, seed: int,
-                    workers: int) -> str | tuple[dict[int, int], bool] | None:
+                    workers: int, share: int = 10) -> str | tuple[dict[int, int], bool] | None:
         """Minimise the depth: ``"infeasible"``, ``(steps, proven)`` or ``None`` (timeout)."""
         cp_model = self.cp_model
         self._hint(hint)
         self.m.Minimize(self.last)
-        cp = self._solver(limit, seed, workers)
+        cp = self._solver(limit, seed, workers, share)
         st = cp.Solve(self.m)
         if st == cp_model.INFEASIBLE:
             return "infeasible"
@@ -885,7 +923,7 @@ class _ModuloModel:
         return {i: int(cp.Value(v)) for i, v in self.s.items()}, st == cp_model.OPTIMAL
 
     def solve_pressure(self, steps: Mapping[int, int], last: int, limit: float, seed: int,
-                       workers: int) -> dict[int, int] | None:
+                       workers: int, share: int) -> dict[int, int] | None:
         """At depth ``last + 1``, minimise the register pressure from ``steps`` (hint)."""
         cp_model, m = self.cp_model, self.m
         by_id, ii = self.problem.by_id, self.ii
@@ -902,7 +940,7 @@ class _ModuloModel:
                   - by_id[e.src].latency)
         self._hint(steps)
         m.Minimize(sum(life[k] for k in sorted(life)))
-        cp = self._solver(limit, seed, workers)
+        cp = self._solver(limit, seed, workers, share)
         st = cp.Solve(m)
         if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
