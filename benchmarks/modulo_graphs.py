@@ -2,10 +2,12 @@
 
 :func:`dsp_loops` builds classic DSP loop bodies by hand (FIR direct and transposed, IIR
 biquad DF-I/DF-II, IIR lattice, radix-2 FFT butterfly, complex MAC, dot product,
-matrix-multiply inner loop, 1-D/2-D stencils, histogram, prefix sum, a divider loop) in
+matrix-multiply inner loop, 1-D/2-D stencils, histogram, prefix sum, a divider loop, and
+recurrence rings whose forced offsets collide in the modulo reservation table) in
 several variants (int/fp, limited multipliers, memory ports, banking, clock);
-:func:`random_loops` builds seeded random graphs with recurrences and resource limits;
-:func:`all_loops` is both.  Every graph is a :class:`ModuloProblem` named
+:func:`random_loops` builds seeded random graphs with recurrences and resource limits
+(and, ``tight``, graphs where recurrences and resources compete); :func:`all_loops` is
+93 hand-built loops, 60 random and 20 tight random graphs.  Every graph is a :class:`ModuloProblem` named
 ``family/variant``.
 
 Operator figures (10 ns clock unless a variant says otherwise), in line with
@@ -24,6 +26,7 @@ from __future__ import annotations
 import random
 
 from hls.scheduling import ModuloEdge, ModuloProblem, SchedOp
+from hls.scheduling._modulo import rec_mii
 
 #: kind -> (latency, delay_ns, resource class, occupancy)
 INT_OPS = {
@@ -389,6 +392,19 @@ def normalise(units: int) -> ModuloProblem:
     return b.build()
 
 
+def conflict_ring(k: int, lat: int, dist: int) -> ModuloProblem:
+    """``k`` multiplies of latency ``lat`` in a ring of distance ``dist`` on one multiplier:
+    at II = RecMII = k*lat/dist every offset is forced to ``lat``, a multiple of the II when
+    ``lat == II``, so all of them want the same modulo slot and the II must grow."""
+    b = LoopBuilder(f"conflict/k{k}-lat{lat}-dist{dist}", False, mul_lat=lat)
+    ms = [b.op("mul", name=f"m{j}") for j in range(k)]
+    for a, c in zip(ms, ms[1:]):
+        b.edges.append(ModuloEdge(a, c))
+    b.edges.append(ModuloEdge(ms[-1], ms[0], dist))
+    b.limit("mul", 1)
+    return b.build()
+
+
 def dsp_loops() -> list[ModuloProblem]:
     out: list[ModuloProblem] = []
     for fp in (False, True):
@@ -425,21 +441,24 @@ def dsp_loops() -> list[ModuloProblem]:
     out.append(prefix(False, "max"))
     out.append(normalise(1))
     out.append(normalise(2))
+    out += [conflict_ring(2, 3, 2), conflict_ring(2, 4, 2), conflict_ring(3, 3, 3)]
     return out
 
 
 # -- random graphs -------------------------------------------------------------------------
 
 
-def random_loop(seed: int, n: int | None = None) -> ModuloProblem:
+def random_loop(seed: int, n: int | None = None, tight: bool = False) -> ModuloProblem:
     """A random loop body of ``n`` ops (5-60 by default from the seed): a DAG of int/fp
     arithmetic, loads and stores on 1-3 memories (1 or 2 ports), recurrences as data back
-    edges of distance 1-3 and store -> load memory recurrences, random unit limits."""
+    edges of distance 1-3 and store -> load memory recurrences, random unit limits.
+    ``tight``: more recurrences (about one per four ops) and every unit class limited to the
+    fewest units that keep ResMII <= RecMII, so that recurrences and resources compete."""
     rng = random.Random(seed)
-    n = n if n is not None else rng.randint(5, 60)
+    n = n if n is not None else rng.randint(5, 60 if not tight else 40)
     fp = rng.random() < 0.4
-    b = LoopBuilder(f"random/s{seed}-n{n}", fp, clock=rng.choice([10.0, 10.0, 5.0]),
-                    mul_lat=rng.choice([1, 2, 3]))
+    b = LoopBuilder(f"{'tight' if tight else 'random'}/s{seed}-n{n}", fp,
+                    clock=rng.choice([10.0, 10.0, 5.0]), mul_lat=rng.choice([1, 2, 3]))
     mems = [b.mem(f"m{k}", rng.choice([1, 2, 2])) for k in range(rng.randint(1, 3))]
     i = b.iv()
     values = [i]
@@ -467,7 +486,7 @@ def random_loop(seed: int, n: int | None = None) -> ModuloProblem:
             ints = kind in ("shr",) or (kind == "div" and fp)
             values.append(b.op(kind, *srcs, ints=ints))
     # recurrences: a later value feeds an earlier op of the next iterations
-    for _ in range(rng.randint(1, max(1, n // 10))):
+    for _ in range(rng.randint(1, max(1, n // (4 if tight else 10)))):
         if len(values) < 3:
             break
         lo = rng.randrange(1, len(values) - 1)
@@ -478,18 +497,26 @@ def random_loop(seed: int, n: int | None = None) -> ModuloProblem:
             if m == mem and rng.random() < 0.3:
                 b.order(st, ld, 1, rng.choice([1, 1, 2]))
     classes = {op.resource for op in b.ops if op.resource and not op.resource.startswith("mem:")}
+    if tight:
+        # as few units as keep ResMII <= RecMII: the busiest classes saturate at the II the
+        # recurrences impose, where every slot counts
+        rec = rec_mii(b.build())[0]
+        for cls in sorted(classes):
+            busy = sum(op.occupancy for op in b.ops if op.resource == cls)
+            b.limit(cls, max(1, -(-busy // rec)))
+        return b.build()
     for cls in sorted(classes):
         if rng.random() < 0.6:
             b.limit(cls, rng.randint(1, 3))
     return b.build()
 
 
-def random_loops(count: int = 60, seed: int = 1) -> list[ModuloProblem]:
-    return [random_loop(seed * 1000 + k) for k in range(count)]
+def random_loops(count: int = 60, seed: int = 1, tight: bool = False) -> list[ModuloProblem]:
+    return [random_loop(seed * 1000 + k, tight=tight) for k in range(count)]
 
 
 def all_loops() -> list[ModuloProblem]:
-    return dsp_loops() + random_loops()
+    return dsp_loops() + random_loops() + random_loops(20, seed=2, tight=True)
 
 
 def family(problem: ModuloProblem) -> str:

@@ -369,3 +369,88 @@ def test_checker_rejects_bad_schedules():
     s4 = with_steps(p, ii + 1, st)
     with pytest.raises(ScheduleError, match=f"claimed optimal but II {ii} was not proven"):
         check_modulo_schedule(p, dataclasses.replace(s4, optimal_ii=True))
+
+
+# -- exactness against an exhaustive oracle ---------------------------------------------------
+
+
+def _oracle(p: ModuloProblem, ii: int) -> int | None:
+    """Minimum depth at ``ii`` by enumerating every modulo slot assignment (resources depend
+    on the slots only; for fixed slots the least iteration offsets, by Bellman-Ford on the
+    edges, minimise every step).  Edges only: use problems whose chains fit the clock."""
+    import itertools
+
+    by_id = p.by_id
+    ids = [o.id for o in p.ops]
+    best = None
+    for slots in itertools.product(range(ii), repeat=len(ids)):
+        r = dict(zip(ids, slots))
+        use: dict[tuple[str, int], int] = {}
+        ok = True
+        for o in p.ops:
+            if o.resource in p.resources:
+                for k in range(o.occupancy):
+                    key = (o.resource, (r[o.id] + k) % ii)
+                    use[key] = use.get(key, 0) + 1
+                    ok &= use[key] <= p.resources[o.resource]
+        if not ok:
+            continue
+        # k_v - k_u >= ceil((w - II*d + r_u - r_v) / II)
+        arcs = [(e.src, e.dst, -(-(e.weight(p) - ii * e.distance + r[e.src] - r[e.dst]) // ii))
+                for e in p.edges]
+        k = {i: 0 for i in ids}
+        for _ in range(len(ids) + 1):
+            changed = False
+            for u, v, c in arcs:
+                if k[u] + c > k[v]:
+                    k[v] = k[u] + c
+                    changed = True
+            if not changed:
+                break
+        else:
+            continue  # positive cycle: infeasible with these slots
+        steps = {i: ii * k[i] + r[i] for i in ids}
+        low = min(steps.values())
+        depth = max(steps[o.id] - low + o.latency for o in p.ops) + 1
+        best = depth if best is None else min(best, depth)
+    return best
+
+
+def _small_problem(seed: int) -> ModuloProblem:
+    rng = random.Random(seed)
+    n = rng.randint(3, 5)
+    kinds = [(1, 0.2, "mul", 1), (2, 0.2, "mul", 1), (0, 0.5, None, 1), (1, 1.0, "mem", 1),
+             (3, 0.2, "div", 3), (2, 0.2, "fadd", 1)]
+    ops = [op(i, f"n{i}", *rng.choice(kinds)) for i in range(n)]
+    edges = []
+    for i in range(1, n):
+        for j in rng.sample(range(i), rng.randint(1, min(i, 2))):
+            edges.append(E(j, i))
+    for _ in range(rng.randint(1, 2)):
+        a, b = sorted(rng.sample(range(n), 2))
+        edges.append(E(b, a, rng.randint(1, 2)))
+    res = {"mul": 1, "mem": rng.choice([1, 2]), "div": rng.choice([1, 2]), "fadd": 1}
+    return ModuloProblem(ops, edges, res, 10.0, f"small{seed}")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_exact_against_exhaustive_oracle(seed):
+    p = _small_problem(seed)
+    s = schedule_checked(p)
+    for ii in range(s.mii.mii, s.ii):
+        assert _oracle(p, ii) is None, f"II {ii} is feasible but the scheduler used {s.ii}"
+    assert _oracle(p, s.ii) == s.depth
+    assert s.optimal_ii and s.depth_optimal
+
+
+@pytest.mark.parametrize("k, lat, dist, units, ii", [(2, 3, 2, 1, 4), (2, 4, 2, 1, 5),
+                                                      (3, 3, 3, 1, 4), (4, 2, 4, 2, 3)])
+def test_ring_conflicts_against_oracle(k, lat, dist, units, ii):
+    ops = [op(j, f"m{j}", lat, 0.2, "mul") for j in range(k)]
+    edges = [E(j, j + 1) for j in range(k - 1)] + [E(k - 1, 0, dist)]
+    p = ModuloProblem(ops, edges, {"mul": units})
+    s = schedule_checked(p)
+    assert s.ii == ii and s.optimal_ii
+    for smaller in range(s.mii.mii, ii):
+        assert _oracle(p, smaller) is None
+    assert _oracle(p, ii) == s.depth
