@@ -454,3 +454,27 @@ def test_ring_conflicts_against_oracle(k, lat, dist, units, ii):
     for smaller in range(s.mii.mii, ii):
         assert _oracle(p, smaller) is None
     assert _oracle(p, ii) == s.depth
+
+
+# -- fallbacks -----------------------------------------------------------------------------
+
+
+def test_ims_fallback_when_cpsat_times_out(monkeypatch):
+    import hls.scheduling._modulo as mod
+
+    monkeypatch.setattr(mod._ModuloModel, "solve_depth", lambda self, *a, **k: None)
+    p = fir(8, 2)
+    s = schedule_checked(p)
+    assert s.ii == 4 and s.method == "ims" and s.optimal_ii and not s.depth_optimal
+    assert [(a.ii, a.status) for a in s.attempts] == [(4, "ims")]
+
+
+def test_unknown_iis_then_non_overlapped_fallback(monkeypatch):
+    import hls.scheduling._modulo as mod
+
+    monkeypatch.setattr(mod, "_schedule_at", lambda *a, **k: ("unknown", None, False))
+    p = biquad(True, 1)
+    s = schedule_checked(p)
+    assert s.method == "fallback" and not s.optimal_ii
+    assert all(a.status == "unknown" for a in s.attempts[:-1])
+    assert s.attempts[-1].status == "fallback" and s.ii == s.attempts[-1].ii
