@@ -49,8 +49,11 @@ constraints of :mod:`hls.scheduling._constraints` generalised to paths that cros
   Modulo Scheduling", IJPP 24(1), 1996) as a hint and upper bound, then an exact CP-SAT
   model in the style of Eichenberger & Davidson (PLDI 1997) / Moovac (Oppermann et al.
   2016): integer start times ``s_i = II*k_i + r_i``, one boolean per op and modulo slot for
-  every over-subscribed class, at most ``units`` busy per slot, and the difference
-  constraints.  The II grows only when CP-SAT *proves* the II infeasible, or when neither
+  every over-subscribed class, at most ``units`` busy per slot (plus, for propagation, a
+  ``NoOverlap``/``Cumulative`` over the slot circle unrolled twice), and the difference
+  constraints.  Without an over-subscribed class the resource-free least solution is the
+  hint; when the hint already meets the depth lower bound, the depth solve is skipped.
+  The II grows only when CP-SAT *proves* the II infeasible, or when neither
   CP-SAT (timed out) nor IMS found a schedule (then optimality of the II is unknown).
   Infeasibility proofs are sound: the start-time horizon is the bound
   ``II*(K + 1)`` where ``K`` bounds the least iteration offsets of any slot assignment (see
