@@ -24,7 +24,9 @@ routing ``T_LEVEL``; a ``w``-bit carry chain (adder, comparator) ``T_LEVEL + w *
 a barrel shifter by an ``s``-bit amount ``ceil(s/2)`` levels (4:1 multiplexers in a LUT6)
 and ``w * ceil(s/2)`` LUTs; a leading-zero counter of ``w`` bits ``ceil(log4 w) + 1``
 levels and ``w`` LUTs; a ``wa x wb`` unsigned multiplier on DSP48 tiles of 24 x 17 bits
-``T_DSP`` plus a carry chain per extra tile row, ``ceil(wa/24) * ceil(wb/17)`` DSPs.
+``T_DSP`` plus ``T_CASCADE`` per further tile (PCOUT -> PCIN cascade), ``ceil(wa/24) *
+ceil(wb/17)`` DSPs (the units split ``b`` into 17-bit chunks, one tile column each, and sum
+the columns with an adder tree).
 A unit is a list of :class:`Seg` segments (delay, LUTs, live bits after it); ``k`` pipeline
 registers are placed at segment boundaries by an optimal linear partition
 (:func:`plan_cuts`), and the FFs of a boundary are its live bits.  ``delay_ns`` is the
@@ -50,6 +52,7 @@ T_LEVEL = 0.45
 T_CARRY = 0.02
 T_REG = 0.35
 T_DSP = 2.9
+T_CASCADE = 1.0
 ROUNDING_MODES = ("rne", "rtz")
 
 
@@ -75,7 +78,7 @@ def dsp_count(wa: int, wb: int) -> int:
 
 def d_mul(wa: int, wb: int) -> float:
     rows = math.ceil(wb / 17) * math.ceil(wa / 24)
-    return T_DSP + (clog2(rows) * d_add(wa + wb) if rows > 1 else 0.0)
+    return T_DSP + (rows - 1) * T_CASCADE
 
 
 def check_args(fmt, stages: int, rm: str = "rne") -> None:
