@@ -71,6 +71,8 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--max-units", type=_units, action="append", default=[],
                         metavar="KIND=N", help="at most N units of a kind per cycle "
                         "(mul, div, or a class such as mul32); they are shared by binding")
+        sp.add_argument("--no-pipeline", dest="pipeline", action="store_false",
+                        help="do not pipeline loops (default: innermost loops are pipelined)")
         sp.add_argument("--debug", action="store_true", help="show tracebacks of errors")
 
     s = sub.add_parser("synth", help="synthesise to Verilog and report.json")
@@ -116,7 +118,7 @@ def _run(args) -> int:
     out = Path(args.output or f"hls_{args.top}")
     opts = SynthOptions(top=args.top, target=args.target, clock_period_ns=args.clock_period,
                         depth=dict(args.depth), cc=args.cc, scheduler=args.scheduler,
-                        max_units=dict(args.max_units))
+                        max_units=dict(args.max_units), pipeline=args.pipeline)
     result = synthesize(args.input, opts)
     extra = {}
     if args.command == "cosim":
@@ -147,8 +149,15 @@ def _run(args) -> int:
         print(f"  function {f['name']}: {f['states']} states, "
               f"{f['binding']['registers']} registers ({f['binding']['register_bits']} bits)")
     for lp in r["loops"]:
-        print(f"  loop {lp['function']}/{lp['loop']} (line {lp['source_line']}): "
-              f"trip count {lp['trip_count']}, {lp['depth']} steps per iteration, not pipelined")
+        line = f"line {lp['source_line']}" if lp["source_line"] is not None else "no line"
+        trip = lp["trip_count"] if lp["trip_count"] is not None else "variable"
+        head = f"  loop {lp['function']}/{lp['loop']} ({line}, trip count {trip}): "
+        if lp["pipelined"]:
+            print(head + f"pipelined, II={lp['ii']} (MII={lp['mii']}: resource {lp['res_mii']}, "
+                  f"recurrence {lp['rec_mii']}), depth {lp['depth']} cycles")
+        else:
+            print(head + f"not pipelined ({lp['not_pipelined_reason']}), "
+                  f"{lp['depth']} steps per iteration")
     res = r["resources"]
     print(f"  estimate: {res['lut']} LUT, {res['ff']} FF, {res['dsp']} DSP, {res['bram18']} BRAM18")
     return 0

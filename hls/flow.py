@@ -37,6 +37,8 @@ class SynthOptions:
     check_schedules: bool = True
     #: functional-unit limits per block, by class ("mul32") or kind ("mul", "div")
     max_units: dict[str, int] = field(default_factory=dict)
+    #: pipeline innermost single-block loops (modulo scheduling)
+    pipeline: bool = True
 
 
 @dataclass
@@ -69,7 +71,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     schedules, bindings = {}, {}
     for f in module.functions:
         fs = schedule_function(f, target, method=opts.scheduler, check=opts.check_schedules,
-                               resources=opts.max_units or None)
+                               resources=opts.max_units or None, pipeline=opts.pipeline)
         schedules[f] = fs
         # with explicit unit limits every multiplier is shared, whatever its width
         bindings[f] = bind(fs, share_min_width=1 if opts.max_units else 16)
@@ -121,15 +123,20 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
             "memories": [{"name": m.name, "kind": m.kind, "word_bytes": m.word_bytes,
                           "depth_words": m.depth_words, "rom": m.readonly} for m in f.memories],
         })
-        for lp in find_loops(f):
-            body_steps = sum(fs.blocks[b].length for b in lp.blocks)
-            loops.append({
-                "function": f.name, "loop": lp.header.name,
-                "source_line": _loop_line(lp),
-                "trip_count": lp.trip_count, "pipelined": False, "ii": None, "mii": None,
-                "res_mii": None, "rec_mii": None, "depth": body_steps,
-                "not_pipelined_reason": "loop pipelining is not implemented yet",
-            })
+        for lp, why in fs.loops:
+            pl = fs.pipelines.get(lp.header)
+            entry = {"function": f.name, "loop": lp.header.name,
+                     "source_line": _loop_line(lp), "trip_count": lp.trip_count}
+            if pl is not None:
+                entry.update({"pipelined": True, "ii": pl.ii, "mii": pl.mii,
+                              "res_mii": pl.res_mii, "rec_mii": pl.rec_mii, "depth": pl.depth,
+                              "stages": pl.stages, "limited_by": pl.limiting,
+                              "ii_proven_optimal": pl.optimal, "scheduler": pl.method})
+            else:
+                body_steps = sum(fs.blocks[b].length for b in lp.blocks)
+                entry.update({"pipelined": False, "ii": None, "mii": None, "res_mii": None,
+                              "rec_mii": None, "depth": body_steps, "not_pipelined_reason": why})
+            loops.append(entry)
     return {
         "top": module.top.name,
         "module": iface.module_name,

@@ -162,6 +162,8 @@ def _bind_units(bd: Binding, share_min_width: int) -> None:
     fs = bd.fsched
     busy: dict[str, list[list[tuple[Block, int, int]]]] = {}
     for blk in bd.func.blocks:
+        if blk in fs.pipelines:
+            continue  # a pipeline gives every op its own hardware
         ops = sorted((op for op in blk.ops if op.kind != "phi"), key=lambda o: fs.step[o])
         for op in ops:
             t = op_timing(fs.target, op)
@@ -188,6 +190,8 @@ def _bind_units(bd: Binding, share_min_width: int) -> None:
 def _bind_ports(bd: Binding) -> None:
     fs = bd.fsched
     for blk in bd.func.blocks:
+        if blk in fs.pipelines:
+            continue  # ports by modulo slot: LoopPipeline.port_of
         used: dict[tuple[int, object], int] = {}
         for op in blk.ops:
             if op.kind in ("load", "store"):

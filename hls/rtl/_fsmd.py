@@ -20,6 +20,7 @@ from amaranth.lib.memory import Memory
 from ..binding import Binding, is_wire_use
 from ..errors import RTLError
 from ..ir import Block, Const, Function, MemoryObject, Op, Param, PtrParam, Value
+from ._pipeline import PipelineRTL
 from ._units import SeqDivider
 
 NPORTS = 2
@@ -122,8 +123,14 @@ class FunctionRTL(Elaboratable):
         self.preg = {p: Signal(p.width, name=f"arg_{p.name}") for p in f.scalar_params}
         self.regs = [Signal(w, name=f"r{i}") for i, w in enumerate(bd.reg_width)]
         self.wire: dict[Op, Signal] = {}
+        self.pipes: dict[Block, PipelineRTL] = {
+            b: PipelineRTL(self, lp, self.sid[(b, 0)]) for b, lp in fs.pipelines.items()}
         n = 0
         for op in f.ops():
+            if op.block in self.pipes:
+                if op.kind != "phi" and op.width:
+                    self.wire[op] = self.pipes[op.block].wire[op]
+                continue
             if op.kind != "phi" and op.width:
                 attrs = {"hls_src": f"{op.loc.file}:{op.loc.line}"} if op.loc and op.loc.line else {}
                 self.wire[op] = Signal(op.width, name=f"v{n}_{op.kind}", attrs=attrs)
@@ -170,7 +177,8 @@ class FunctionRTL(Elaboratable):
                     unit_sigs[k] = div
         # divisions never shared by binding still need their own unit
         for op in f.ops():
-            if op.kind in ("udiv", "sdiv", "urem", "srem") and op not in bd.unit_of:
+            if (op.kind in ("udiv", "sdiv", "urem", "srem") and op not in bd.unit_of
+                    and op.block not in self.pipes):
                 k = (f"div_{op.width}_own", len(unit_sigs))
                 div = SeqDivider(op.width)
                 m.submodules[f"div_own{len(unit_sigs)}"] = div
@@ -184,7 +192,11 @@ class FunctionRTL(Elaboratable):
             m.submodules[f"call_{callee.name}"] = inst
 
         # ---------------------------------------------------------------- datapath wires
+        for pl in self.pipes.values():
+            pl.plan()
         for op, w in self.wire.items():
+            if op.block in self.pipes:
+                continue
             blk, step = op.block, fs.step[op]
             rd = lambda v: self.read(v, blk, step)  # noqa: E731
             k = op.kind
@@ -216,11 +228,11 @@ class FunctionRTL(Elaboratable):
         # ---------------------------------------------------------------- per-state logic
         by_state: dict[int, list[Op]] = {}
         for op in f.ops():
-            if op.kind != "phi":
+            if op.kind != "phi" and op.block not in self.pipes:
                 by_state.setdefault(self.sid[(op.block, fs.step[op])], []).append(op)
         births: dict[int, list[Op]] = {}
         for op in f.ops():
-            if op.kind != "phi" and op in bd.reg_of:
+            if op.kind != "phi" and op in bd.reg_of and op.block not in self.pipes:
                 births.setdefault(self.sid[(op.block, fs.birth(op))], []).append(op)
 
         # ``done`` is high in the step of a ``ret`` (one cycle: such a step never stalls);
@@ -263,6 +275,8 @@ class FunctionRTL(Elaboratable):
 
                     self._edge(m, f.entry, 0, f.entry, state, reader=from_ports)
             for (blk, step), sid in self.sid.items():
+                if blk in self.pipes:
+                    continue
                 with m.Case(sid):
                     with m.If(advance):
                         for op in births.get(sid, []):
@@ -272,6 +286,8 @@ class FunctionRTL(Elaboratable):
                             m.d.sync += state.eq(sid + 1)
                         else:
                             self._terminator(m, blk, step, state, retreg)
+        for pl in self.pipes.values():
+            pl.elaborate(m, state, mems)
         return m
 
     def _comb_op(self, m, op: Op, blk: Block, step: int, mems, unit_sigs, sub, advance) -> None:
@@ -347,6 +363,8 @@ class FunctionRTL(Elaboratable):
                     m.d.sync += self.regs[self.bd.reg_of[phi]].eq(rd(v))
                     break
         m.d.sync += state.eq(self.sid[(final, 0)])
+        if final in self.pipes and pred_b is not final:
+            self.pipes[final].on_entry(m)
 
     def _terminator(self, m, blk: Block, step: int, state, retreg) -> None:
         t = blk.terminator

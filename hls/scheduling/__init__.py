@@ -23,6 +23,7 @@ from ._modulo import (
     modulo_schedule,
 )
 from ._modulo_check import check_modulo_schedule
+from ._pipeline import LoopPipeline, LoopProblem, check_loop_schedule, schedule_loop
 from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem, Schedule, schedule_length
 from ._sdc import SOLVERS, length_lower_bound, sdc_schedule
 
@@ -45,6 +46,10 @@ __all__ = [
     "iterative_modulo_schedule",
     "modulo_constraints",
     "modulo_schedule",
+    "LoopPipeline",
+    "LoopProblem",
+    "check_loop_schedule",
+    "schedule_loop",
     "SOLVERS",
     "SchedEdge",
     "SchedOp",

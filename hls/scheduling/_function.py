@@ -21,11 +21,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..analysis import find_loops
 from ..ir import Block, Const, Function, Op, Param, Value
 from ..targets import OpTiming, Target
 from ._asap import asap_schedule
 from ._check import check_schedule
 from ._problem import SchedEdge, SchedOp, SchedProblem, Schedule
+from ._pipeline import LoopPipeline, schedule_loop, why_not_pipelined
 from ._sdc import sdc_schedule
 
 #: IR kinds whose hardware is pure wiring
@@ -52,9 +54,12 @@ class BlockSchedule:
     schedule: Schedule
     ops: list[Op]                  # problem op id i -> ops[i]
 
+    #: set when the block is a pipelined loop body: one FSM state runs the whole loop
+    pipeline: "LoopPipeline | None" = None
+
     @property
     def length(self) -> int:
-        return self.schedule.length
+        return 1 if self.pipeline is not None else self.schedule.length
 
 
 @dataclass
@@ -64,6 +69,11 @@ class FunctionSchedule:
     blocks: dict[Block, BlockSchedule] = field(default_factory=dict)
     step: dict[Op, int] = field(default_factory=dict)      # issue step of every non-phi op
     latency: dict[Op, int] = field(default_factory=dict)
+    #: pipelined loop bodies (their ops are at step 0 with latency 0 in ``step``/``latency``:
+    #: to the FSM and the register binding the whole loop is one step)
+    pipelines: dict[Block, "LoopPipeline"] = field(default_factory=dict)
+    #: every natural loop: (loop, reason it is not pipelined or None)
+    loops: list = field(default_factory=list)
 
     def birth(self, op: Op) -> int:
         return self.step[op] + self.latency[op]
@@ -71,8 +81,10 @@ class FunctionSchedule:
     def to_text(self) -> str:
         out = [f"schedule @{self.func.name}"]
         for b, bs in self.blocks.items():
-            out.append(f"{b.name}: {bs.length} steps ({bs.schedule.method})")
+            out.append(f"{b.name}: {bs.schedule.length} steps ({bs.schedule.method})")
             out.append(bs.schedule.to_text(bs.problem))
+            if bs.pipeline is not None:
+                out.append(bs.pipeline.to_text())
         return "\n".join(out) + "\n"
 
 
@@ -144,7 +156,7 @@ def build_block_problem(block: Block, target: Target,
 
 def schedule_function(func: Function, target: Target, method: str = "sdc",
                       resources: dict[str, int] | None = None,
-                      check: bool = True) -> FunctionSchedule:
+                      check: bool = True, pipeline: bool = True) -> FunctionSchedule:
     """Schedule every block of ``func``; every schedule is re-verified by the checker."""
     fs = FunctionSchedule(func, target)
     for b in func.blocks:
@@ -159,6 +171,20 @@ def schedule_function(func: Function, target: Target, method: str = "sdc",
         for i, op in enumerate(ops):
             fs.step[op] = sched.steps[i]
             fs.latency[op] = prob.ops[i].latency
+    loops = find_loops(func)
+    for lp in loops:
+        inner = not any(o.parent is lp for o in loops)
+        why = why_not_pipelined(lp, inner) if pipeline else "pipelining disabled"
+        fs.loops.append((lp, why))
+        if why is not None:
+            continue
+        _, lpipe = schedule_loop(lp, target, op_timing)
+        b = lp.header
+        fs.pipelines[b] = lpipe
+        fs.blocks[b].pipeline = lpipe
+        for op in b.ops:
+            if op.kind != "phi":
+                fs.step[op], fs.latency[op] = 0, 0
     return fs
 
 

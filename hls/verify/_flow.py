@@ -57,13 +57,14 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
           seed: int = 0, runs: int = 4, max_cycles: int = 10_000_000, waves: bool = False,
           target: str = "generic", clock_period_ns: float | None = None,
           cc: str | None = None, workdir: str | Path | None = None,
-          scheduler: str = "sdc", synth: SynthResult | None = None) -> CosimResult:
+          scheduler: str = "sdc", pipeline: bool = True,
+          synth: SynthResult | None = None) -> CosimResult:
     """Co-simulate ``top`` of ``path`` against native execution; returns a CosimResult
     (``passed``, per-call cycles, mismatches) with ``.synth`` holding the SynthResult."""
     res = synth or synthesize(path, SynthOptions(top=top, target=target,
                                                  clock_period_ns=clock_period_ns,
                                                  depth=dict(depth or {}), cc=cc,
-                                                 scheduler=scheduler))
+                                                 scheduler=scheduler, pipeline=pipeline))
     iface = res.interface
     own_tmp = None
     if workdir is None:

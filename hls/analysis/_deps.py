@@ -1,0 +1,198 @@
+"""Loop-carried dependences of a single-block loop, with iteration distances.
+
+*Register* recurrences are the loop's phis: the value a phi takes in iteration ``j + 1``
+is its back-edge incoming value from iteration ``j`` (distance 1).
+
+*Memory* dependences relate two accesses of the same memory of which at least one is a
+store.  Word addresses are put in an affine form over the iteration number ``j`` and
+symbols that do not change inside the loop (loop-invariant values and the initial values
+of induction phis), known modulo ``2**k``::
+
+    addr(j) = a * j + sum(c_s * s) + c0   (mod 2**k)
+
+Access ``Y`` of iteration ``j + d`` touches the word of access ``X`` of iteration ``j``
+when ``a_Y = a_X = a``, the symbol parts agree and ``a * d == c0_X - c0_Y (mod 2**k)``;
+the smallest positive solution ``d`` of that congruence is the dependence distance and
+none exists when it has no solution.  Whenever the forms are not comparable (an address
+loaded from memory, a non-induction phi, different strides) the distance is the
+conservative 1.  Equality modulo ``2**k`` is necessary for equality of the addresses
+themselves, so "no solution" is exact and every reported distance is safe.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import gcd
+
+from ..ir import Block, Const, Op, Param, Value
+
+JKEY = "j"  # the iteration number's key in an affine form
+#: Distances this large (address wrap-around after ~2**30 iterations) constrain nothing:
+#: ``t_dst + II * d >= t_src + delay`` holds for any schedule shorter than ``d`` cycles.
+FAR = 1 << 20
+
+
+@dataclass(frozen=True)
+class Affine:
+    terms: tuple  # ((key, coeff), ...) sorted by key id; key is JKEY or a Value
+    const: int
+    bits: int     # known modulo 2**bits
+
+    def coeff(self, key) -> int:
+        for k, c in self.terms:
+            if k is key:
+                return c
+        return 0
+
+
+def _norm(terms: dict, const: int, bits: int) -> Affine | None:
+    if bits <= 0:
+        return None
+    mod = (1 << bits) - 1
+    items = [(k, c & mod) for k, c in terms.items() if c & mod]
+    items.sort(key=lambda kc: (0, "") if kc[0] == JKEY else (1, id(kc[0])))
+    return Affine(tuple(items), const & mod, bits)
+
+
+def _as_dict(a: Affine) -> dict:
+    return {k: c for k, c in a.terms}
+
+
+class AffineAnalysis:
+    """Affine forms of values of the single-block loop ``block`` (memoised)."""
+
+    def __init__(self, block: Block):
+        self.block = block
+        self.memo: dict[Value, Affine | None] = {}
+        # induction phis: phi = phi0 + step * j
+        self.step: dict[Op, int] = {}
+        for phi in block.phis:
+            back = [v for p, v in phi.incoming if p is block]
+            if len(back) != 1 or not isinstance(back[0], Op):
+                continue
+            upd = back[0]
+            if upd.kind == "add" and upd.operands[0] is phi and isinstance(upd.operands[1], Const):
+                self.step[phi] = upd.operands[1].value
+            elif upd.kind == "add" and upd.operands[1] is phi and isinstance(upd.operands[0], Const):
+                self.step[phi] = upd.operands[0].value
+            elif upd.kind == "sub" and upd.operands[0] is phi and isinstance(upd.operands[1], Const):
+                self.step[phi] = -upd.operands[1].value
+
+    def form(self, v: Value) -> Affine | None:
+        if v in self.memo:
+            return self.memo[v]
+        self.memo[v] = None  # cycles (phi updates) resolve to "unknown"
+        r = self._form(v)
+        self.memo[v] = r
+        return r
+
+    def _form(self, v: Value) -> Affine | None:
+        if isinstance(v, Const):
+            return _norm({}, v.value, v.width)
+        if isinstance(v, Param) or (isinstance(v, Op) and v.block is not self.block):
+            return _norm({v: 1}, 0, v.width)  # loop-invariant symbol
+        assert isinstance(v, Op)
+        k, w = v.kind, v.width
+        if k == "phi":
+            if v not in self.step:
+                return None
+            return _norm({v: 1, JKEY: self.step[v]}, 0, w)
+        if k in ("add", "sub"):
+            a, b = (self.form(o) for o in v.operands)
+            if a is None or b is None:
+                return None
+            s = -1 if k == "sub" else 1
+            t = _as_dict(a)
+            for key, c in b.terms:
+                t[key] = t.get(key, 0) + s * c
+            return _norm(t, a.const + s * b.const, min(a.bits, b.bits, w))
+        if k in ("mul", "shl"):
+            x, c = v.operands
+            if isinstance(x, Const) and k == "mul":
+                x, c = c, x
+            if not isinstance(c, Const):
+                return None
+            a = self.form(x)
+            if a is None:
+                return None
+            f = c.value if k == "mul" else (1 << c.value if c.value < w else 0)
+            return _norm({key: cc * f for key, cc in a.terms}, a.const * f, min(a.bits, w))
+        if k == "or":
+            x, c = v.operands
+            if isinstance(x, Const):
+                x, c = c, x
+            a = self.form(x) if isinstance(c, Const) else None
+            if a is None:
+                return None
+            # x | c == x + c when the low bits that c occupies are known zero in x
+            low = c.value.bit_length()
+            if all(cc % (1 << low) == 0 for _, cc in a.terms) and a.const % (1 << low) == 0:
+                return _norm(_as_dict(a), a.const + c.value, min(a.bits, w))
+            return None
+        if k in ("zext", "sext", "trunc"):
+            a = self.form(v.operands[0])
+            if a is None:
+                return None
+            return _norm(_as_dict(a), a.const, min(a.bits, w, v.operands[0].width))
+        if k == "slice":
+            a = self.form(v.operands[0])
+            lo = v.attrs["lo"]
+            if a is None or any(cc % (1 << lo) for _, cc in a.terms):
+                return None
+            return _norm({key: cc >> lo for key, cc in a.terms}, a.const >> lo,
+                         min(a.bits - lo, w))
+        return None
+
+
+def dependence_distance(an: AffineAnalysis, x: Op, y: Op, trip_count: int | None) -> int | None:
+    """Smallest ``d >= 1`` such that ``y`` in iteration ``j + d`` may access the word that
+    ``x`` accesses in iteration ``j`` (None: never)."""
+    fx, fy = an.form(x.operands[0]), an.form(y.operands[0])
+    if fx is None or fy is None:
+        return 1
+    bits = min(fx.bits, fy.bits)
+    mod = 1 << bits
+    tx, ty = _as_dict(fx), _as_dict(fy)
+    a = tx.pop(JKEY, 0) % mod
+    if ty.pop(JKEY, 0) % mod != a:
+        return 1
+    keys = set(tx) | set(ty)
+    if any((tx.get(k, 0) - ty.get(k, 0)) % mod for k in keys):
+        return 1
+    delta = (fx.const - fy.const) % mod  # need a * d == delta (mod 2**bits)
+    g = gcd(a, mod)
+    if delta % g:
+        return None
+    m = mod // g
+    d = ((delta // g) * pow(a // g, -1, m)) % m if m > 1 else 0
+    if d == 0:
+        d = m  # a*d == 0 (mod 2**bits): the same word again after m iterations
+    if trip_count is not None and d >= trip_count:
+        return None
+    if d >= FAR:
+        return None
+    return d
+
+
+@dataclass(frozen=True)
+class MemDep:
+    src: Op        # earlier iteration
+    dst: Op        # later iteration
+    distance: int
+    delay: int     # cycles: store -> any 1, load -> store 0
+
+
+def memory_dependences(block: Block, trip_count: int | None = None) -> list[MemDep]:
+    """Loop-carried memory dependences (distance >= 1) between the accesses of ``block``."""
+    an = AffineAnalysis(block)
+    acc = [op for op in block.ops if op.kind in ("load", "store")]
+    out = []
+    for x in acc:
+        for y in acc:
+            if x is y or x.mem is not y.mem or (x.kind == "load" and y.kind == "load"):
+                continue
+            d = dependence_distance(an, x, y, trip_count)
+            if d is None:
+                continue
+            out.append(MemDep(x, y, d, 1 if x.kind == "store" else 0))
+    return out

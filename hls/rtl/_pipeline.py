@@ -1,0 +1,195 @@
+"""The datapath and controller of a pipelined loop (one FSM state of its function).
+
+Timing: iteration ``i`` starts at cycle ``i * II`` after loop entry; an op scheduled at
+time ``t`` runs in stage ``t // II`` at slot ``t % II``.  The controller keeps a slot
+counter ``r`` (``0 .. II-1``), a valid bit per stage and a *first* bit per stage (which
+stage holds iteration 0).  At the end of each period (``r == II - 1``) the bits shift one
+stage on; stage 0 takes a new iteration when the one in it decided to continue (the
+exit condition is ready within stage 0 by construction of the schedule).  When no stage
+would be valid after the shift, the loop leaves: the exit edge reads the live-out values
+of the last iteration, which is then at the end of its last stage.
+
+Values: an op's result is a wire at its ready time ``t + latency`` and is registered at
+the end of that cycle into a per-stage register chain ``v@k`` that shifts with the
+stages, so a later op of the same iteration in stage ``k`` reads ``v@k``, and a phi op of
+iteration ``i + 1`` reads the previous iteration's value one stage further on.  This is
+modulo variable expansion by shift registers: no value is overwritten while some
+iteration still needs it.  Registers of invalid stages may hold garbage that no valid
+iteration ever reads; side effects (stores, divider starts) are gated by the valid bits.
+Live-out values are copied into the function's registers when an iteration completes
+(the last one written is the exiting iteration's).
+"""
+
+from __future__ import annotations
+
+from amaranth.hdl import Cat, Const as AConst, Mux, Signal
+
+from ..errors import RTLError
+from ..ir import Op
+from ..scheduling import LoopPipeline
+from ._units import SeqDivider
+
+
+class PipelineRTL:
+    def __init__(self, frtl, lpipe: LoopPipeline, sid: int):
+        self.f = frtl
+        self.lp = lpipe
+        self.sid = sid
+        b = lpipe.block
+        self.block = b
+        ii, S = lpipe.ii, lpipe.stages
+        self.r = Signal(range(max(ii, 2)), name=f"pl_{b.name}_slot")
+        self.valid = Signal(S, name=f"pl_{b.name}_valid")
+        self.first = Signal(S, name=f"pl_{b.name}_first")
+        self.ops = list(lpipe.time)
+        self.wire: dict[Op, Signal] = {}
+        for n, op in enumerate(self.ops):
+            if op.width:
+                self.wire[op] = Signal(op.width, name=f"pl_{b.name}_v{n}_{op.kind}")
+        # stages in which a value is read from its register chain
+        self.last_stage: dict[Op, int] = {}
+        #: values read after the loop (by later blocks or the exit edge's phi copies) ...
+        self.read_after = [op for op in self.ops if op.width and self._used_outside(op)]
+        #: ... and those of them that later blocks read from the function's registers
+        self.live_out = [op for op in self.read_after if op in frtl.bd.reg_of]
+        self.chain: dict[Op, list[Signal]] = {}
+
+    def _used_outside(self, v: Op) -> bool:
+        for op in self.f.func.ops():
+            if op.block is self.block:
+                continue
+            if v in op.operands or any(val is v for _, val in op.incoming):
+                return True
+        return False
+
+    # ---------------------------------------------------------------- reads
+    def _need(self, v: Op, t: int) -> None:
+        """Record that ``v`` (of the same iteration timeline) is read at time ``t``."""
+        rt = self.lp.ready(v)
+        if t < rt:
+            raise RTLError(f"internal error: pipeline reads {v.kind} at {t} before ready {rt}")
+        if t == rt:
+            return
+        k = t // self.lp.ii
+        self.last_stage[v] = max(self.last_stage.get(v, rt // self.lp.ii), k)
+
+    def read_at(self, v, t: int):
+        """The value ``v`` as seen at time ``t`` of the reading iteration's timeline."""
+        if isinstance(v, Op) and v in self.lp.time:
+            rt = self.lp.ready(v)
+            if t == rt:
+                return self.wire[v]
+            return self.chain[v][t // self.lp.ii - rt // self.lp.ii]
+        return self.f.read(v, self.block, 0)
+
+    # ---------------------------------------------------------------- elaborate
+    def plan(self) -> None:
+        """First pass: which register stages every value needs."""
+        ii, S = self.lp.ii, self.lp.stages
+        for op in self.ops:
+            t = self.lp.time[op]
+            if op.kind == "phi":
+                for pred, v in op.incoming:
+                    if pred is self.block and isinstance(v, Op) and v in self.lp.time:
+                        self._need(v, t + ii)
+                continue
+            for v in op.operands:
+                if isinstance(v, Op) and v in self.lp.time:
+                    self._need(v, t)
+        cond = self.block.terminator.operands[0]
+        if isinstance(cond, Op) and cond in self.lp.time:
+            self._need(cond, ii - 1)
+        for v in self.read_after:
+            self._need(v, S * ii - 1)
+        for v, k_last in self.last_stage.items():
+            k0 = self.lp.ready(v) // ii
+            self.chain[v] = [Signal(v.width, name=f"{self.wire[v].name}_s{k}")
+                             for k in range(k0, k_last + 1)]
+
+    def elaborate(self, m, state, mems) -> None:
+        f, lp, b = self.f, self.lp, self.block
+        ii, S = lp.ii, lp.stages
+        active_state = state == self.sid
+        period_end = self.r == ii - 1
+
+        def active(op: Op):
+            t = lp.time[op]
+            return active_state & self.valid[t // ii] & (self.r == t % ii)
+
+        # datapath
+        from ._fsmd import _expr  # noqa: PLC0415 (shared expression builder)
+        for op in self.ops:
+            t = lp.time[op]
+            w = self.wire.get(op)
+            k = op.kind
+            if k == "phi":
+                init = f.regs[f.bd.reg_of[op]]
+                back = [v for pred, v in op.incoming if pred is b][0]
+                prev = self.read_at(back, t + ii)
+                m.d.comb += w.eq(Mux(self.first[t // ii], init, prev))
+            elif k == "load":
+                ports = mems[op.mem]
+                p = lp.port_of[op]
+                lane, size = op.attrs["lane"], op.attrs["size"]
+                m.d.comb += w.eq(ports.q[p][8 * lane:8 * (lane + size)])
+                with m.If(active(op)):
+                    m.d.comb += [ports.addr[p].eq(self.read_at(op.operands[0], t)), ports.ce[p].eq(1)]
+            elif k == "store":
+                ports = mems[op.mem]
+                p = lp.port_of[op]
+                lane, size = op.attrs["lane"], op.attrs["size"]
+                data = self.read_at(op.operands[1], t)
+                with m.If(active(op)):
+                    m.d.comb += [
+                        ports.addr[p].eq(self.read_at(op.operands[0], t)),
+                        ports.ce[p].eq(1),
+                        ports.we[p].eq(((1 << size) - 1) << lane),
+                        ports.d[p].eq(Cat(AConst(0, 8 * lane), data[:8 * size]) if lane
+                                      else data[:8 * size]),
+                    ]
+            elif k in ("udiv", "sdiv", "urem", "srem"):
+                div = SeqDivider(op.width)
+                m.submodules[f"pl_{b.name}_div{self.ops.index(op)}"] = div
+                m.d.comb += [div.start.eq(active(op)), div.a.eq(self.read_at(op.operands[0], t)),
+                             div.b.eq(self.read_at(op.operands[1], t)),
+                             div.signed.eq(k in ("sdiv", "srem")),
+                             w.eq(div.quot if k in ("udiv", "sdiv") else div.rem)]
+            elif k == "call":
+                raise RTLError("internal error: a call inside a pipelined loop")
+            elif w is not None:
+                m.d.comb += w.eq(_expr(op, [self.read_at(v, t) for v in op.operands]))
+
+        # register chains: written at the ready cycle, shifted at each period end
+        for v, regs in self.chain.items():
+            rt = lp.ready(v)
+            at_ready = active_state & (self.r == rt % ii)
+            with m.If(at_ready):
+                m.d.sync += regs[0].eq(self.wire[v])
+            with m.If(active_state & period_end):
+                for j in range(1, len(regs)):
+                    src = self.wire[v] if (j == 1 and rt % ii == ii - 1) else regs[j - 1]
+                    m.d.sync += regs[j].eq(src)
+
+        # controller
+        t = b.terminator
+        cond = self.read_at(t.operands[0], ii - 1)
+        cont = cond if t.targets[0] is b else ~cond
+        issue = self.valid[0] & cont
+        nxt_valid = Cat(issue, self.valid[:S - 1]) if S > 1 else issue
+        exit_tgt = t.targets[1] if t.targets[0] is b else t.targets[0]
+        with m.If(active_state):
+            with m.If(period_end):
+                m.d.sync += [self.r.eq(0), self.valid.eq(nxt_valid),
+                             self.first.eq(Cat(AConst(0, 1), self.first[:S - 1]) if S > 1 else 0)]
+                with m.If(self.valid[S - 1]):
+                    for v in self.live_out:
+                        m.d.sync += f.regs[f.bd.reg_of[v]].eq(self.read_at(v, S * ii - 1))
+                with m.If(nxt_valid == 0):
+                    f._edge(m, b, 0, exit_tgt, state,
+                            reader=lambda v: self.read_at(v, S * ii - 1))
+            with m.Else():
+                m.d.sync += self.r.eq(self.r + 1)
+
+    def on_entry(self, m) -> None:
+        """Sync statements for the edge that enters the loop."""
+        m.d.sync += [self.r.eq(0), self.valid.eq(1), self.first.eq(1)]
