@@ -44,7 +44,7 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed, unsigne
 __all__ = [
     "T_LEVEL", "T_CARRY", "T_REG", "T_DSP", "ROUNDING_MODES",
     "Seg", "plan_cuts", "cost_from_segments", "Pipeline",
-    "Unpacked", "unpack", "lzc", "tzc", "shr_sticky", "normalize_left", "round_pack",
+    "Unpacked", "unpack", "wire", "lzc", "tzc", "shr_sticky", "round_pack",
     "check_args", "d_add", "d_shift", "d_lzc", "d_mul", "dsp_count", "clog2",
 ]
 
@@ -187,7 +187,7 @@ class Pipeline:
         seg = self.segs[self.index]
         n = self.cuts[self.index]
         self.index += 1
-        out = dict(values)
+        out = {k: wire(self.m, v, f"{self.prefix}_{seg.name}_{k}") for k, v in values.items()}
         for r in range(n):
             nxt = {}
             for name, v in out.items():
@@ -241,68 +241,71 @@ def unpack(m: Module, fmt, x: Value, ftz: bool, name: str) -> Unpacked:
     return Unpacked(sign=x[E + M], exp=exp, sig=sig, zero=zero, sub=sub, inf=eo & fz, nan=eo & ~fz)
 
 
-def _zc_tree(v: Value) -> tuple[Value, Value]:
+def wire(m: Module | None, value, name: str) -> Value:
+    """``value`` as a named combinational Signal (Signals and constants pass through; with
+    no module the expression itself).  Amaranth re-emits an expression at every use, so
+    anything used more than once (or sliced bit by bit) goes through a wire first: the
+    helpers below take an optional ``m`` for that and are much smaller with it."""
+    value = Value.cast(value)
+    if m is None or isinstance(value, (Signal, Const)):
+        return value
+    s = Signal(value.shape(), name=name)
+    m.d.comb += s.eq(value)
+    return s
+
+
+def _zc_tree(m: Module | None, v: Value, name: str) -> tuple[Value, Value]:
     """(all_zero, count of leading zeros when not all zero) of ``v`` (len a power of 2)."""
     n = len(v)
     if n == 1:
         return ~v[0], Const(0, 0)
     if n == 2:
-        return ~(v[0] | v[1]), ~v[1]
+        return wire(m, ~(v[0] | v[1]), f"{name}_z"), ~v[1]
     lo, hi = v[:n // 2], v[n // 2:]
-    zh, ch = _zc_tree(hi)
-    zl, cl = _zc_tree(lo)
-    return zh & zl, Mux(zh, Cat(cl, Const(1, 1)), Cat(ch, Const(0, 1)))
+    zh, ch = _zc_tree(m, hi, name + "h")
+    zl, cl = _zc_tree(m, lo, name + "l")
+    z = wire(m, zh & zl, f"{name}_z")
+    c = wire(m, Mux(zh, Cat(cl, Const(1, 1)), Cat(ch, Const(0, 1))), f"{name}_c")
+    return z, c
 
 
-def lzc(v: Value) -> Value:
+def lzc(v: Value, m: Module | None = None, name: str = "lzc") -> Value:
     """Leading zeros of ``v`` (``len(v)`` when zero), ``bits_for(len(v))`` bits: a
     logarithmic tree of 2-to-1 combining steps (Oklobdzija 1994)."""
-    v = Value.cast(v)
+    v = wire(m, v, f"{name}_in")
     w = len(v)
     n = 1 << clog2(w)
     padded = Cat(Const((1 << (n - w)) - 1, n - w), v) if n > w else v
-    z, c = _zc_tree(padded)
+    z, c = _zc_tree(m, padded, name)
     width = w.bit_length()
     if n == w:
-        return Mux(z, w, c)[:width] if w > 1 else Mux(z, 1, 0)
-    return c[:width] if len(c) >= width else Cat(c, Const(0, width - len(c)))
+        res = Mux(z, w, c)[:width] if w > 1 else Mux(z, 1, 0)
+    else:
+        res = c[:width] if len(c) >= width else Cat(c, Const(0, width - len(c)))
+    return wire(m, res, name)
 
 
-def tzc(v: Value) -> Value:
+def tzc(v: Value, m: Module | None = None, name: str = "tzc") -> Value:
     """Trailing zeros of ``v`` (``len(v)`` when zero)."""
-    v = Value.cast(v)
-    return lzc(Cat(*[v[i] for i in reversed(range(len(v)))]))
+    v = wire(m, v, f"{name}_in")
+    return lzc(Cat(*[v[i] for i in reversed(range(len(v)))]), m, name)
 
 
-def shr_sticky(v: Value, amt: Value) -> tuple[Value, Value]:
+def shr_sticky(v: Value, amt: Value, m: Module | None = None, name: str = "shr") -> tuple[Value, Value]:
     """``v >> amt`` (same width) and the OR of the bits shifted out.  ``amt`` is unsigned;
     amounts >= len(v) give 0.  The sticky bit is ``amt > tzc(v)``, computed beside the
     shifter instead of after it."""
-    v, amt = Value.cast(v), Value.cast(amt)
+    v, amt = wire(m, v, f"{name}_in"), Value.cast(amt)
     if amt.shape().signed:  # the caller guarantees amt >= 0
         amt = amt.as_unsigned()
     w = len(v)
     aw = w.bit_length()
     if len(amt) > aw:
         amt = Mux(amt >= w, w, amt[:aw])
-    shifted = v >> amt
-    sticky = amt > tzc(v)
+    amt = wire(m, amt, f"{name}_amt")
+    shifted = wire(m, v >> amt, f"{name}_out")
+    sticky = wire(m, amt > tzc(v, m, f"{name}_tz"), f"{name}_sticky")
     return shifted, sticky
-
-
-def normalize_left(e: Value, sig: Value, ftz: bool) -> tuple[Value, Value]:
-    """Shift ``sig`` left by its leading-zero count, limited (without ``ftz``) to ``e - 1``
-    so that the exponent does not drop below 1 (the result is then subnormal).  ``e`` is
-    signed; returns (new e, new sig)."""
-    sig = Value.cast(sig)
-    w = len(sig)
-    lz = lzc(sig)
-    if ftz:
-        s = lz
-    else:
-        lim = e - 1
-        s = Mux(lim < 0, 0, Mux(lim < lz, lim[:len(lz)], lz))[:len(lz)]
-    return (e - s), (sig << s)[:w]
 
 
 def round_pack(m: Module, fmt, sign: Value, e: Value, sig: Value, sticky: Value, rm: str,
@@ -312,7 +315,8 @@ def round_pack(m: Module, fmt, sign: Value, e: Value, sig: Value, sticky: Value,
     round-up into the next binade, subnormal-to-normal, overflow and (``ftz``) flushing.  A
     zero ``sig`` without sticky gives zero with ``sign``."""
     E, M = fmt.exp_bits, fmt.man_bits
-    sig = Value.cast(sig)
+    sig = wire(m, sig, f"{name}_sig")
+    sticky = wire(m, sticky, f"{name}_sticky")
     w = len(sig)
     g = w - (M + 1)
     assert g >= 1, "round_pack needs at least one bit below the rounding position"

@@ -98,7 +98,7 @@ class FPAdd(wiring.Component):
                           special=special, sval=sval))
 
         # 2. align
-        small, st = shr_sticky(Cat(Const(0, 3), v["ym"]), v["d"])
+        small, st = shr_sticky(Cat(Const(0, 3), v["ym"]), v["d"], m, "align")
         v = pipe.cut(dict(v, ym=small | st, xm=Cat(Const(0, 3), v["xm"]), d=Const(0, 1)))
 
         # 3. add (|x| >= |y| so the difference is never negative)
@@ -109,7 +109,7 @@ class FPAdd(wiring.Component):
 
         # 4. count leading zeros, limited to e - 1 (subnormal results)
         e_msb = v["xe"] + 1          # exponent of the sum's MSB (bit M+4)
-        lz = lzc(v["total"])
+        lz = lzc(v["total"], m)
         if self.ftz:
             s = lz
         else:

@@ -148,7 +148,7 @@ class IntToFP(wiring.Component):
         m.d.comb += mag.eq(Mux(neg, -a, a)[:w])
         v = pipe.cut(dict(neg=neg, mag=mag))
 
-        lz = lzc(v["mag"])
+        lz = lzc(v["mag"], m)
         v = pipe.cut(dict(v, lz=lz))
 
         norm = Signal(w, name="norm")
@@ -229,7 +229,7 @@ class FPConvert(wiring.Component):
 
         u = unpack(m, src, self.a, self.ftz, "a")
         if norm_src:
-            lz = lzc(u.sig)
+            lz = lzc(u.sig, m)
             sig = (u.sig << lz)[:Ms + 1]
         else:
             lz, sig = Const(0, 1), u.sig
@@ -245,7 +245,7 @@ class FPConvert(wiring.Component):
             rb = clog2(W + 2)
             amt = 1 - v["e"]
             r = Mux(amt > W + 1, W + 1, amt[:rb])[:rb]
-            shr, st = shr_sticky(v["sig"], r)
+            shr, st = shr_sticky(v["sig"], r, m, "dn")
             sig2 = Signal(W, name="sig_dn")
             m.d.comb += sig2.eq(Mux(right, shr, v["sig"]))
             e2 = Signal(signed(ew), name="e_dn")

@@ -158,7 +158,7 @@ class FPMul(wiring.Component):
             m.d.comb += norm.eq(Mux(top, v["prod"], v["prod"] << 1))
             v = pipe.cut(dict(v, prod=norm, e=e - ~top, st=Const(0, 1)))
         else:
-            lz = lzc(v["prod"])
+            lz = lzc(v["prod"], m)
             lim = e - 1
             right = lim < 0
             sl = Mux(lim < lz, lim[:len(lz)], lz)
@@ -166,7 +166,7 @@ class FPMul(wiring.Component):
             sr = Mux(-lim > rmax, rmax, (-lim)[:clog2(rmax + 1)])
             v = pipe.cut(dict(v, right=right, sl=sl, sr=sr))
             shl = (v["prod"] << v["sl"])[:P]
-            shr, st = shr_sticky(v["prod"], v["sr"])
+            shr, st = shr_sticky(v["prod"], v["sr"], m, "dn")
             norm = Signal(P, name="norm")
             m.d.comb += norm.eq(Mux(v["right"], shr, shl))
             en = Signal(signed(E + 3), name="e_norm")
@@ -256,7 +256,7 @@ class FPFMA(wiring.Component):
         # product partial products, and the addend aligned in parallel
         pps = _partial_products(m, v["xm"], v["ym"], "p")
         c_top = Cat(Const(0, Wa - 2 - M), v["zm"], Const(0, 1))
-        c_sh, c_st = shr_sticky(c_top, v["shc"])
+        c_sh, c_st = shr_sticky(c_top, v["shc"], m, "align")
         c_al = Signal(Wa, name="c_al")
         m.d.comb += c_al.eq(c_sh | c_st)
         keep = {k: x for k, x in v.items() if k not in ("xm", "ym", "zm", "shc")}
@@ -278,7 +278,7 @@ class FPFMA(wiring.Component):
         sign = Mux(mag == 0, v["zs"], Mux(v["eff_sub"] & neg, v["csign"], v["psign"]))
         v = pipe.cut(dict(sign=sign, special=v["special"], sval=v["sval"], e=v["e"], mag=mag))
 
-        lz = lzc(v["mag"])
+        lz = lzc(v["mag"], m)
         if self.ftz:
             s = lz
         else:
