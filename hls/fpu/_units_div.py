@@ -66,73 +66,100 @@ def _wire(m: Module, name: str, shape, value) -> Signal:
     return s
 
 
-class _Operand:
-    """An unpacked operand: ``exp`` is the signed biased exponent of the normalised
-    significand ``sig`` (``M + 1`` bits, leading bit set unless zero / inf / NaN)."""
-
-    def __init__(self, m: Module, fmt, x: Value, ftz: bool, name: str):
-        E, M = fmt.exp_bits, fmt.man_bits
-        ew = _exp_width(fmt)
-        frac, expf = x[:M], x[M:M + E]
-        self.sign = x[M + E]
-        ezero = _wire(m, f"{name}_ez", 1, expf == 0)
-        eones = _wire(m, f"{name}_e1", 1, expf == fmt.exp_mask)
-        fzero = _wire(m, f"{name}_fz", 1, frac == 0)
-        self.zero = _wire(m, f"{name}_zero", 1, ezero & (fzero | (1 if ftz else 0)))
-        self.inf = _wire(m, f"{name}_inf", 1, eones & fzero)
-        self.nan = _wire(m, f"{name}_nan", 1, eones & ~fzero)
-        if ftz:
-            self.sig = Cat(frac, C(1, 1))
-            self.exp = _wire(m, f"{name}_exp", signed(ew), expf)
-        else:
-            raw = _wire(m, f"{name}_raw", M + 1, Cat(frac, ~ezero))
-            lz = _wire(m, f"{name}_lz", clog2(M + 2), lzc(raw))
-            self.sig = _wire(m, f"{name}_sig", M + 1, raw << lz)
-            self.exp = _wire(m, f"{name}_exp", signed(ew), Mux(ezero, 1, expf) - lz)
-
-
-def _unpack_seg(fmt, ftz: bool, operands: int, live: int) -> Seg:
+def _classify(m: Module, fmt, x: Value, ftz: bool, name: str) -> dict[str, Value]:
+    """Segment "classify" for one operand: sign, zero / inf / NaN flags, the significand
+    with its hidden bit (``raw``), its leading-zero count (``lz``; none with ``ftz``, where
+    a subnormal is a zero) and the effective biased exponent ``max(field, 1)``."""
     E, M = fmt.exp_bits, fmt.man_bits
-    lzb = clog2(M + 2)
+    ew = _exp_width(fmt)
+    frac, expf = x[:M], x[M:M + E]
+    ezero = _wire(m, f"{name}_ez", 1, expf == 0)
+    eones = _wire(m, f"{name}_e1", 1, expf == fmt.exp_mask)
+    fzero = _wire(m, f"{name}_fz", 1, frac == 0)
+    d = {
+        "sign": x[M + E],
+        "zero": _wire(m, f"{name}_zero", 1, ezero & (fzero | (1 if ftz else 0))),
+        "inf": _wire(m, f"{name}_inf", 1, eones & fzero),
+        "nan": _wire(m, f"{name}_nan", 1, eones & ~fzero),
+    }
     if ftz:
-        delay, lut = T_LEVEL + d_add(E + 2), operands * (E + 2 + (E + M) // 3)
+        d["raw"] = Cat(frac, C(1, 1))
+        d["exp0"] = _wire(m, f"{name}_exp0", signed(ew), expf)
     else:
-        delay = d_lzc(M + 1) + d_shift(lzb) + d_add(E + 2)
-        lut = operands * ((M + 1) + (M + 1) * ((lzb + 1) // 2) + E + 2 + (E + M) // 3)
-    return Seg("unpack", delay, lut, live)
+        d["raw"] = _wire(m, f"{name}_raw", M + 1, Cat(frac, ~ezero))
+        d["lz"] = _wire(m, f"{name}_lz", clog2(M + 2), lzc(d["raw"]))
+        d["exp0"] = _wire(m, f"{name}_exp0", signed(ew), Mux(ezero, 1, expf))
+    return d
+
+
+def _normalise(m: Module, fmt, st: dict[str, Value], name: str) -> tuple[Value, Value]:
+    """Segment "normalise": pop ``name``'s ``raw``, ``lz``, ``exp0`` from ``st``; return the
+    signed biased exponent of the normalised significand and that significand (``M + 1``
+    bits, leading bit set for a finite non-zero operand)."""
+    M = fmt.man_bits
+    ew = _exp_width(fmt)
+    raw, exp0 = st.pop(f"{name}_raw"), st.pop(f"{name}_exp0")
+    lz = st.pop(f"{name}_lz", None)
+    if lz is None:
+        return exp0, raw
+    sig = _wire(m, f"{name}_sig", M + 1, raw << lz)
+    exp = _wire(m, f"{name}_exp", signed(ew), exp0 - lz)
+    return exp, sig
+
+
+def _front_segs(fmt, ftz: bool, operands: int, flags: int, live: int, exp_adds: int) -> list[Seg]:
+    """"classify" (flags, leading-zero count) and "normalise" (left shift beside
+    ``exp_adds`` chained exponent additions), ``live`` bits after the latter."""
+    E, M = fmt.exp_bits, fmt.man_bits
+    ew = _exp_width(fmt)
+    lzb = clog2(M + 2)
+    cls_live = operands * ((M + 1) + ew + (0 if ftz else lzb)) + flags
+    cls_lut = operands * (E + M) // 3 + flags
+    if ftz:
+        return [Seg("classify", 2 * T_LEVEL, cls_lut, cls_live),
+                Seg("normalise", exp_adds * d_add(ew), exp_adds * ew, live)]
+    return [
+        Seg("classify", max(2 * T_LEVEL, d_lzc(M + 1)), cls_lut + operands * (M + 1), cls_live),
+        Seg("normalise", max(d_shift(lzb) + T_LEVEL, (exp_adds + 1) * d_add(ew)),
+            operands * (M + 1) * ((lzb + 1) // 2) + (exp_adds + 1) * ew, live),
+    ]
 
 
 def _finish_segs(fmt, width: int, flags: int, ftz: bool) -> list[Seg]:
-    """Quotient / root normalisation and denormalisation below ``emin``, then rounding."""
+    """"dn_amt" (quotient normalisation, tininess and shift distance), "dn_shift" (the
+    sticky right shift; absent with ``ftz``) and "round"."""
     E, M = fmt.exp_bits, fmt.man_bits
     ew = _exp_width(fmt)
+    segs = []
     if ftz:
-        dn = Seg("denorm", T_LEVEL + d_add(ew), width + ew, width + 1 + ew + flags)
+        segs.append(Seg("dn_amt", T_LEVEL, width + ew, width + 1 + ew + flags))
     else:
         sb = clog2(width + 1)
-        dn = Seg("denorm", T_LEVEL + d_add(ew) + max(d_shift(sb), d_lzc(width) + d_add(sb)),
-                 width + 2 * ew + width * ((sb + 1) // 2) + 2 * width, width + 1 + ew + flags)
-    rp = Seg("round", d_add(E + M + 2) + 2 * T_LEVEL, 2 * fmt.width + fmt.width, fmt.width)
-    return [dn, rp]
+        segs.append(Seg("dn_amt", T_LEVEL + d_add(ew) + T_LEVEL, width + 3 * ew,
+                        width + 1 + 2 * ew + flags))
+        segs.append(Seg("dn_shift", max(d_shift(sb), d_lzc(width) + d_add(sb)) + T_LEVEL,
+                        width * ((sb + 1) // 2) + 2 * width, width + 1 + ew + flags))
+    segs.append(Seg("round", d_add(E + M + 2) + 2 * T_LEVEL, 3 * fmt.width, fmt.width))
+    return segs
 
 
 def _finish(m: Module, pipe: Pipeline, fmt, st: dict, width: int, rm: str, ftz: bool) -> Value:
-    """Segments "denorm" and "round": ``st['sig']`` (``width`` bits, leading bit set) with
-    the signed biased exponent ``st['be']`` of that bit and the recurrence's
-    ``st['sticky']``.  Without ``ftz`` a result below ``emin`` is shifted right (gradual
-    underflow) with the shifted-out bits joining the sticky bit; with ``ftz``
+    """The segments of :func:`_finish_segs` from inside "dn_amt": ``st['sig']`` (``width``
+    bits, leading bit set) with the signed biased exponent ``st['be']`` of that bit and the
+    recurrence's ``st['sticky']``.  Without ``ftz`` a result below ``emin`` is shifted
+    right (gradual underflow) with the shifted-out bits joining the sticky bit; with ``ftz``
     :func:`round_pack` rounds at full precision and flushes tiny results.  Special results
     (``rnan``, ``rinf``, ``rzero``) override the rounded one."""
-    be, sig, sticky = st.pop("be"), st.pop("sig"), st.pop("sticky")
     ew = _exp_width(fmt)
     if not ftz:
+        be = st["be"]
         tiny = _wire(m, "tiny", 1, be < 1)
-        amt = _wire(m, "dn_amt", unsigned(ew), Mux(tiny, 1 - be, 0))
-        sd, lost = shr_sticky(sig, amt)
-        sig = _wire(m, "dn_sig", width, sd)
-        sticky = _wire(m, "dn_sticky", 1, sticky | lost)
-        be = _wire(m, "dn_exp", signed(ew), Mux(tiny, 1, be))
-    st.update(sig=sig, sticky=sticky, be=be)
+        st["amt"] = _wire(m, "dn_amt", unsigned(ew), Mux(tiny, 1 - be, 0))
+        st["be"] = _wire(m, "dn_exp", signed(ew), Mux(tiny, 1, be))
+        st = pipe.cut(st)
+        sd, lost = shr_sticky(st.pop("sig"), st.pop("amt"))
+        st["sig"] = _wire(m, "dn_sig", width, sd)
+        st["sticky"] = _wire(m, "dn_sticky", 1, st["sticky"] | lost)
     st = pipe.cut(st)
     res = round_pack(m, fmt, st["sign"], st["be"], st["sig"], st["sticky"], rm, ftz)
     E, M = fmt.exp_bits, fmt.man_bits
@@ -179,7 +206,7 @@ class FPDiv(wiring.Component):
         ew = _exp_width(fmt)
         flags = 1 + 3                                    # sign, nan / inf / zero result
         n = M + 3
-        segs = [_unpack_seg(fmt, ftz, 2, 2 * (M + 1) + ew + flags)]
+        segs = _front_segs(fmt, ftz, 2, flags, 2 * (M + 1) + ew + flags, 2)
         for i in range(n):
             # compare-subtract on M + 2 bits, then the remainder multiplexer
             live = ((M + 2) + (M + 1) if i < n - 1 else 1) + (i + 1) + ew + flags
@@ -204,18 +231,24 @@ class FPDiv(wiring.Component):
         m = Module()
         pipe = Pipeline(m, self.ce, self._segments(fmt, self.ftz), self.stages)
 
-        # unpack, classify, normalise, special results, quotient exponent
-        x = _Operand(m, fmt, self.a, self.ftz, "a")
-        y = _Operand(m, fmt, self.b, self.ftz, "b")
-        st = pipe.cut({
-            "sign": _wire(m, "sign", 1, x.sign ^ y.sign),
-            "rnan": _wire(m, "rnan", 1, x.nan | y.nan | (x.zero & y.zero) | (x.inf & y.inf)),
-            "rinf": _wire(m, "rinf", 1, x.inf | y.zero),
-            "rzero": _wire(m, "rzero", 1, x.zero | y.inf),
-            "be": _wire(m, "qexp", signed(ew), x.exp - y.exp + fmt.bias),
-            "r": x.sig,
-            "d": y.sig,
-        })
+        # classify, special results, leading-zero counts
+        x = _classify(m, fmt, self.a, self.ftz, "a")
+        y = _classify(m, fmt, self.b, self.ftz, "b")
+        st = {
+            "sign": _wire(m, "sign", 1, x["sign"] ^ y["sign"]),
+            "rnan": _wire(m, "rnan", 1, x["nan"] | y["nan"] | (x["zero"] & y["zero"])
+                          | (x["inf"] & y["inf"])),
+            "rinf": _wire(m, "rinf", 1, x["inf"] | y["zero"]),
+            "rzero": _wire(m, "rzero", 1, x["zero"] | y["inf"]),
+        }
+        for name, d in (("a", x), ("b", y)):
+            st.update({f"{name}_{k}": d[k] for k in ("raw", "lz", "exp0") if k in d})
+        st = pipe.cut(st)
+        # normalise, quotient exponent
+        xe, xs = _normalise(m, fmt, st, "a")
+        ye, ys = _normalise(m, fmt, st, "b")
+        st.update(be=_wire(m, "qexp", signed(ew), xe - ye + fmt.bias), r=xs, d=ys)
+        st = pipe.cut(st)
 
         # restoring division, one quotient bit per segment; the partial remainder is
         # < 2d, so M + 2 bits, and after the step < d, so M + 1 bits
@@ -270,7 +303,7 @@ class FPSqrt(wiring.Component):
         ew = _exp_width(fmt)
         flags = 1 + 3
         n = M + 2
-        segs = [_unpack_seg(fmt, ftz, 1, (M + 2) + ew + flags)]
+        segs = _front_segs(fmt, ftz, 1, flags, (M + 2) + ew + flags, 2)
         for i in range(n):
             w = i + 3                                        # step i works on i + 3 bits
             nxt = 2 * (n - 2 - i) + 1                        # top radicand bit still needed
@@ -292,20 +325,24 @@ class FPSqrt(wiring.Component):
         m = Module()
         pipe = Pipeline(m, self.ce, self._segments(fmt, self.ftz), self.stages)
 
-        x = _Operand(m, fmt, self.a, self.ftz, "a")
-        e = _wire(m, "e_unb", signed(ew), x.exp - fmt.bias)
+        x = _classify(m, fmt, self.a, self.ftz, "a")
+        st = {
+            "sign": x["sign"],
+            "rnan": _wire(m, "rnan", 1, x["nan"] | (x["sign"] & ~x["zero"])),
+            "rinf": _wire(m, "rinf", 1, x["inf"]),
+            "rzero": _wire(m, "rzero", 1, x["zero"]),
+            **{f"a_{k}": x[k] for k in ("raw", "lz", "exp0") if k in x},
+        }
+        st = pipe.cut(st)
+        xe, xs = _normalise(m, fmt, st, "a")
+        e = _wire(m, "e_unb", signed(ew), xe - fmt.bias)
         odd = e[0]
         n = M + 2
-        st = pipe.cut({
-            "sign": x.sign,
-            "rnan": _wire(m, "rnan", 1, x.nan | (x.sign & ~x.zero)),
-            "rinf": _wire(m, "rinf", 1, x.inf),
-            "rzero": _wire(m, "rzero", 1, x.zero),
-            # arithmetic shift: floor(e / 2), then biased
-            "be": _wire(m, "rexp", signed(ew), (e >> 1) + fmt.bias),
-            # significand doubled for an odd exponent: [1, 4) as M + 2 bits
-            "xm": _wire(m, "radicand", M + 2, Mux(odd, Cat(C(0, 1), x.sig), x.sig)),
-        })
+        # arithmetic shift: floor(e / 2), then biased
+        st["be"] = _wire(m, "rexp", signed(ew), (e >> 1) + fmt.bias)
+        # significand doubled for an odd exponent: [1, 4) as M + 2 bits
+        st["xm"] = _wire(m, "radicand", M + 2, Mux(odd, Cat(C(0, 1), xs), xs))
+        st = pipe.cut(st)
 
         # radicand X = xm << (M + 2), 2n bits; step i brings down bits 2(n-1-i) + 1, 2(n-1-i)
         def xbit(p: int) -> Value:
