@@ -1,0 +1,548 @@
+"""AXI4 master adapter: the accelerator core's BRAM-style memory ports over one
+``m_axi_<bundle>`` master into DDR/HBM, with a global stall.
+
+The core (``hls.rtl``) assumes synchronous single-cycle memories: a read issued in cycle
+``t`` (``ce`` with ``we == 0``) has its data on ``q`` in cycle ``t + 1``; a write issued in
+cycle ``t`` is seen by every later read; within one cycle reads see the old contents
+(read-first).  AXI memory has a variable latency, so the core is frozen instead of
+rescheduled:
+
+* the whole core sits under ``EnableInserter({"sync": run})``: while ``run`` is 0 no
+  register or memory of the core changes, and its combinational outputs are those of the
+  frozen cycle again.  A *core cycle* is one clock cycle with ``run == 1``; the core's
+  requests are sampled (and only then) at the rising edge that ends a core cycle;
+* ``run`` is the AND of the ``ready`` outputs of every adapter of the top (and whatever
+  else the top gates it with).  An adapter's ``ready`` is 0 while a read of the previous
+  core cycle has not got its data onto ``q`` yet, or a write of the previous core cycle
+  still waits for room in the write buffer.  ``ready`` is a function of the adapter's
+  registers only, so the enable of the core's flip-flops has no combinational path from
+  the core, and AXI ``READY`` inputs never reach it either.
+
+Because requests are sampled only at ``run`` edges, the identical outputs of a frozen
+core cycle are never taken as new requests, and the outputs of a cycle whose ``q`` is not
+yet final (an address computed from a loaded value) are never sampled at all.
+
+Per core port that reads, a **line buffer** of ``line_beats`` (L) data beats holds one
+aligned line (L * data bytes, never crossing 4 KiB) fetched with one INCR burst
+(``ARLEN = L - 1``).  A read that hits it is answered at once (a synchronous read of the
+line memory at the sampling edge: no stall), a miss stalls for one line fill.  Writes of
+all ports go through one **write-combining buffer** of up to L beats per bundle: a write
+to a beat of the buffer's open window, or to the beat just after it (inside the same
+aligned L-beat block), is merged (data and byte strobes); any other write closes the
+buffer, which then goes out as one burst (AW + L W beats, ``WLAST``), and waits for room.
+Coherence, conservatively:
+
+* every write also updates any line buffer of the bundle that holds its beat (so reads
+  that hit always see every earlier write, from any port or argument of the bundle);
+* before a line fill, the write buffer is closed and drained and every outstanding B
+  response is received, so the memory the fill reads holds every earlier write;
+* the writes of a core cycle are applied after its reads: directly at the sampling edge
+  when all the cycle's reads hit (the line memories are read-first), else kept in one
+  *slot* per port and applied after the misses are served; a core cycle with two or more
+  writes also leaves all but the first in slots (one apply per clock);
+* ``flush`` closes the write buffer; ``idle`` says that nothing is pending and every
+  burst has its B response: the top holds ``ap_done`` until then.
+
+AXI4 rules kept: VALID outputs are registers and never depend on READY; payload is held
+while VALID && !READY (the W beat comes from the buffer memory's read port, which is not
+enabled then); ``WLAST`` on the last beat; every B counted; R beats counted against
+``ARLEN`` and ``RLAST``; any ``RRESP``/``BRESP`` other than OKAY, or an ``RLAST`` in the
+wrong place, sets the sticky ``error`` output.  One ID (0), one read burst in flight,
+any number of write bursts in flight (up to ``max_writes``).
+
+Addresses: the byte address of word ``a`` of argument ``x`` is ``base[x] + a * word_bytes``
+(64 bits); ``base[x]`` must be a multiple of ``word_bytes`` (XRT buffers are 4 KiB
+aligned), so a word never straddles two beats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from amaranth.hdl import Array, Cat, Const, Elaboratable, Module, Mux, Signal
+from amaranth.lib.memory import Memory
+
+from ..errors import RTLError
+
+__all__ = ["AXI_CACHE", "AxiMasterAdapter", "BramPort", "MasterArg"]
+
+#: AxCACHE of every burst: Vitis HLS's default "normal non-cacheable bufferable"
+AXI_CACHE = 0b0011
+ADDR_BITS = 64
+
+
+def _log2(n: int) -> int:
+    return n.bit_length() - 1
+
+
+def _pow2(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+@dataclass(frozen=True, slots=True)
+class MasterArg:
+    """One pointer argument served by a bundle: ``nports`` BRAM-style ports of words of
+    ``word_bytes`` bytes addressed by ``addr_bits``-bit word addresses (the core's
+    ``MemPorts``).  ``readonly`` arguments get no write logic, ``writeonly`` ones no line
+    buffers."""
+
+    name: str
+    word_bytes: int
+    addr_bits: int
+    nports: int = 2
+    readonly: bool = False
+    writeonly: bool = False
+
+    def __post_init__(self):
+        if not _pow2(self.word_bytes):
+            raise RTLError(f"word size of argument '{self.name}' must be a power of two "
+                           f"bytes, not {self.word_bytes}")
+        if not 1 <= self.addr_bits <= 48:
+            raise RTLError(f"address width of argument '{self.name}' must be 1..48 bits, "
+                           f"not {self.addr_bits}")
+        if self.nports < 1:
+            raise RTLError(f"argument '{self.name}' must have at least one port")
+        if self.readonly and self.writeonly:
+            raise RTLError(f"argument '{self.name}' cannot be both read-only and write-only")
+
+
+class BramPort:
+    """The core-side signals of one port, named as the core's top-level ports
+    (``<arg>_address<k>``, ``_ce<k>``, ``_we<k>``, ``_d<k>``, ``_q<k>``)."""
+
+    def __init__(self, arg: MasterArg, k: int):
+        self.arg = arg
+        self.k = k
+        w = arg.word_bytes
+        self.addr = Signal(arg.addr_bits, name=f"{arg.name}_address{k}")
+        self.ce = Signal(name=f"{arg.name}_ce{k}")
+        self.we = Signal(w, name=f"{arg.name}_we{k}")
+        self.d = Signal(8 * w, name=f"{arg.name}_d{k}")
+        self.q = Signal(8 * w, name=f"{arg.name}_q{k}")
+
+    def inputs(self) -> list[Signal]:
+        """Driven by the core."""
+        return [self.addr, self.ce, self.we, self.d]
+
+
+class AxiMasterAdapter(Elaboratable):
+    """N BRAM-style ports (one per (argument, port k)) over one AXI4 master.
+
+    Parameters: ``bundle`` (the ``m_axi_<bundle>_*`` prefix), ``args`` (the arguments the
+    bundle serves), ``data_width`` (32..512, a power of two; at least every argument's
+    word), ``id_width`` (width of the ID signals, all IDs are 0), ``line_beats`` (L: beats
+    per read line and per write burst; 1 disables bursts; L * data bytes <= 4096),
+    ``max_writes`` (write bursts in flight waiting for B).
+
+    Signals: ``ports[arg][k]`` (:class:`BramPort`), ``base[arg]`` (64-bit byte address,
+    in), ``run`` (in: this clock cycle is a core cycle), ``ready`` (out), ``flush`` (in),
+    ``idle`` (out), ``error`` (out, sticky until reset), and the AXI4 master ``axi[NAME]``
+    with Vitis names ``m_axi_<bundle>_<NAME>`` (NAME upper case: ``AWADDR``, ``RDATA``...).
+    """
+
+    AXI_SIGNALS: tuple[tuple[str, str, str], ...] = (
+        # (name, direction seen from the master, width key)
+        ("AWVALID", "o", "1"), ("AWREADY", "i", "1"), ("AWADDR", "o", "addr"),
+        ("AWID", "o", "id"), ("AWLEN", "o", "8"), ("AWSIZE", "o", "3"),
+        ("AWBURST", "o", "2"), ("AWLOCK", "o", "1"), ("AWCACHE", "o", "4"),
+        ("AWPROT", "o", "3"), ("AWQOS", "o", "4"), ("AWREGION", "o", "4"),
+        ("WVALID", "o", "1"), ("WREADY", "i", "1"), ("WDATA", "o", "data"),
+        ("WSTRB", "o", "strb"), ("WLAST", "o", "1"),
+        ("BVALID", "i", "1"), ("BREADY", "o", "1"), ("BRESP", "i", "2"), ("BID", "i", "id"),
+        ("ARVALID", "o", "1"), ("ARREADY", "i", "1"), ("ARADDR", "o", "addr"),
+        ("ARID", "o", "id"), ("ARLEN", "o", "8"), ("ARSIZE", "o", "3"),
+        ("ARBURST", "o", "2"), ("ARLOCK", "o", "1"), ("ARCACHE", "o", "4"),
+        ("ARPROT", "o", "3"), ("ARQOS", "o", "4"), ("ARREGION", "o", "4"),
+        ("RVALID", "i", "1"), ("RREADY", "o", "1"), ("RDATA", "i", "data"),
+        ("RRESP", "i", "2"), ("RLAST", "i", "1"), ("RID", "i", "id"),
+    )
+
+    def __init__(self, bundle: str, args: Sequence[MasterArg], *, data_width: int = 64,
+                 id_width: int = 1, line_beats: int = 16, max_writes: int = 15):
+        if not args:
+            raise RTLError(f"bundle '{bundle}' must serve at least one argument")
+        if len({a.name for a in args}) != len(args):
+            raise RTLError(f"argument names of bundle '{bundle}' must be unique")
+        if not (_pow2(data_width) and 32 <= data_width <= 512):
+            raise RTLError(f"data width of bundle '{bundle}' must be a power of two in "
+                           f"32..512, not {data_width}")
+        db = data_width // 8
+        for a in args:
+            if a.word_bytes > db:
+                raise RTLError(f"argument '{a.name}' has {a.word_bytes}-byte words, wider "
+                               f"than the {data_width}-bit data of bundle '{bundle}'")
+        if not (_pow2(line_beats) and line_beats <= 256 and line_beats * db <= 4096):
+            raise RTLError(f"line_beats of bundle '{bundle}' must be a power of two with at "
+                           f"most 256 beats and 4096 bytes, not {line_beats}")
+        if not 1 <= id_width <= 32:
+            raise RTLError(f"id_width must be 1..32, not {id_width}")
+        if max_writes < 1:
+            raise RTLError(f"max_writes must be at least 1, not {max_writes}")
+        self.bundle = bundle
+        self.args = tuple(args)
+        self.data_width = data_width
+        self.id_width = id_width
+        self.line_beats = line_beats
+        self.max_writes = max_writes
+
+        self.ports: dict[str, list[BramPort]] = {
+            a.name: [BramPort(a, k) for k in range(a.nports)] for a in self.args}
+        self.base: dict[str, Signal] = {
+            a.name: Signal(ADDR_BITS, name=f"{bundle}_{a.name}_base") for a in self.args}
+        self.run = Signal(name=f"{bundle}_run")
+        self.ready = Signal(name=f"{bundle}_ready")
+        self.flush = Signal(name=f"{bundle}_flush")
+        self.idle = Signal(name=f"{bundle}_idle")
+        self.error = Signal(name=f"{bundle}_error")
+
+        widths = {"addr": ADDR_BITS, "id": id_width, "data": data_width, "strb": db}
+        self.axi: dict[str, Signal] = {}
+        for name, _dir, wk in self.AXI_SIGNALS:
+            self.axi[name] = Signal(widths.get(wk) or int(wk), name=f"m_axi_{bundle}_{name}")
+
+    # ------------------------------------------------------------------ port lists
+
+    def flat_ports(self) -> list[BramPort]:
+        return [p for a in self.args for p in self.ports[a.name]]
+
+    def axi_ports(self) -> list[Signal]:
+        return [self.axi[n] for n, _d, _w in self.AXI_SIGNALS]
+
+    def axi_inputs(self) -> list[Signal]:
+        return [self.axi[n] for n, d, _w in self.AXI_SIGNALS if d == "i"]
+
+    # ------------------------------------------------------------------ elaboration
+
+    def elaborate(self, platform):
+        m = Module()
+        ax = self.axi
+        dw, db, L = self.data_width, self.data_width // 8, self.line_beats
+        ob, lb = _log2(db), _log2(L)
+        lbs = max(lb, 1)                    # width of beat-index signals
+        tag_bits = ADDR_BITS - ob - lb
+        mem_depth = max(L, 2)
+        ones_db = (1 << db) - 1
+
+        ports = self.flat_ports()
+        readers = [p for p in ports if not p.arg.writeonly]
+        writers = [p for p in ports if not p.arg.readonly]
+
+        # --- constant AXI fields
+        m.d.comb += [
+            ax["AWID"].eq(0), ax["ARID"].eq(0),
+            ax["AWSIZE"].eq(ob), ax["ARSIZE"].eq(ob),
+            ax["AWBURST"].eq(1), ax["ARBURST"].eq(1),           # INCR
+            ax["AWLOCK"].eq(0), ax["ARLOCK"].eq(0),
+            ax["AWCACHE"].eq(AXI_CACHE), ax["ARCACHE"].eq(AXI_CACHE),
+            ax["AWPROT"].eq(0), ax["ARPROT"].eq(0),
+            ax["AWQOS"].eq(0), ax["ARQOS"].eq(0),
+            ax["AWREGION"].eq(0), ax["ARREGION"].eq(0),
+            ax["ARLEN"].eq(L - 1),
+            ax["BREADY"].eq(1),
+        ]
+        error = self.error
+        with m.If(ax["BVALID"] & (ax["BRESP"] != 0)):
+            m.d.sync += error.eq(1)
+
+        # --- per port: decoded request of the current (possibly frozen) core cycle
+        class Req:
+            pass
+
+        reqs: dict[int, Req] = {}
+        for i, p in enumerate(ports):
+            a = p.arg
+            wb = _log2(a.word_bytes)
+            r = Req()
+            r.byte = Signal(ADDR_BITS, name=f"{a.name}{p.k}_byte")
+            m.d.comb += r.byte.eq(self.base[a.name] + (p.addr << wb))
+            r.idx = r.byte[ob:ob + lb] if lb else Const(0, 1)
+            r.tag = r.byte[ob + lb:]
+            r.lanes = db // a.word_bytes
+            r.lane = r.byte[wb:ob] if ob > wb else Const(0, 1)
+            r.rd = Signal(name=f"{a.name}{p.k}_rd")
+            r.wr = Signal(name=f"{a.name}{p.k}_wr")
+            m.d.comb += [r.rd.eq(p.ce & (p.we == 0) & (not a.writeonly)),
+                         r.wr.eq(p.ce & (p.we != 0) & (not a.readonly))]
+            # data replicated over every lane; the strobes pick the word's bytes
+            r.data = Cat(*([p.d] * r.lanes))
+            r.strb = Signal(db, name=f"{a.name}{p.k}_strb")
+            if r.lanes == 1:
+                m.d.comb += r.strb.eq(p.we)
+            else:
+                m.d.comb += r.strb.eq(Cat(*[Mux(r.lane == j, p.we, 0) for j in range(r.lanes)]))
+            reqs[i] = r
+
+        # --- read side: line buffers, pending misses
+        rd_state = {}
+        pend_any = Signal(name="pend_any")
+        any_miss = Signal(name="any_miss")
+        miss_terms, pend_terms = [], []
+        for p in readers:
+            i = ports.index(p)
+            r = reqs[i]
+            a = p.arg
+            s = Req()
+            s.mem = Memory(shape=dw, depth=mem_depth, init=[])
+            m.submodules[f"line_{a.name}{p.k}"] = s.mem
+            s.rp = s.mem.read_port(domain="sync")
+            s.wp = s.mem.write_port(granularity=8)
+            s.valid = Signal(name=f"{a.name}{p.k}_line_valid")
+            s.tag = Signal(tag_bits, name=f"{a.name}{p.k}_line_tag")
+            s.lane = Signal(len(r.lane), name=f"{a.name}{p.k}_lane")
+            s.pend = Signal(name=f"{a.name}{p.k}_pend")
+            s.pend_tag = Signal(tag_bits, name=f"{a.name}{p.k}_pend_tag")
+            s.pend_idx = Signal(lbs, name=f"{a.name}{p.k}_pend_idx")
+            s.pend_lane = Signal(len(r.lane), name=f"{a.name}{p.k}_pend_lane")
+            s.hit = Signal(name=f"{a.name}{p.k}_hit")
+            m.d.comb += s.hit.eq(s.valid & (s.tag == r.tag))
+            if r.lanes == 1:
+                m.d.comb += p.q.eq(s.rp.data)
+            else:
+                m.d.comb += p.q.eq(s.rp.data.word_select(s.lane, 8 * a.word_bytes))
+            # a read of this core cycle: answered now if it hits, else pending
+            with m.If(self.run & r.rd):
+                with m.If(s.hit):
+                    m.d.comb += [s.rp.en.eq(1), s.rp.addr.eq(r.idx)]
+                    m.d.sync += s.lane.eq(r.lane)
+                with m.Else():
+                    m.d.sync += [s.pend.eq(1), s.pend_tag.eq(r.tag), s.pend_idx.eq(r.idx),
+                                 s.pend_lane.eq(r.lane)]
+            miss_terms.append(r.rd & ~s.hit)
+            pend_terms.append(s.pend)
+            rd_state[i] = s
+        m.d.comb += [any_miss.eq(Cat(*miss_terms).any() if miss_terms else 0),
+                     pend_any.eq(Cat(*pend_terms).any() if pend_terms else 0)]
+
+        # --- write side: the write-combining buffer (WCB) and the write engine
+        slot_any = Signal(name="slot_any")
+        w_empty = Signal(name="wcb_empty")
+        w_busy = Signal(name="wcb_busy")           # closed, going out as a burst
+        need_close = Signal(name="wcb_need_close")
+        b_out = Signal(range(self.max_writes + 1), name="b_outstanding")
+        w_quiet = Signal(name="writes_quiet")       # buffer empty and every B received
+        m.d.comb += w_quiet.eq(w_empty & ~w_busy & (b_out == 0))
+        if writers:
+            self._write_side(m, ports, writers, reqs, rd_state, pend_any, any_miss, slot_any,
+                             w_empty, w_busy, need_close, b_out, tag_bits, mem_depth, ones_db)
+        else:
+            m.d.comb += [w_empty.eq(1), ax["AWVALID"].eq(0), ax["WVALID"].eq(0),
+                         ax["AWADDR"].eq(0), ax["AWLEN"].eq(0), ax["WDATA"].eq(0),
+                         ax["WSTRB"].eq(0), ax["WLAST"].eq(0)]
+
+        # --- the line-fill engine: one miss at a time, lowest port first
+        fill_idle = Signal(name="fill_idle")
+        if readers:
+            rs = [rd_state[ports.index(p)] for p in readers]
+            fport = Signal(range(max(len(rs), 2)), name="fill_port")
+            pend_tag = Array(s.pend_tag for s in rs)[fport]
+            cnt = Signal(lb + 1, name="fill_count")
+            arvalid = Signal(name="arvalid")
+            araddr = Signal(ADDR_BITS, name="araddr")
+            m.d.comb += [ax["ARVALID"].eq(arvalid), ax["ARADDR"].eq(araddr)]
+            with m.FSM(name="fill") as fsm:
+                with m.State("IDLE"):
+                    for j in reversed(range(len(rs))):   # lowest index wins
+                        with m.If(rs[j].pend):
+                            m.d.sync += fport.eq(j)
+                    with m.If(pend_any):
+                        m.next = "DRAIN"
+                with m.State("DRAIN"):
+                    # close the write buffer; wait for every B response
+                    m.d.comb += need_close.eq(1)
+                    with m.If(w_quiet):
+                        m.d.sync += [arvalid.eq(1),
+                                     araddr.eq(Cat(Const(0, ob + lb), pend_tag))]
+                        for j, s in enumerate(rs):
+                            with m.If(fport == j):
+                                m.d.sync += [s.valid.eq(0), s.tag.eq(s.pend_tag)]
+                        m.next = "AR"
+                with m.State("AR"):
+                    with m.If(ax["ARREADY"]):
+                        m.d.sync += [arvalid.eq(0), cnt.eq(0)]
+                        m.next = "R"
+                with m.State("R"):
+                    m.d.comb += ax["RREADY"].eq(1)
+                    with m.If(ax["RVALID"]):
+                        last = cnt == L - 1
+                        for j, s in enumerate(rs):
+                            with m.If(fport == j):
+                                m.d.comb += [s.wp.addr.eq(cnt), s.wp.data.eq(ax["RDATA"]),
+                                             s.wp.en.eq(ones_db)]
+                        m.d.sync += cnt.eq(cnt + 1)
+                        with m.If((ax["RRESP"] != 0) | (ax["RLAST"] != last)):
+                            m.d.sync += error.eq(1)
+                        with m.If(last):
+                            for j, s in enumerate(rs):
+                                with m.If(fport == j):
+                                    m.d.sync += s.valid.eq(1)
+                            m.next = "SERVE"
+                with m.State("SERVE"):
+                    # read the missed word out of the new line: on q next cycle
+                    for j, s in enumerate(rs):
+                        with m.If(fport == j):
+                            m.d.comb += [s.rp.en.eq(1), s.rp.addr.eq(s.pend_idx)]
+                            m.d.sync += [s.lane.eq(s.pend_lane), s.pend.eq(0)]
+                    m.next = "IDLE"
+            m.d.comb += fill_idle.eq(fsm.ongoing("IDLE"))
+        else:
+            m.d.comb += [fill_idle.eq(1), ax["ARVALID"].eq(0), ax["ARADDR"].eq(0),
+                         ax["RREADY"].eq(0)]
+
+        m.d.comb += [
+            self.ready.eq(~pend_any & ~slot_any),
+            self.idle.eq(~pend_any & ~slot_any & w_quiet & fill_idle),
+        ]
+        with m.If(self.flush):
+            m.d.comb += need_close.eq(1)
+        return m
+
+    def _write_side(self, m, ports, writers, reqs, rd_state, pend_any, any_miss, slot_any,
+                    w_empty, w_busy, need_close, b_out, tag_bits, mem_depth, ones_db):
+        ax = self.axi
+        dw, db, L = self.data_width, self.data_width // 8, self.line_beats
+        ob, lb = _log2(db), _log2(L)
+        lbs = max(lb, 1)
+
+        # one slot per writing port: a write of a core cycle that could not be applied
+        # at its sampling edge
+        slots = []
+        for p in writers:
+            a = p.arg
+            sl = type("Slot", (), {})()
+            sl.v = Signal(name=f"{a.name}{p.k}_slot")
+            sl.tag = Signal(tag_bits, name=f"{a.name}{p.k}_slot_tag")
+            sl.idx = Signal(lbs, name=f"{a.name}{p.k}_slot_idx")
+            sl.data = Signal(dw, name=f"{a.name}{p.k}_slot_data")
+            sl.strb = Signal(db, name=f"{a.name}{p.k}_slot_strb")
+            slots.append(sl)
+        m.d.comb += slot_any.eq(Cat(*[s.v for s in slots]).any())
+
+        # the write to apply this clock: the lowest slot, else the core's first writer
+        ap_tag = Signal(tag_bits, name="ap_tag")
+        ap_idx = Signal(lbs, name="ap_idx")
+        ap_data = Signal(dw, name="ap_data")
+        ap_strb = Signal(db, name="ap_strb")
+        ap_req = Signal(name="ap_req")      # there is a write to apply
+        ap_can = Signal(name="ap_can")      # the WCB accepts it
+        ap_go = Signal(name="ap_go")        # applied at this edge
+        slot_sel = [Signal(name=f"slot_sel{j}") for j in range(len(slots))]
+        first = [Signal(name=f"first_writer{j}") for j in range(len(writers))]
+        seen = Const(0, 1)
+        for j, s in enumerate(slots):
+            m.d.comb += slot_sel[j].eq(s.v & ~seen)
+            seen = seen | s.v
+        seen = Const(0, 1)
+        for j, p in enumerate(writers):
+            r = reqs[ports.index(p)]
+            m.d.comb += first[j].eq(r.wr & ~seen)
+            seen = seen | r.wr
+        wr_any = seen
+        direct = Signal(name="ap_direct")
+        m.d.comb += direct.eq(~slot_any & ~pend_any & wr_any & ~any_miss)
+        with m.If(slot_any):
+            for j, s in enumerate(slots):
+                with m.If(slot_sel[j]):
+                    m.d.comb += [ap_tag.eq(s.tag), ap_idx.eq(s.idx), ap_data.eq(s.data),
+                                 ap_strb.eq(s.strb)]
+        with m.Else():
+            for j, p in enumerate(writers):
+                r = reqs[ports.index(p)]
+                with m.If(first[j]):
+                    m.d.comb += [ap_tag.eq(r.tag), ap_idx.eq(r.idx), ap_data.eq(r.data),
+                                 ap_strb.eq(r.strb)]
+        m.d.comb += ap_req.eq((slot_any & ~pend_any) | direct)
+
+        # WCB state: window [w_start, w_start + w_count) of the aligned block w_tag
+        w_tag = Signal(tag_bits, name="wcb_tag")
+        w_start = Signal(lbs, name="wcb_start")
+        w_count = Signal(lb + 1, name="wcb_count")
+        w_end = Signal(lb + 1, name="wcb_end")
+        m.d.comb += [w_end.eq(w_start + w_count), w_empty.eq(w_count == 0)]
+        fresh = Signal(name="ap_fresh")     # a beat new to the window
+        if lb:
+            in_window = (ap_tag == w_tag) & (ap_idx >= w_start) & (ap_idx <= w_end)
+            m.d.comb += fresh.eq(w_empty | (ap_idx == w_end))
+        else:                               # one-beat bursts: merge into the same beat
+            in_window = ap_tag == w_tag
+            m.d.comb += fresh.eq(w_empty)
+        m.d.comb += ap_can.eq(~w_busy & (w_empty | in_window))
+        m.d.comb += ap_go.eq(ap_can & ((slot_any & ~pend_any) | (direct & self.run)))
+
+        data_mem = Memory(shape=dw, depth=mem_depth, init=[])
+        strb_mem = Memory(shape=db, depth=mem_depth, init=[])
+        m.submodules.wcb_data = data_mem
+        m.submodules.wcb_strb = strb_mem
+        dwp = data_mem.write_port(granularity=8)
+        swp = strb_mem.write_port(granularity=1)
+        drp = data_mem.read_port(domain="sync")
+        srp = strb_mem.read_port(domain="sync")
+        with m.If(ap_go):
+            m.d.comb += [dwp.addr.eq(ap_idx), dwp.data.eq(ap_data), dwp.en.eq(ap_strb),
+                         swp.addr.eq(ap_idx),
+                         swp.data.eq(Mux(fresh, ap_strb, ones_db)),
+                         swp.en.eq(Mux(fresh, ones_db, ap_strb))]
+            with m.If(w_empty):
+                m.d.sync += [w_tag.eq(ap_tag), w_start.eq(ap_idx), w_count.eq(1)]
+            with m.Elif(ap_idx == w_end):
+                m.d.sync += w_count.eq(w_count + 1)
+            # keep every line buffer that holds this beat up to date
+            for s in rd_state.values():
+                with m.If(s.valid & (s.tag == ap_tag)):
+                    m.d.comb += [s.wp.addr.eq(ap_idx), s.wp.data.eq(ap_data),
+                                 s.wp.en.eq(ap_strb)]
+        # slots: cleared when applied, filled at a sampling edge
+        with m.If(slot_any & ~pend_any & ap_can):
+            for j, s in enumerate(slots):
+                with m.If(slot_sel[j]):
+                    m.d.sync += s.v.eq(0)
+        with m.If(self.run):
+            for j, p in enumerate(writers):
+                r = reqs[ports.index(p)]
+                s = slots[j]
+                taken = first[j] & direct & ap_can
+                with m.If(r.wr & ~taken):
+                    m.d.sync += [s.v.eq(1), s.tag.eq(r.tag), s.idx.eq(r.idx),
+                                 s.data.eq(r.data), s.strb.eq(r.strb)]
+
+        # close the buffer: a write it cannot take, a line fill, or flush
+        with m.If(ap_req & ~ap_can):
+            m.d.comb += need_close.eq(1)
+        close = Signal(name="wcb_close")
+        m.d.comb += close.eq(need_close & ~w_busy & ~w_empty & (b_out != self.max_writes))
+
+        awvalid = Signal(name="awvalid")
+        awaddr = Signal(ADDR_BITS, name="awaddr")
+        awlen = Signal(8, name="awlen")
+        wvalid = Signal(name="wvalid")
+        wlast = Signal(name="wlast")
+        w_ptr = Signal(lb + 1, name="w_ptr")
+        w_left = Signal(lb + 1, name="w_left")
+        m.d.comb += [ax["AWVALID"].eq(awvalid), ax["AWADDR"].eq(awaddr), ax["AWLEN"].eq(awlen),
+                     ax["WVALID"].eq(wvalid), ax["WLAST"].eq(wlast),
+                     ax["WDATA"].eq(drp.data), ax["WSTRB"].eq(srp.data)]
+        with m.If(close):
+            m.d.sync += [w_busy.eq(1), awvalid.eq(1),
+                         awaddr.eq(Cat(Const(0, ob), w_start[:lb], w_tag)),
+                         awlen.eq(w_count - 1), w_ptr.eq(w_start), w_left.eq(w_count)]
+        with m.If(awvalid & ax["AWREADY"]):
+            m.d.sync += awvalid.eq(0)
+        # W beats: the buffer's read ports are enabled only when the W register is free,
+        # so WDATA/WSTRB (their outputs) hold while WVALID && !WREADY
+        w_load = Signal(name="w_load")
+        m.d.comb += w_load.eq(w_busy & (w_left != 0) & (~wvalid | ax["WREADY"]))
+        m.d.comb += [drp.addr.eq(w_ptr), srp.addr.eq(w_ptr), drp.en.eq(w_load),
+                     srp.en.eq(w_load)]
+        with m.If(w_load):
+            m.d.sync += [w_ptr.eq(w_ptr + 1), w_left.eq(w_left - 1), wvalid.eq(1),
+                         wlast.eq(w_left == 1)]
+        with m.Elif(wvalid & ax["WREADY"]):
+            m.d.sync += [wvalid.eq(0), wlast.eq(0)]
+        with m.If(w_busy & (w_left == 0) & ~wvalid & ~awvalid):
+            m.d.sync += [w_busy.eq(0), w_count.eq(0)]
+        # B responses outstanding: one per closed burst
+        b_in = ax["BVALID"]
+        with m.If(close & ~b_in):
+            m.d.sync += b_out.eq(b_out + 1)
+        with m.Elif(~close & b_in & (b_out != 0)):
+            m.d.sync += b_out.eq(b_out - 1)
