@@ -256,6 +256,7 @@ def test_host_cpp_compiles(tmp_path, kern):
     for h in ("xrt_bo.h", "xrt_device.h", "xrt_kernel.h"):
         (inc / h).write_text(_XRT_STUB)
     src = files["host"].read_text()
+    assert src == host_cpp(kern)
     assert "USER" in src and "reference_vadd_k" in src
     assert "auto run = krnl(in1_bo, in2_bo, out_bo, n, scale, flag);" in src
     assert "out_bo.sync(XCL_BO_SYNC_BO_FROM_DEVICE);" in src
