@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import FrontendError, UnsupportedError
+from ..fpu import BINARY32, BINARY64, FPFormat
 from ..ir import Block, Const, Function, Loc, MemoryObject, Module, Op, Param, PtrParam, Value
 from ._debuginfo import DebugInfo
 from ._types import (
@@ -38,6 +39,21 @@ _INTRINSIC_OPS = {
 _IGNORED_INTRINSICS = ("lifetime.", "assume", "dbg.", "experimental.noalias.scope.decl",
                        "donothing", "sideeffect", "pseudoprobe", "var.annotation",
                        "invariant.start", "invariant.end")
+
+
+_FLOAT_FORMATS = {32: BINARY32, 64: BINARY64}
+
+
+def _scalar(t) -> bool:
+    """An LLVM scalar the datapath carries as plain bits: an integer, float or double."""
+    return isinstance(t, IntT) or (isinstance(t, FloatT) and t.bits in _FLOAT_FORMATS)
+
+
+def _fmt(t) -> FPFormat:
+    return _FLOAT_FORMATS[t.bits]
+
+
+_FMF = r"(?:(?:nnan|ninf|nsz|arcp|contract|afn|reassoc|fast) )*"
 
 
 def _vk(v) -> str:
@@ -239,7 +255,7 @@ class Translator:
         dbg_params = self.dbg.params(define)
         ret_t = self.tp.type_of(str(ftype.get_function_return()))  if str(ftype.get_function_return()) != "void" else None
         if ret_t is not None:
-            if not isinstance(ret_t, IntT):
+            if not _scalar(ret_t):
                 raise self._type_error(ret_t, f"return value of @{name}", define, name)
             func.return_width = ret_t.bits
         vals: dict[int, Value | Ptr] = {}
@@ -255,7 +271,7 @@ class Translator:
                 p = PtrParam(index=i, name=pname, mem=mem)
                 func.params.append(p)
                 vals[key(arg)] = Ptr(mem, Const(OFF_W, 0))
-            elif isinstance(t, IntT):
+            elif _scalar(t):
                 p = Param(width=t.bits, name=pname, index=i)
                 func.params.append(p)
                 vals[key(arg)] = p
@@ -281,11 +297,12 @@ class Translator:
         return func
 
     def _type_error(self, t, what: str, text: str, fn: str) -> UnsupportedError:
-        kind = "floating-point" if isinstance(t, FloatT) else "vector" if isinstance(t, VectorT) else "aggregate"
-        loc = self.loc_of(text, fn)
-        extra = " (floating-point support is a separate capability, not available yet)" if isinstance(t, FloatT) else ""
-        return UnsupportedError(f"{kind} type of {what} is not supported for hardware{extra}",
-                                loc.file, loc.line)
+        if isinstance(t, FloatT):
+            kind = f"the floating-point type of {what} (only float and double have hardware formats)"
+        else:
+            kind = ("the vector" if isinstance(t, VectorT) else "the aggregate") + f" type of {what}"
+        return self.unsupported(kind, text.split("{")[0].strip() if text.startswith("define")
+                                else text, fn)
 
     # ------------------------------------------------------------------ values
     def _emit(self, kind: str, operands: list[Value], width: int, loc: Loc | None = None,
@@ -305,6 +322,16 @@ class Translator:
             if tstr == "ptr":
                 return self._const_ptr(v)
             t = self.tp.type_of(tstr)
+            if _scalar(t) and isinstance(t, FloatT):
+                text = str(v).strip()
+                tail = text.split(" ", 1)[1].strip() if " " in text else text
+                if tail in ("undef", "poison"):
+                    return Const(t.bits, 0)
+                try:
+                    data, _ = self.tp.parse_const(tokenize(tail), 0, t)
+                except Exception:
+                    raise self.unsupported("this floating-point constant", text, self._llname)
+                return Const(t.bits, int.from_bytes(data, "little"))
             if isinstance(t, IntT):
                 text = str(v).strip()
                 tail = text.split(" ", 1)[1].strip() if " " in text else text
@@ -390,8 +417,8 @@ class Translator:
             self._set(ins, self._emit(opc, [a, b], a.width))
             return
         if opc in _FLOAT_OPS:
-            raise self.unsupported("floating-point arithmetic (a separate capability, not "
-                                   "available yet)", text, self._llname)
+            self._float_op(ins, text, opc)
+            return
         what = {
             "invoke": "exception handling (invoke)", "landingpad": "exception handling",
             "resume": "exception handling", "va_arg": "a variadic argument",
@@ -421,6 +448,44 @@ class Translator:
         tstr = str(ins.type)
         return self.tp.type_of(tstr)
 
+    def _float_op(self, ins, text, opc) -> None:
+        ops = list(ins.operands)
+        if opc == "frem":
+            raise self.unsupported("frem (floating-point remainder)", text, self._llname)
+        if opc in ("fptosi", "fptoui"):
+            ts, t = self.tp.type_of(str(ops[0].type)), self._result_type(ins)
+            if not (_scalar(ts) and isinstance(ts, FloatT) and isinstance(t, IntT)) or t.bits > 64:
+                raise self._type_error(ts if not isinstance(ts, IntT) else t, "a conversion",
+                                       text, self._llname)
+            self._set(ins, self._emit(opc, [self._int(ops[0])], t.bits, fmt=_fmt(ts)))
+            return
+        t = self._result_type(ins)
+        if opc in ("sitofp", "uitofp"):
+            ts = self.tp.type_of(str(ops[0].type))
+            if not (_scalar(t) and isinstance(t, FloatT) and isinstance(ts, IntT)) or ts.bits > 64:
+                raise self._type_error(t, "a conversion", text, self._llname)
+            self._set(ins, self._emit(opc, [self._int(ops[0])], t.bits, fmt=_fmt(t)))
+            return
+        if opc == "fcmp":
+            ts = self.tp.type_of(str(ops[0].type))
+            if not (_scalar(ts) and isinstance(ts, FloatT)):
+                raise self._type_error(ts, "a floating-point comparison", text, self._llname)
+            m = re.search(r"fcmp " + _FMF + r"(\w+) ", text)
+            a, b = self._int(ops[0]), self._int(ops[1])
+            self._set(ins, self._emit("fcmp", [a, b], 1, fmt=_fmt(ts), pred=m.group(1)))
+            return
+        if not (_scalar(t) and isinstance(t, FloatT)):
+            raise self._type_error(t, f"'{opc}'", text, self._llname)
+        if opc in ("fpext", "fptrunc"):
+            ts = self.tp.type_of(str(ops[0].type))
+            if not (_scalar(ts) and isinstance(ts, FloatT)):
+                raise self._type_error(ts, "a conversion", text, self._llname)
+            self._set(ins, self._emit("fpconv", [self._int(ops[0])], t.bits, fmt=_fmt(t),
+                                      src=_fmt(ts)))
+            return
+        vals = [self._int(o) for o in ops]
+        self._set(ins, self._emit(opc, vals, t.bits, fmt=_fmt(t)))
+
     def _i_icmp(self, ins, text):
         m = re.search(r"icmp (?:samesign )?(\w+) ", text)
         pred = m.group(1)
@@ -444,7 +509,7 @@ class Translator:
             self._set(ins, Ptr(pa.mem, self._emit("select", [cond, pa.off, pb.off], OFF_W)))
             return
         t = self._result_type(ins)
-        if not isinstance(t, IntT):
+        if not _scalar(t):
             raise self._type_error(t, "a select", text, self._llname)
         self._set(ins, self._emit("select", [cond, self._int(a), self._int(b)], t.bits))
 
@@ -472,6 +537,10 @@ class Translator:
         if str(src.type) == str(ins.type):
             self._set(ins, self._val(src))
             return
+        ts, td = self.tp.type_of(str(src.type)), self._result_type(ins)
+        if _scalar(ts) and _scalar(td) and ts.bits == td.bits:
+            self._set(ins, self._int(src))  # float <-> integer of the same size: the bits
+            return
         raise self.unsupported("a bit cast between different types", text, self._llname)
 
     def _i_phi(self, ins, text):
@@ -494,7 +563,7 @@ class Translator:
             self._set(ins, Ptr(mem, op))
             return
         t = self._result_type(ins)
-        if not isinstance(t, IntT):
+        if not _scalar(t):
             raise self._type_error(t, "a phi", text, self._llname)
         op = self._emit("phi", [], t.bits)
         self._phis.append((op, ins))
@@ -611,7 +680,7 @@ class Translator:
         if " atomic " in text:
             raise self.unsupported("an atomic load", text, self._llname)
         t = self._result_type(ins)
-        if not isinstance(t, IntT):
+        if not _scalar(t):
             raise self._type_error(t, "a load", text, self._llname)
         p = self._ptr(next(iter(ins.operands)))
         size = store_size(t)
@@ -628,7 +697,7 @@ class Translator:
             raise self.unsupported("an atomic store", text, self._llname)
         v, pv = ins.operands
         t = self.tp.type_of(str(v.type))
-        if not isinstance(t, IntT):
+        if not _scalar(t):
             raise self._type_error(t, "a store", text, self._llname)
         p = self._ptr(pv)
         data = self._int(v)
@@ -748,8 +817,21 @@ class Translator:
             self._set(ins, self._int(args[0]))
             return
         if base in ("fabs", "fmuladd", "fma", "sqrt", "minnum", "maxnum", "copysign"):
-            raise self.unsupported("floating-point arithmetic (a separate capability, not "
-                                   "available yet)", text, self._llname)
+            t = self._result_type(ins)
+            if not (isinstance(t, FloatT) and t.bits in _FLOAT_FORMATS):
+                raise self._type_error(t, f"llvm.{name}", text, self._llname)
+            fmt, w = _fmt(t), t.bits
+            vals = [self._int(a) for a in args]
+            if base == "fmuladd":
+                # LLVM lets fmuladd round twice; native execution (no FMA in the JIT's
+                # generic x86-64 target) does, so the hardware does too
+                prod = self._emit("fmul", vals[:2], w, fmt=fmt)
+                self._set(ins, self._emit("fadd", [prod, vals[2]], w, fmt=fmt))
+                return
+            kind = {"fabs": "fabs", "fma": "ffma", "sqrt": "fsqrt", "minnum": "fminnum",
+                    "maxnum": "fmaxnum", "copysign": "fcopysign"}[base]
+            self._set(ins, self._emit(kind, vals, w, fmt=fmt))
+            return
         raise self.unsupported(f"the intrinsic llvm.{name}", text, self._llname)
 
     def _mem_intrinsic(self, base, ins, text, args) -> None:

@@ -11,11 +11,16 @@ Encoding (the invariants every pass relies on):
 * Memory is explicit: every pointer of the LLVM input is resolved to a ``MemoryObject``
   and a byte offset, and loads/stores address a memory by *word index* (``addr`` operand),
   with a static byte ``lane`` inside the word and an access ``size`` in bytes.
+* Floating-point values are bit vectors too; a float op (``FLOAT_KINDS``) carries its
+  format (``hls.fpu.FPFormat``) in ``attrs["fmt"]``.
 * Each block holds its phis first, then ordinary ops, and ends with exactly one
   terminator op (``br``, ``condbr``, ``switch`` or ``ret``).
 """
 
 from ._core import (
+    FCMP_PREDS,
+    FLOAT_KINDS,
+    ICMP_PREDS,
     Block,
     Const,
     Function,
@@ -31,6 +36,9 @@ from ._core import (
 )
 
 __all__ = [
+    "FCMP_PREDS",
+    "FLOAT_KINDS",
+    "ICMP_PREDS",
     "Block",
     "Const",
     "Function",

@@ -28,11 +28,22 @@ OP_KINDS: dict[str, int | None] = {
     "store": 2,     # operands: word address, data; attrs mem, lane, size
     "call": None,   # scalar arguments, then one word offset per attrs["ptr_args"] entry;
                     # attrs callee, ptr_args [(callee PtrParam, caller memory)]
+    # floating point on bit vectors; attrs["fmt"]: the FPFormat (of the result; of the
+    # operand for fcmp/fptosi/fptoui; fpconv also has attrs["src"])
+    "fadd": 2, "fsub": 2, "fmul": 2, "fdiv": 2, "fsqrt": 1, "ffma": 3,
+    "fneg": 1, "fabs": 1, "fcopysign": 2, "fminnum": 2, "fmaxnum": 2,
+    "fcmp": 2,      # attrs["pred"]: an LLVM fcmp predicate; width 1
+    "fptosi": 1, "fptoui": 1, "sitofp": 1, "uitofp": 1, "fpconv": 1,
     # terminators
     "br": 0, "condbr": 1, "switch": 1, "ret": None,
 }
 
 TERMINATORS = frozenset({"br", "condbr", "switch", "ret"})
+FCMP_PREDS = frozenset({"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",
+                        "uge", "ult", "ule", "une", "uno", "true"})
+FLOAT_KINDS = frozenset({"fadd", "fsub", "fmul", "fdiv", "fsqrt", "ffma", "fneg", "fabs",
+                         "fcopysign", "fminnum", "fmaxnum", "fcmp", "fptosi", "fptoui",
+                         "sitofp", "uitofp", "fpconv"})
 ICMP_PREDS = frozenset({"eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"})
 
 
@@ -272,6 +283,9 @@ def print_ir(func: Function) -> str:
                 args = ", ".join(f"[{p.name}: {_val(v, names)}]" for p, v in op.incoming)
             if "pred" in op.attrs:
                 extra.append(op.attrs["pred"])
+            if "fmt" in op.attrs:
+                extra.append((f"{op.attrs['src']}->" if "src" in op.attrs else "")
+                             + str(op.attrs["fmt"]))
             if op.mem is not None:
                 extra.append(f"{op.mem.name} lane={op.attrs['lane']} size={op.attrs['size']}")
             if op.kind == "slice":
@@ -335,6 +349,10 @@ def verify(func: Function) -> None:
                     fail(f"operand width must be 1..128, not {v.width}", op)
             if op.kind == "icmp" and op.attrs.get("pred") not in ICMP_PREDS:
                 fail(f"icmp predicate must be one of {sorted(ICMP_PREDS)}", op)
+            if op.kind == "fcmp" and op.attrs.get("pred") not in FCMP_PREDS:
+                fail(f"fcmp predicate must be one of {sorted(FCMP_PREDS)}", op)
+            if op.kind in FLOAT_KINDS and op.attrs.get("fmt") is None:
+                fail(f"{op.kind} has no floating-point format", op)
             if op.kind == "call":
                 callee = op.attrs["callee"]
                 if len(op.call_scalar_args()) != len(callee.scalar_params):

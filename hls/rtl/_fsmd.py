@@ -19,7 +19,8 @@ from amaranth.lib.memory import Memory
 
 from ..binding import Binding, is_wire_use
 from ..errors import RTLError
-from ..ir import Block, Const, Function, MemoryObject, Op, Param, PtrParam, Value
+from ..ir import FLOAT_KINDS, Block, Const, Function, MemoryObject, Op, Param, PtrParam, Value
+from ._fp import connect_fp, fp_unit
 from ._pipeline import PipelineRTL
 from ._units import SeqDivider
 
@@ -212,6 +213,12 @@ class FunctionRTL(Elaboratable):
                 p = bd.port_of[op]
                 lane, size = op.attrs["lane"], op.attrs["size"]
                 m.d.comb += w.eq(ports.q[p][8 * lane:8 * (lane + size)])
+                continue
+            if k in FLOAT_KINDS:
+                unit, _ = fp_unit(op, fs.target)
+                m.submodules[f"fp_{w.name}"] = unit
+                connect_fp(m, unit, [rd(v) for v in op.operands], advance)
+                m.d.comb += w.eq(unit.o)
                 continue
             if k == "call":
                 # The callee's return register changes at its next call, which may start

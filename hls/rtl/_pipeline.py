@@ -25,7 +25,8 @@ from __future__ import annotations
 from amaranth.hdl import Cat, Const as AConst, Mux, Signal
 
 from ..errors import RTLError
-from ..ir import Op
+from ..ir import FLOAT_KINDS, Op
+from ._fp import connect_fp, fp_unit
 from ..scheduling import LoopPipeline
 from ._units import SeqDivider
 
@@ -154,6 +155,11 @@ class PipelineRTL:
                              div.b.eq(self.read_at(op.operands[1], t)),
                              div.signed.eq(k in ("sdiv", "srem")),
                              w.eq(div.quot if k in ("udiv", "sdiv") else div.rem)]
+            elif k in FLOAT_KINDS:
+                unit, _ = fp_unit(op, f.fs.target)
+                m.submodules[f"pl_{b.name}_fp{self.ops.index(op)}"] = unit
+                connect_fp(m, unit, [self.read_at(v, t) for v in op.operands], 1)
+                m.d.comb += w.eq(unit.o)
             elif k == "call":
                 raise RTLError("internal error: a call inside a pipelined loop")
             elif w is not None:

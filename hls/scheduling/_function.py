@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 from ..analysis import find_loops
 from ..ir import Block, Const, Function, Op, Param, Value
+from ..ir._core import FLOAT_KINDS
+from ..targets._fp import fp_timing
 from ..targets import OpTiming, Target
 from ._asap import asap_schedule
 from ._check import check_schedule
@@ -36,6 +38,8 @@ MEM_PORTS = 2
 
 
 def op_timing(target: Target, op: Op) -> OpTiming:
+    if op.kind in FLOAT_KINDS:
+        return fp_timing(target, op)[1]
     kind = _WIRE_KINDS.get(op.kind, op.kind)
     if kind in ("br", "condbr", "switch", "ret"):
         kind = "copy"

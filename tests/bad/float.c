@@ -1,7 +1,6 @@
-/* floating-point arithmetic */
-int top(int a, int b)
+/* long double (x86 80-bit extended precision) has no hardware format */
+long double top(int a, int b)
 {
-    float x = (float)a;
-    float y = x * 0.5f + (float)b;
-    return (int)y;
+    long double x = (long double)a;
+    return x * 0.5L + (long double)b;
 }

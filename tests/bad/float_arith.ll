@@ -1,7 +1,5 @@
-define i32 @top(i32 %a) {
+define float @top(float %a) {
 entry:
-  %f = sitofp i32 %a to float
-  %g = fmul float %f, 2.500000e+00
-  %r = fptosi float %g to i32
-  ret i32 %r
+  %f = frem float %a, 2.500000e+00
+  ret float %f
 }
