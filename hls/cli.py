@@ -108,17 +108,25 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args) -> int:
     from .flow import SynthOptions, synthesize, write_outputs
+    from .fpu import FPFormat
 
-    if args.fp_format:
-        raise HLSError("--fp-format is not available yet (custom floating-point formats are "
-                       "a separate capability)")
+    fp_format = {}
+    for item in args.fp_format:
+        func, sep, text = item.partition("=")
+        if not sep or not func:
+            raise HLSError(f"--fp-format {item}: expected FUNC=eEmM (or '*=eEmM')")
+        try:
+            fp_format[func] = FPFormat.parse(text)
+        except ValueError as exc:
+            raise HLSError(f"--fp-format {item}: {exc}") from None
     if args.directives:
         raise HLSError("--directives is not available yet (directives come with loop "
                        "pipelining)", args.directives, None)
     out = Path(args.output or f"hls_{args.top}")
     opts = SynthOptions(top=args.top, target=args.target, clock_period_ns=args.clock_period,
                         depth=dict(args.depth), cc=args.cc, scheduler=args.scheduler,
-                        max_units=dict(args.max_units), pipeline=args.pipeline)
+                        max_units=dict(args.max_units), pipeline=args.pipeline,
+                        fp_format=fp_format)
     result = synthesize(args.input, opts)
     extra = {}
     if args.command == "cosim":

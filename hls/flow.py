@@ -39,6 +39,8 @@ class SynthOptions:
     max_units: dict[str, int] = field(default_factory=dict)
     #: pipeline innermost single-block loops (modulo scheduling)
     pipeline: bool = True
+    #: custom floating-point formats: function name (or "*") -> hls.fpu.FPFormat
+    fp_format: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -64,7 +66,8 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
     inp = inp or read_input(path, cc=opts.cc)
-    module = load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc), inp=inp)
+    module = load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
+                                                           fp_format=dict(opts.fp_format)), inp=inp)
     for f in module.functions:
         run_passes(f)
     t1 = time.perf_counter()

@@ -33,6 +33,8 @@ class FrontendOptions:
     depth: dict[str, int] = field(default_factory=dict)
     cc: str | None = None
     cflags: tuple[str, ...] = ()
+    #: ``--fp-format``: function name (or ``*``) -> custom FPFormat of its float arithmetic
+    fp_format: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -303,7 +305,8 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
     options = options or FrontendOptions()
     inp = inp or read_input(path, cc=options.cc, cflags=options.cflags)
     if inp.depths.get(top):  # the user's --depth wins over the memref shapes
-        options = FrontendOptions({**inp.depths[top], **options.depth}, options.cc, options.cflags)
+        options = FrontendOptions({**inp.depths[top], **options.depth}, options.cc, options.cflags,
+                                  options.fp_format)
     mod = parse_module(inp)
     lmap = line_map(inp.text) if inp.kind == "ll" else {}
     # reject unsupported constructs on the IR as written (its lines are the user's lines)
@@ -311,9 +314,20 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
     Translator(mod, str(mod), inp.path, {"depth": options.depth}, lmap).check(top)
     canonicalise(mod, top)
     text = str(mod)
-    tr = Translator(mod, text, inp.path, {"depth": options.depth}, lmap)
+    tr = Translator(mod, text, inp.path, {"depth": options.depth, "fp_format": options.fp_format},
+                    lmap)
     module = tr.translate(top)
     module.llvm_ir = text
+    fmts = options.fp_format
+    for name in tr.functions:
+        c = fmts.get(name, fmts.get("*"))
+        if c is not None:
+            module.fp_formats[name] = c
+    unknown = sorted(k for k in fmts if k != "*" and k not in tr.functions)
+    if unknown:
+        raise FrontendError(f"--fp-format names {', '.join(unknown)}, which is not a hardware "
+                            f"function of this design (the top or a noinline function it calls; "
+                            f"these are: {', '.join(tr.functions)})", inp.path, None)
     for f in module.functions:
         verify(f)
     return module

@@ -457,14 +457,14 @@ class Translator:
             if not (_scalar(ts) and isinstance(ts, FloatT) and isinstance(t, IntT)) or t.bits > 64:
                 raise self._type_error(ts if not isinstance(ts, IntT) else t, "a conversion",
                                        text, self._llname)
-            self._set(ins, self._emit(opc, [self._int(ops[0])], t.bits, fmt=_fmt(ts)))
+            self._set(ins, self._fop(opc, [self._int(ops[0])], _fmt(ts), t.bits))
             return
         t = self._result_type(ins)
         if opc in ("sitofp", "uitofp"):
             ts = self.tp.type_of(str(ops[0].type))
             if not (_scalar(t) and isinstance(t, FloatT) and isinstance(ts, IntT)) or ts.bits > 64:
                 raise self._type_error(t, "a conversion", text, self._llname)
-            self._set(ins, self._emit(opc, [self._int(ops[0])], t.bits, fmt=_fmt(t)))
+            self._set(ins, self._fop(opc, [self._int(ops[0])], _fmt(t), t.bits))
             return
         if opc == "fcmp":
             ts = self.tp.type_of(str(ops[0].type))
@@ -472,7 +472,7 @@ class Translator:
                 raise self._type_error(ts, "a floating-point comparison", text, self._llname)
             m = re.search(r"fcmp " + _FMF + r"(\w+) ", text)
             a, b = self._int(ops[0]), self._int(ops[1])
-            self._set(ins, self._emit("fcmp", [a, b], 1, fmt=_fmt(ts), pred=m.group(1)))
+            self._set(ins, self._fop("fcmp", [a, b], _fmt(ts), 1, pred=m.group(1)))
             return
         if not (_scalar(t) and isinstance(t, FloatT)):
             raise self._type_error(t, f"'{opc}'", text, self._llname)
@@ -480,11 +480,57 @@ class Translator:
             ts = self.tp.type_of(str(ops[0].type))
             if not (_scalar(ts) and isinstance(ts, FloatT)):
                 raise self._type_error(ts, "a conversion", text, self._llname)
-            self._set(ins, self._emit("fpconv", [self._int(ops[0])], t.bits, fmt=_fmt(t),
-                                      src=_fmt(ts)))
+            self._set(ins, self._fop("fpconv", [self._int(ops[0])], _fmt(t), t.bits,
+                                     src=_fmt(ts)))
             return
         vals = [self._int(o) for o in ops]
-        self._set(ins, self._emit(opc, vals, t.bits, fmt=_fmt(t)))
+        self._set(ins, self._fop(opc, vals, _fmt(t), t.bits))
+
+    # ------------------------------------------------------------------ custom formats
+    def _custom(self) -> FPFormat | None:
+        """The ``--fp-format`` of the function being translated (None: IEEE)."""
+        fmts = self.opts.get("fp_format") or {}
+        return fmts.get(self._llname, fmts.get("*"))
+
+    def _to_c(self, v: Value, f: FPFormat, c: FPFormat) -> Value:
+        """``v`` (a value of format ``f``) rounded to the custom format ``c``."""
+        if isinstance(v, Op) and v.kind == "fpconv" and v.attrs["src"] == c and v.attrs["fmt"] == f:
+            return v.operands[0]  # widened from c just before: the c value itself
+        if isinstance(v, Const):
+            import numpy as np  # noqa: PLC0415
+
+            from ..fpu import ref  # noqa: PLC0415
+            return Const(c.width, int(ref.convert(f, c, np.uint64(v.value))))
+        return self._emit("fpconv", [v], c.width, fmt=c, src=f)
+
+    def _fop(self, kind: str, vals: list[Value], f: FPFormat, width: int, **attrs) -> Value:
+        """Emit float op ``kind`` of format ``f`` (the operand's format for fcmp/fptosi/
+        fptoui; the result's otherwise).  In a function with a custom format ``c`` the op
+        is computed in ``c``: operands rounded ``f -> c``, result widened ``c -> f``."""
+        c = self._custom()
+        if c is None or kind in ("fneg", "fabs", "fcopysign"):
+            return self._emit(kind, vals, width, fmt=f, **attrs)
+        self._check_fits(c, f)
+        if kind == "fpconv":
+            src = attrs["src"]
+            self._check_fits(c, src)
+            x = self._to_c(vals[0], src, c)
+            return self._emit("fpconv", [x], width, fmt=f, src=c)
+        if kind in ("sitofp", "uitofp"):
+            r = self._emit(kind, vals, c.width, fmt=c, **attrs)
+            return self._emit("fpconv", [r], width, fmt=f, src=c)
+        ins = [self._to_c(v, f, c) for v in vals]
+        if kind in ("fcmp", "fptosi", "fptoui"):
+            return self._emit(kind, ins, width, fmt=c, **attrs)
+        r = self._emit(kind, ins, c.width, fmt=c, **attrs)
+        return self._emit("fpconv", [r], width, fmt=f, src=c)
+
+    def _check_fits(self, c: FPFormat, f: FPFormat) -> None:
+        if c.exp_bits > f.exp_bits or c.man_bits > f.man_bits:
+            raise self.unsupported(
+                f"--fp-format {c} for {'float' if f == BINARY32 else 'double'} arithmetic "
+                f"({f}): the custom format must fit in the C type it replaces, and", self._itext,
+                self._llname)
 
     def _i_icmp(self, ins, text):
         m = re.search(r"icmp (?:samesign )?(\w+) ", text)
@@ -825,12 +871,12 @@ class Translator:
             if base == "fmuladd":
                 # LLVM lets fmuladd round twice; native execution (no FMA in the JIT's
                 # generic x86-64 target) does, so the hardware does too
-                prod = self._emit("fmul", vals[:2], w, fmt=fmt)
-                self._set(ins, self._emit("fadd", [prod, vals[2]], w, fmt=fmt))
+                prod = self._fop("fmul", vals[:2], fmt, w)
+                self._set(ins, self._fop("fadd", [prod, vals[2]], fmt, w))
                 return
             kind = {"fabs": "fabs", "fma": "ffma", "sqrt": "fsqrt", "minnum": "fminnum",
                     "maxnum": "fmaxnum", "copysign": "fcopysign"}[base]
-            self._set(ins, self._emit(kind, vals, w, fmt=fmt))
+            self._set(ins, self._fop(kind, vals, fmt, w))
             return
         raise self.unsupported(f"the intrinsic llvm.{name}", text, self._llname)
 

@@ -244,6 +244,8 @@ class Module:
     source: str = ""
     #: the canonicalised LLVM IR the CDFG was built from (golden model input)
     llvm_ir: str = ""
+    #: custom floating-point formats by LLVM function name (``--fp-format``)
+    fp_formats: dict = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------------------- printer

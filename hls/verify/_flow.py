@@ -18,6 +18,7 @@ from ..errors import CosimError, FrontendError
 from ..flow import SynthOptions, SynthResult, synthesize
 from ..frontend import read_input
 from ._compare import CosimResult, run_cosim, run_cosim_main
+from ._fpgolden import rewrite_ll
 from ._golden import capture_tb_calls, random_calls, run_calls, run_main
 
 
@@ -26,7 +27,7 @@ def _tb_module_text(result: SynthResult, tb: str | Path, cc: str | None) -> str:
     src = Path(result.source.path)
     tbp = Path(tb)
     if tbp.resolve() == src.resolve():
-        return result.module.llvm_ir
+        return golden_ir(result.module)
     tb_in = read_input(tbp, cc=cc)
     tb_mod = llvm.parse_assembly(tb_in.text)
     top = result.module.top.name
@@ -41,7 +42,7 @@ def _tb_module_text(result: SynthResult, tb: str | Path, cc: str | None) -> str:
         tb_mod.get_function("main")
     except NameError:
         raise FrontendError(f"the testbench defines no main function", str(tbp), None) from None
-    kernel = llvm.parse_assembly(result.module.llvm_ir)
+    kernel = llvm.parse_assembly(golden_ir(result.module))
     try:
         kernel.get_function("main")
         raise FrontendError("both the testbench and the kernel define main; give the kernel "
@@ -52,19 +53,34 @@ def _tb_module_text(result: SynthResult, tb: str | Path, cc: str | None) -> str:
     return str(tb_mod)
 
 
+def _fp_formats(spec: dict | None) -> dict:
+    from ..fpu import FPFormat  # noqa: PLC0415
+
+    return {k: v if isinstance(v, FPFormat) else FPFormat.parse(v) for k, v in (spec or {}).items()}
+
+
+def golden_ir(module) -> str:
+    """The LLVM IR native execution runs: the canonicalised input, with the arithmetic of
+    custom-format functions replaced by calls of the reference models."""
+    if not module.fp_formats:
+        return module.llvm_ir
+    return rewrite_ll(module.llvm_ir, module.fp_formats)
+
+
 def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
           depth: dict[str, int] | None = None, fixed: dict[str, int] | None = None,
           seed: int = 0, runs: int = 4, max_cycles: int = 10_000_000, waves: bool = False,
           target: str = "generic", clock_period_ns: float | None = None,
           cc: str | None = None, workdir: str | Path | None = None,
-          scheduler: str = "sdc", pipeline: bool = True,
+          scheduler: str = "sdc", pipeline: bool = True, fp_format: dict | None = None,
           synth: SynthResult | None = None) -> CosimResult:
     """Co-simulate ``top`` of ``path`` against native execution; returns a CosimResult
     (``passed``, per-call cycles, mismatches) with ``.synth`` holding the SynthResult."""
     res = synth or synthesize(path, SynthOptions(top=top, target=target,
                                                  clock_period_ns=clock_period_ns,
                                                  depth=dict(depth or {}), cc=cc,
-                                                 scheduler=scheduler, pipeline=pipeline))
+                                                 scheduler=scheduler, pipeline=pipeline,
+                                                 fp_format=_fp_formats(fp_format)))
     iface = res.interface
     own_tmp = None
     if workdir is None:
@@ -90,7 +106,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
                     if m.global_name else m for m in iface.memories))
             result = run_cosim([vfile], iface, calls, max_cycles, waves, work)
         elif func.name == "main" and not func.params:
-            ret, globs = run_main(res.module.llvm_ir, list(glob_sizes), glob_sizes)
+            ret, globs = run_main(golden_ir(res.module), list(glob_sizes), glob_sizes)
             w = func.return_width
             exp_ret = ret & ((1 << w) - 1) if w else None
             result = run_cosim_main([vfile], iface, exp_ret, globs, max_cycles, waves, work)
@@ -104,7 +120,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
                                      f"{func.name}; scalars: {', '.join(names) or 'none'}")
                 fixed_idx[idx] = int(v, 0) if isinstance(v, str) else int(v)
             stim = random_calls(iface, k=runs, seed=seed, fixed=fixed_idx)
-            calls = run_calls(res.module.llvm_ir, func.name, stim, ptr_sizes,
+            calls = run_calls(golden_ir(res.module), func.name, stim, ptr_sizes,
                               globals_=glob_sizes or None)
             result = run_cosim([vfile], iface, calls, max_cycles, waves, work)
     finally:

@@ -152,6 +152,10 @@ class Jit:
 
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
+        if "__pyhls_fp_" in ll:  # custom floating-point formats: reference-model callbacks
+            from hls.verify._fpgolden import callback_symbols
+
+            symbols = {**callback_symbols(ll), **(symbols or {})}
         for name, addr in (symbols or {}).items():
             llvm.add_symbol(name, addr)
         self.mod = llvm.parse_assembly(ll)
