@@ -329,7 +329,8 @@ def test_random_problems_valid_and_sdc_not_longer():
     assert methods.get("sdc", 0) > 20 and methods.get("sdc+cpsat", 0) > 20
     assert "asap-fallback" not in methods
     assert better >= 10  # CP-SAT beats the list scheduler on some problems
-    assert statistics.median(times) < 0.05
+    # solve times are measured by benchmarks/, never asserted here
+    print(f"sdc_schedule median {statistics.median(times) * 1000:.1f} ms over {len(times)}")
 
 
 def test_sdc_deterministic_and_glop_agrees():
