@@ -39,7 +39,7 @@ import math
 from dataclasses import dataclass
 from typing import Mapping
 
-from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed, unsigned
+from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed
 
 __all__ = [
     "T_LEVEL", "T_CARRY", "T_REG", "T_DSP", "ROUNDING_MODES",

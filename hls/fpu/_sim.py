@@ -61,7 +61,8 @@ class Port:
     direction: str  # "input" | "output"
 
 
-_PORT = re.compile(r"^\s*(input|output)\s+(?:wire\s+|reg\s+)?(?:\[(\d+):(\d+)\]\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*;")
+_PORT = re.compile(
+    r"^\s*(input|output)\s+(?:wire\s+|reg\s+)?(?:\[(\d+):(\d+)\]\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*;")
 
 
 def unit_verilog(unit, *, name: str = "top", ports=None) -> str:
