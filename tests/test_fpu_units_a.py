@@ -36,9 +36,10 @@ U64 = np.uint64
 _SRC = Path(__file__).resolve().parent.parent / "hls" / "fpu"
 
 
-def _verilog(unit, key: str) -> str:
-    """Verilog of ``unit``, cached by ``key`` plus the generator sources (conversion through
-    Yosys is most of a warm test run)."""
+def _verilog(make, key: str) -> str:
+    """Verilog of the unit ``make()`` builds, cached by ``key`` plus the generator sources
+    (conversion through Yosys is most of a warm test run; the unit is only constructed on a
+    cache miss, so Amaranth never sees an unused elaboratable)."""
     h = hashlib.sha256(key.encode() + amaranth.__version__.encode())
     for name in ("_common.py", "_units_add.py", "_units_mul.py", "_units_conv.py"):
         h.update((_SRC / name).read_bytes())
@@ -46,7 +47,7 @@ def _verilog(unit, key: str) -> str:
     path = root / "fpu-verilog" / f"{h.hexdigest()}.v"
     if path.exists():
         return path.read_text()
-    text = unit_verilog(unit)
+    text = unit_verilog(make())
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(text)
@@ -134,8 +135,8 @@ def _with_exp(fmt, x, exp, where):
 # --------------------------------------------------------------------------- checking
 
 
-def _check(unit, key: str, inputs: dict, expected: np.ndarray, latency: int, fmt_out=None) -> None:
-    text = _verilog(unit, key)
+def _check(make, key: str, inputs: dict, expected: np.ndarray, latency: int) -> None:
+    text = _verilog(make, key)
     got = run_unit(text, inputs, ["o"], latency)["o"]
     _compare(key, inputs, got, expected)
     if latency:
@@ -177,7 +178,7 @@ def test_add(name, stages, rm, ftz):
     b = _with_exp(fmt, b, ea + rng.integers(-M - 3, M + 4, n), rng.integers(0, 2, n) == 1)
     pa, pb = _pairs(fmt)
     a, b = np.concatenate([a, pa]), np.concatenate([b, pb])
-    unit = FPAdd(fmt, stages, rm=rm, ftz=ftz)
+    unit = lambda: FPAdd(fmt, stages, rm=rm, ftz=ftz)  # noqa: E731
     _check(unit, f"add {name} {stages} {rm} {ftz}", {"a": a, "b": b},
            ref.add(fmt, a, b, rm=rm, ftz=ftz), stages)
 
@@ -190,7 +191,7 @@ def test_sub():
     b = _with_exp(fmt, b, ea + rng.integers(-3, 4, N_RANDOM), rng.integers(0, 2, N_RANDOM) == 1)
     pa, pb = _pairs(fmt)
     a, b = np.concatenate([a, pa]), np.concatenate([b, pb])
-    _check(FPAdd(fmt, 2, sub=True), "sub e8m23 2", {"a": a, "b": b}, ref.sub(fmt, a, b), 2)
+    _check(lambda: FPAdd(fmt, 2, sub=True), "sub e8m23 2", {"a": a, "b": b}, ref.sub(fmt, a, b), 2)
 
 
 @pytest.mark.parametrize("name,stages,rm,ftz", _cases(3))
@@ -207,7 +208,7 @@ def test_mul(name, stages, rm, ftz):
     b = _with_exp(fmt, b, over, pick == 2)
     pa, pb = _pairs(fmt)
     a, b = np.concatenate([a, pa]), np.concatenate([b, pb])
-    unit = FPMul(fmt, stages, rm=rm, ftz=ftz)
+    unit = lambda: FPMul(fmt, stages, rm=rm, ftz=ftz)  # noqa: E731
     _check(unit, f"mul {name} {stages} {rm} {ftz}", {"a": a, "b": b},
            ref.mul(fmt, a, b, rm=rm, ftz=ftz), stages)
 
@@ -228,7 +229,7 @@ def test_fma(name, stages, rm, ftz):
     k = 2000
     ia, ib, ic = (np.random.default_rng(32).integers(0, len(s), k) for _ in range(3))
     a, b, c = (np.concatenate([x, s[i]]) for x, i in ((a, ia), (b, ib), (c, ic)))
-    unit = FPFMA(fmt, stages, rm=rm, ftz=ftz)
+    unit = lambda: FPFMA(fmt, stages, rm=rm, ftz=ftz)  # noqa: E731
     _check(unit, f"fma {name} {stages} {rm} {ftz}", {"a": a, "b": b, "c": c},
            ref.fma(fmt, a, b, c, rm=rm, ftz=ftz), stages)
 
@@ -256,7 +257,8 @@ def test_to_int(name, stages, width, signed):
     lim = np.concatenate(lim) if lim else np.zeros(0, U64)
     lim = np.concatenate([lim, lim | U64(fmt.sign_bit)])
     a = np.concatenate([a, specials(fmt), lim])
-    _check(FPToInt(fmt, width, signed, stages), f"toint {name} {stages} {width} {signed}", {"a": a},
+    _check(lambda: FPToInt(fmt, width, signed, stages), f"toint {name} {stages} {width} {signed}",
+           {"a": a},
            ref.to_int(fmt, a, width, signed), stages)
 
 
@@ -276,8 +278,8 @@ def test_from_int(name, stages, width, signed, rm):
     for k in range(0, width, max(1, width // 16)):  # 2**k and ties around it
         edges += [1 << k, (1 << k) + 1, (1 << k) - 1, (1 << k) | (1 << max(k - fmt.man_bits - 1, 0))]
     x = np.concatenate([x, np.array(edges, dtype=U64)]) & wm
-    _check(IntToFP(fmt, width, signed, stages, rm=rm), f"fromint {name} {stages} {width} {signed} {rm}",
-           {"a": x}, ref.from_int(fmt, x, width, signed, rm=rm), stages)
+    _check(lambda: IntToFP(fmt, width, signed, stages, rm=rm),
+           f"fromint {name} {stages} {width} {signed} {rm}", {"a": x}, ref.from_int(fmt, x, width, signed, rm=rm), stages)
 
 
 def _ring(step: int):
@@ -301,8 +303,8 @@ def test_convert(src, dst, stages, rm, ftz):
     a = _with_exp(sf, a, near_min, pick == 0)
     a = _with_exp(sf, a, near_max, pick == 1)
     a = np.concatenate([a, specials(sf)])
-    _check(FPConvert(sf, df, stages, rm=rm, ftz=ftz), f"convert {src} {dst} {stages} {rm} {ftz}",
-           {"a": a}, ref.convert(sf, df, a, rm=rm, ftz=ftz), stages)
+    _check(lambda: FPConvert(sf, df, stages, rm=rm, ftz=ftz),
+           f"convert {src} {dst} {stages} {rm} {ftz}", {"a": a}, ref.convert(sf, df, a, rm=rm, ftz=ftz), stages)
 
 
 # --------------------------------------------------------------------------- lint, cost, runner
@@ -325,7 +327,7 @@ def _lint_units():
 def test_lint(key, make):
     from hls.verify._lint import lint_verilog
 
-    res = lint_verilog(_verilog(make(), "lint " + key), "top")
+    res = lint_verilog(_verilog(make, "lint " + key), "top")
     assert not res.defects, res.summary()
     assert res.clean, res.summary()
 
