@@ -258,8 +258,7 @@ def test_to_int(name, stages, width, signed):
     lim = np.concatenate([lim, lim | U64(fmt.sign_bit)])
     a = np.concatenate([a, specials(fmt), lim])
     _check(lambda: FPToInt(fmt, width, signed, stages), f"toint {name} {stages} {width} {signed}",
-           {"a": a},
-           ref.to_int(fmt, a, width, signed), stages)
+           {"a": a}, ref.to_int(fmt, a, width, signed), stages)
 
 
 @pytest.mark.parametrize("name,stages,width,signed,rm", [
@@ -279,7 +278,8 @@ def test_from_int(name, stages, width, signed, rm):
         edges += [1 << k, (1 << k) + 1, (1 << k) - 1, (1 << k) | (1 << max(k - fmt.man_bits - 1, 0))]
     x = np.concatenate([x, np.array(edges, dtype=U64)]) & wm
     _check(lambda: IntToFP(fmt, width, signed, stages, rm=rm),
-           f"fromint {name} {stages} {width} {signed} {rm}", {"a": x}, ref.from_int(fmt, x, width, signed, rm=rm), stages)
+           f"fromint {name} {stages} {width} {signed} {rm}", {"a": x},
+           ref.from_int(fmt, x, width, signed, rm=rm), stages)
 
 
 def _ring(step: int):
@@ -304,7 +304,8 @@ def test_convert(src, dst, stages, rm, ftz):
     a = _with_exp(sf, a, near_max, pick == 1)
     a = np.concatenate([a, specials(sf)])
     _check(lambda: FPConvert(sf, df, stages, rm=rm, ftz=ftz),
-           f"convert {src} {dst} {stages} {rm} {ftz}", {"a": a}, ref.convert(sf, df, a, rm=rm, ftz=ftz), stages)
+           f"convert {src} {dst} {stages} {rm} {ftz}", {"a": a},
+           ref.convert(sf, df, a, rm=rm, ftz=ftz), stages)
 
 
 # --------------------------------------------------------------------------- lint, cost, runner
