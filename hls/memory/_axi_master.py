@@ -34,8 +34,9 @@ Coherence, conservatively:
 
 * every write also updates any line buffer of the bundle that holds its beat (so reads
   that hit always see every earlier write, from any port or argument of the bundle);
-* before a line fill, the write buffer is closed and drained and every outstanding B
-  response is received, so the memory the fill reads holds every earlier write;
+* a line fill waits until every write burst in flight has its B response, and until
+  the open write buffer holds no write to that line (it is closed and drained if it
+  does), so the memory the fill reads holds every earlier write to the line;
 * the writes of a core cycle are applied after its reads: directly at the sampling edge
   when all the cycle's reads hit (the line memories are read-first), else kept in one
   *slot* per port and applied after the misses are served; a core cycle with two or more
@@ -286,6 +287,7 @@ class AxiMasterAdapter(Elaboratable):
             s.mem = Memory(shape=dw, depth=mem_depth, init=[])
             m.submodules[f"line_{a.name}{p.k}"] = s.mem
             s.rp = s.mem.read_port(domain="sync")
+            m.d.comb += s.rp.en.eq(0)         # (a read port's en resets to 1)
             s.wp = s.mem.write_port(granularity=8)
             s.valid = Signal(name=f"{a.name}{p.k}_line_valid")
             s.tag = Signal(tag_bits, name=f"{a.name}{p.k}_line_tag")
@@ -320,13 +322,15 @@ class AxiMasterAdapter(Elaboratable):
         w_busy = Signal(name="wcb_busy")           # closed, going out as a burst
         need_close = Signal(name="wcb_need_close")
         b_out = Signal(range(self.max_writes + 1), name="b_outstanding")
+        w_tag = Signal(tag_bits, name="wcb_tag")  # the aligned block of the open buffer
         w_quiet = Signal(name="writes_quiet")       # buffer empty and every B received
         m.d.comb += w_quiet.eq(w_empty & ~w_busy & (b_out == 0))
         if writers:
             self._write_side(m, ports, writers, reqs, rd_state, pend_any, any_miss, slot_any,
-                             w_empty, w_busy, need_close, b_out, tag_bits, mem_depth, ones_db)
+                             w_empty, w_busy, w_tag, need_close, b_out, tag_bits, mem_depth,
+                             ones_db)
         else:
-            m.d.comb += [w_empty.eq(1), ax["AWVALID"].eq(0), ax["WVALID"].eq(0),
+            m.d.comb += [w_empty.eq(1), w_tag.eq(0), ax["AWVALID"].eq(0), ax["WVALID"].eq(0),
                          ax["AWADDR"].eq(0), ax["AWLEN"].eq(0), ax["WDATA"].eq(0),
                          ax["WSTRB"].eq(0), ax["WLAST"].eq(0)]
 
@@ -335,26 +339,30 @@ class AxiMasterAdapter(Elaboratable):
         if readers:
             rs = [rd_state[ports.index(p)] for p in readers]
             fport = Signal(range(max(len(rs), 2)), name="fill_port")
-            pend_tag = Array(s.pend_tag for s in rs)[fport]
+            fsel = Signal.like(fport, name="fill_sel")      # lowest pending port
+            for j in reversed(range(len(rs))):
+                with m.If(rs[j].pend):
+                    m.d.comb += fsel.eq(j)
+            sel_tag = Signal(tag_bits, name="fill_sel_tag")
+            m.d.comb += sel_tag.eq(Array(s.pend_tag for s in rs)[fsel])
+            # The memory holds every earlier write to the missed line once no burst is
+            # in flight and the open write buffer holds none of it (else: close it).
+            wcb_has = ~w_empty & (w_tag == sel_tag)
+            can_fill = Signal(name="can_fill")
+            m.d.comb += can_fill.eq(~w_busy & (b_out == 0) & ~wcb_has)
             cnt = Signal(lb + 1, name="fill_count")
             arvalid = Signal(name="arvalid")
             araddr = Signal(ADDR_BITS, name="araddr")
             m.d.comb += [ax["ARVALID"].eq(arvalid), ax["ARADDR"].eq(araddr)]
             with m.FSM(name="fill") as fsm:
                 with m.State("IDLE"):
-                    for j in reversed(range(len(rs))):   # lowest index wins
-                        with m.If(rs[j].pend):
-                            m.d.sync += fport.eq(j)
-                    with m.If(pend_any):
-                        m.next = "DRAIN"
-                with m.State("DRAIN"):
-                    # close the write buffer; wait for every B response
-                    m.d.comb += need_close.eq(1)
-                    with m.If(w_quiet):
-                        m.d.sync += [arvalid.eq(1),
-                                     araddr.eq(Cat(Const(0, ob + lb), pend_tag))]
+                    with m.If(pend_any & wcb_has):
+                        m.d.comb += need_close.eq(1)
+                    with m.If(pend_any & can_fill):
+                        m.d.sync += [fport.eq(fsel), arvalid.eq(1),
+                                     araddr.eq(Cat(Const(0, ob + lb), sel_tag))]
                         for j, s in enumerate(rs):
-                            with m.If(fport == j):
+                            with m.If(fsel == j):
                                 m.d.sync += [s.valid.eq(0), s.tag.eq(s.pend_tag)]
                         m.next = "AR"
                 with m.State("AR"):
@@ -398,7 +406,8 @@ class AxiMasterAdapter(Elaboratable):
         return m
 
     def _write_side(self, m, ports, writers, reqs, rd_state, pend_any, any_miss, slot_any,
-                    w_empty, w_busy, need_close, b_out, tag_bits, mem_depth, ones_db):
+                    w_empty, w_busy, w_tag, need_close, b_out, tag_bits, mem_depth,
+                    ones_db):
         ax = self.axi
         dw, db, L = self.data_width, self.data_width // 8, self.line_beats
         ob, lb = _log2(db), _log2(L)
@@ -454,7 +463,6 @@ class AxiMasterAdapter(Elaboratable):
         m.d.comb += ap_req.eq((slot_any & ~pend_any) | direct)
 
         # WCB state: window [w_start, w_start + w_count) of the aligned block w_tag
-        w_tag = Signal(tag_bits, name="wcb_tag")
         w_start = Signal(lbs, name="wcb_start")
         w_count = Signal(lb + 1, name="wcb_count")
         w_end = Signal(lb + 1, name="wcb_end")
