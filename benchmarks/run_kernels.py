@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from hls.errors import HLSError  # noqa: E402
 from hls.flow import SynthOptions, synthesize  # noqa: E402
+from hls.fpu import FPFormat  # noqa: E402
 from hls.verify import cosim  # noqa: E402
 
 
@@ -38,6 +39,10 @@ def main(argv=None) -> int:
     ap.add_argument("--kernels", type=Path, default=default_kernels_dir())
     ap.add_argument("--mode", choices=("tb", "main", "both"), default="both")
     ap.add_argument("--include-float", action="store_true")
+    ap.add_argument("--no-pipeline-too", action="store_true",
+                    help="also co-simulate --tb with loop pipelining off and report both")
+    ap.add_argument("--fp-format", default=None, metavar="eEmM",
+                    help="float kernels: compute in this custom format ('*=eEmM')")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "kernels.json")
     args = ap.parse_args(argv)
     rows = []
@@ -53,7 +58,8 @@ def main(argv=None) -> int:
         row = {"kernel": name, "top": meta["top"]}
         try:
             t0 = time.perf_counter()
-            res = synthesize(src, SynthOptions(top=meta["top"], depth=depth))
+            fpf = {"*": FPFormat.parse(args.fp_format)} if args.fp_format else {}
+            res = synthesize(src, SynthOptions(top=meta["top"], depth=depth, fp_format=fpf))
             row["synth_s"] = round(time.perf_counter() - t0, 3)
             row["states"] = sum(f["states"] for f in res.report["functions"])
             if args.mode in ("tb", "both"):
@@ -65,9 +71,17 @@ def main(argv=None) -> int:
                 row["tb_s"] = round(time.perf_counter() - t0, 2)
                 if not r.passed:
                     row["tb_error"] = r.summary()[:500]
+                row["loops"] = [(lp["loop"], lp["ii"], lp["mii"]) if lp["pipelined"] else
+                                (lp["loop"], None, lp["not_pipelined_reason"])
+                                for lp in res.report["loops"]]
+            if args.no_pipeline_too:
+                r = cosim(src, meta["top"], tb=src, depth=depth, pipeline=False,
+                          fp_format=fpf or None)
+                row["tb_nopipe_passed"] = r.passed
+                row["tb_nopipe_cycles"] = r.total_cycles
             if args.mode in ("main", "both"):
                 t0 = time.perf_counter()
-                r = cosim(src, "main")
+                r = cosim(src, "main", fp_format=fpf or None)
                 row["main_passed"] = r.passed
                 row["main_cycles"] = r.total_cycles
                 row["main_s"] = round(time.perf_counter() - t0, 2)
@@ -83,7 +97,13 @@ def main(argv=None) -> int:
     if times:
         print(f"synthesis time: median {statistics.median(times):.2f} s, max {max(times):.2f} s")
     ok = all(r.get("tb_passed", True) and r.get("main_passed", True) and "error" not in r
-             for r in rows)
+             and r.get("tb_nopipe_passed", True) for r in rows)
+    if args.no_pipeline_too:
+        print(f"{'kernel':18s} {'pipelined':>10s} {'not pipelined':>14s} {'speed-up':>9s}")
+        for r in rows:
+            if "tb_nopipe_cycles" in r and r.get("tb_cycles"):
+                print(f"{r['kernel']:18s} {r['tb_cycles']:10d} {r['tb_nopipe_cycles']:14d} "
+                      f"{r['tb_nopipe_cycles'] / r['tb_cycles']:8.2f}x")
     print("ALL PASSED" if ok else "FAILURES")
     return 0 if ok else 1
 
