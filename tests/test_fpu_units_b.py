@@ -29,7 +29,7 @@ from hls.fpu._sim import run_unit, unit_verilog
 from hls.fpu._stimulus import random_operands
 from hls.fpu._units_cmp import FCMP_PREDICATES, FPCmp, FPMinMax, FPSign
 from hls.fpu._units_div import FPDiv, FPSqrt
-from hls.verify._lint import DEFECTS, lint_verilog
+from hls.verify._lint import lint_verilog
 
 U64 = np.uint64
 
