@@ -137,7 +137,7 @@ def test_amaranth_sim_freeze_and_error():
                 continue
             await ctx.tick()
             assert stalled < 20
-        assert stalled > 3
+        assert stalled >= 2
         assert ctx.get(p.q) == 0x4444       # word 3 = beat 1, lane 1
         assert ctx.get(ad.error) == 1
         for _ in range(3):                  # q holds while the core does not read
@@ -208,8 +208,8 @@ def _build_cached(runner, text: str, module: str, vl, logdir: Path) -> Path:
 
 
 def test_axi_master_cocotb(tmp_path, monkeypatch, capsys):
-    """cocotbext-axi AxiRams against four program channels (several seeds, random stalls
-    and latency) and four sequential-read channels (throughput)."""
+    """cocotbext-axi AxiRams against three program channels (three seeds: no stalls, then
+    random stalls and latency) and five sequential-read channels (throughput)."""
     try:
         import cocotb  # noqa: F401
         import cocotbext.axi  # noqa: F401
@@ -237,13 +237,15 @@ def test_axi_master_cocotb(tmp_path, monkeypatch, capsys):
     ntests, nfailed = get_results(xml)
     summary = "\n".join(line.strip() for line in log.splitlines()
                         if "axim_tb." in line and ("PASS" in line or "FAIL" in line))
-    assert ntests == 5 and nfailed == 0, f"{summary}\n\n{log[-8000:]}"
+    assert ntests == 4 and nfailed == 0, f"{summary}\n\n{log[-8000:]}"
     rep = json.loads(report.read_text())
     with capsys.disabled():
         print()
         for name, r in rep.items():
             print(f"  AXI master sequential read, {r['data_width']:3d}-bit, "
                   f"L={r['line_beats']:2d}: {r['cycles_per_element']:.3f} cycles/element")
-    # a burst line must amortise the round trip; wide beats make it nearly one per cycle
-    assert rep["p512"]["cycles_per_element"] < 1.2
-    assert rep["p32"]["cycles_per_element"] < rep["p32l1"]["cycles_per_element"]
+    # the line streams in while the core consumes it: near one element per cycle
+    assert rep["p512"]["cycles_per_element"] < 1.1
+    assert rep["p32"]["cycles_per_element"] < 1.5
+    assert rep["p32l64"]["cycles_per_element"] < 1.2
+    assert rep["p32l1"]["cycles_per_element"] > 2 * rep["p32"]["cycles_per_element"]

@@ -25,7 +25,10 @@ yet final (an address computed from a loaded value) are never sampled at all.
 Per core port that reads, a **line buffer** of ``line_beats`` (L) data beats holds one
 aligned line (L * data bytes, never crossing 4 KiB) fetched with one INCR burst
 (``ARLEN = L - 1``).  A read that hits it is answered at once (a synchronous read of the
-line memory at the sampling edge: no stall), a miss stalls for one line fill.  Writes of
+line memory at the sampling edge: no stall).  A miss stalls only until the missed beat has
+arrived: the rest of the line streams in while the core goes on, and reads of beats that
+are already in hit (a sequential stream follows the burst one word per cycle).  One fill
+at a time; a write to the line that is streaming in waits for the end of the fill.  Writes of
 all ports go through one **write-combining buffer** of up to L beats per bundle: a write
 to a beat of the buffer's open window, or to the beat just after it (inside the same
 aligned L-beat block), is merged (data and byte strobes); any other write closes the
@@ -161,25 +164,12 @@ class AxiMasterAdapter(Elaboratable):
 
     def __init__(self, bundle: str, args: Sequence[MasterArg], *, data_width: int = 64,
                  id_width: int = 1, line_beats: int = 16, max_writes: int = 15):
-        if not args:
-            raise RTLError(f"bundle '{bundle}' must serve at least one argument")
-        if len({a.name for a in args}) != len(args):
-            raise RTLError(f"argument names of bundle '{bundle}' must be unique")
-        if not (_pow2(data_width) and 32 <= data_width <= 512):
-            raise RTLError(f"data width of bundle '{bundle}' must be a power of two in "
-                           f"32..512, not {data_width}")
+        try:
+            self._check(bundle, args, data_width, id_width, line_beats, max_writes)
+        except RTLError:
+            self._MustUse__silence = True   # no "created but never used" warning as well
+            raise
         db = data_width // 8
-        for a in args:
-            if a.word_bytes > db:
-                raise RTLError(f"argument '{a.name}' has {a.word_bytes}-byte words, wider "
-                               f"than the {data_width}-bit data of bundle '{bundle}'")
-        if not (_pow2(line_beats) and line_beats <= 256 and line_beats * db <= 4096):
-            raise RTLError(f"line_beats of bundle '{bundle}' must be a power of two with at "
-                           f"most 256 beats and 4096 bytes, not {line_beats}")
-        if not 1 <= id_width <= 32:
-            raise RTLError(f"id_width must be 1..32, not {id_width}")
-        if max_writes < 1:
-            raise RTLError(f"max_writes must be at least 1, not {max_writes}")
         self.bundle = bundle
         self.args = tuple(args)
         self.data_width = data_width
@@ -201,6 +191,28 @@ class AxiMasterAdapter(Elaboratable):
         self.axi: dict[str, Signal] = {}
         for name, _dir, wk in self.AXI_SIGNALS:
             self.axi[name] = Signal(widths.get(wk) or int(wk), name=f"m_axi_{bundle}_{name}")
+
+    @staticmethod
+    def _check(bundle, args, data_width, id_width, line_beats, max_writes):
+        if not args:
+            raise RTLError(f"bundle '{bundle}' must serve at least one argument")
+        if len({a.name for a in args}) != len(args):
+            raise RTLError(f"argument names of bundle '{bundle}' must be unique")
+        if not (_pow2(data_width) and 32 <= data_width <= 512):
+            raise RTLError(f"data width of bundle '{bundle}' must be a power of two in "
+                           f"32..512, not {data_width}")
+        db = data_width // 8
+        for a in args:
+            if a.word_bytes > db:
+                raise RTLError(f"argument '{a.name}' has {a.word_bytes}-byte words, wider "
+                               f"than the {data_width}-bit data of bundle '{bundle}'")
+        if not (_pow2(line_beats) and line_beats <= 256 and line_beats * db <= 4096):
+            raise RTLError(f"line_beats of bundle '{bundle}' must be a power of two with at "
+                           f"most 256 beats and 4096 bytes, not {line_beats}")
+        if not 1 <= id_width <= 32:
+            raise RTLError(f"id_width must be 1..32, not {id_width}")
+        if max_writes < 1:
+            raise RTLError(f"max_writes must be at least 1, not {max_writes}")
 
     # ------------------------------------------------------------------ port lists
 
@@ -275,6 +287,13 @@ class AxiMasterAdapter(Elaboratable):
             reqs[i] = r
 
         # --- read side: line buffers, pending misses
+        # The line fill in progress (at most one): port ``fport`` of ``readers``, line
+        # ``fill_tag``; beats ``0 .. fill_cnt - 1`` are already in the line memory, so
+        # reads of them hit while the rest streams in.
+        fill_busy = Signal(name="fill_busy")
+        fport = Signal(range(max(len(readers), 2)), name="fill_port")
+        fill_tag = Signal(tag_bits, name="fill_tag")
+        cnt = Signal(lb + 1, name="fill_count")
         rd_state = {}
         pend_any = Signal(name="pend_any")
         any_miss = Signal(name="any_miss")
@@ -296,8 +315,19 @@ class AxiMasterAdapter(Elaboratable):
             s.pend_tag = Signal(tag_bits, name=f"{a.name}{p.k}_pend_tag")
             s.pend_idx = Signal(lbs, name=f"{a.name}{p.k}_pend_idx")
             s.pend_lane = Signal(len(r.lane), name=f"{a.name}{p.k}_pend_lane")
+            s.filling = fill_busy & (fport == len(rd_state))
+
+            def present(tag, idx, s=s):
+                return (s.tag == tag) & (s.valid | (s.filling & (idx < cnt)))
+
             s.hit = Signal(name=f"{a.name}{p.k}_hit")
-            m.d.comb += s.hit.eq(s.valid & (s.tag == r.tag))
+            m.d.comb += s.hit.eq(present(r.tag, r.idx))
+            # a pending miss is served once its beat is in: q has it next cycle
+            s.serve = Signal(name=f"{a.name}{p.k}_serve")
+            m.d.comb += s.serve.eq(s.pend & present(s.pend_tag, s.pend_idx))
+            with m.If(s.serve):
+                m.d.comb += [s.rp.en.eq(1), s.rp.addr.eq(s.pend_idx)]
+                m.d.sync += [s.lane.eq(s.pend_lane), s.pend.eq(0)]
             if r.lanes == 1:
                 m.d.comb += p.q.eq(s.rp.data)
             else:
@@ -328,46 +358,47 @@ class AxiMasterAdapter(Elaboratable):
         if writers:
             self._write_side(m, ports, writers, reqs, rd_state, pend_any, any_miss, slot_any,
                              w_empty, w_busy, w_tag, need_close, b_out, tag_bits, mem_depth,
-                             ones_db)
+                             ones_db, fill_busy, fill_tag)
         else:
             m.d.comb += [w_empty.eq(1), w_tag.eq(0), ax["AWVALID"].eq(0), ax["WVALID"].eq(0),
                          ax["AWADDR"].eq(0), ax["AWLEN"].eq(0), ax["WDATA"].eq(0),
                          ax["WSTRB"].eq(0), ax["WLAST"].eq(0)]
 
-        # --- the line-fill engine: one miss at a time, lowest port first
-        fill_idle = Signal(name="fill_idle")
+        # --- the line-fill engine: one fill at a time, for the lowest port whose pending
+        # miss is not in its line (nor streaming in)
         if readers:
             rs = [rd_state[ports.index(p)] for p in readers]
-            fport = Signal(range(max(len(rs), 2)), name="fill_port")
-            fsel = Signal.like(fport, name="fill_sel")      # lowest pending port
+            need = [s.pend & ~s.serve for s in rs]
+            fsel = Signal.like(fport, name="fill_sel")
             for j in reversed(range(len(rs))):
-                with m.If(rs[j].pend):
+                with m.If(need[j]):
                     m.d.comb += fsel.eq(j)
+            need_any = Cat(*need).any()
             sel_tag = Signal(tag_bits, name="fill_sel_tag")
             m.d.comb += sel_tag.eq(Array(s.pend_tag for s in rs)[fsel])
             # The memory holds every earlier write to the missed line once no burst is
             # in flight and the open write buffer holds none of it (else: close it).
+            # Writes to the line while it streams in wait (see _write_side).
             wcb_has = ~w_empty & (w_tag == sel_tag)
             can_fill = Signal(name="can_fill")
             m.d.comb += can_fill.eq(~w_busy & (b_out == 0) & ~wcb_has)
-            cnt = Signal(lb + 1, name="fill_count")
             arvalid = Signal(name="arvalid")
             araddr = Signal(ADDR_BITS, name="araddr")
             m.d.comb += [ax["ARVALID"].eq(arvalid), ax["ARADDR"].eq(araddr)]
             with m.FSM(name="fill") as fsm:
                 with m.State("IDLE"):
-                    with m.If(pend_any & wcb_has):
+                    with m.If(need_any & wcb_has):
                         m.d.comb += need_close.eq(1)
-                    with m.If(pend_any & can_fill):
-                        m.d.sync += [fport.eq(fsel), arvalid.eq(1),
-                                     araddr.eq(Cat(Const(0, ob + lb), sel_tag))]
+                    with m.If(need_any & can_fill):
+                        m.d.sync += [fport.eq(fsel), fill_tag.eq(sel_tag), cnt.eq(0),
+                                     arvalid.eq(1), araddr.eq(Cat(Const(0, ob + lb), sel_tag))]
                         for j, s in enumerate(rs):
                             with m.If(fsel == j):
                                 m.d.sync += [s.valid.eq(0), s.tag.eq(s.pend_tag)]
                         m.next = "AR"
                 with m.State("AR"):
                     with m.If(ax["ARREADY"]):
-                        m.d.sync += [arvalid.eq(0), cnt.eq(0)]
+                        m.d.sync += arvalid.eq(0)
                         m.next = "R"
                 with m.State("R"):
                     m.d.comb += ax["RREADY"].eq(1)
@@ -384,22 +415,15 @@ class AxiMasterAdapter(Elaboratable):
                             for j, s in enumerate(rs):
                                 with m.If(fport == j):
                                     m.d.sync += s.valid.eq(1)
-                            m.next = "SERVE"
-                with m.State("SERVE"):
-                    # read the missed word out of the new line: on q next cycle
-                    for j, s in enumerate(rs):
-                        with m.If(fport == j):
-                            m.d.comb += [s.rp.en.eq(1), s.rp.addr.eq(s.pend_idx)]
-                            m.d.sync += [s.lane.eq(s.pend_lane), s.pend.eq(0)]
-                    m.next = "IDLE"
-            m.d.comb += fill_idle.eq(fsm.ongoing("IDLE"))
+                            m.next = "IDLE"
+            m.d.comb += fill_busy.eq(~fsm.ongoing("IDLE"))
         else:
-            m.d.comb += [fill_idle.eq(1), ax["ARVALID"].eq(0), ax["ARADDR"].eq(0),
+            m.d.comb += [fill_busy.eq(0), ax["ARVALID"].eq(0), ax["ARADDR"].eq(0),
                          ax["RREADY"].eq(0)]
 
         m.d.comb += [
             self.ready.eq(~pend_any & ~slot_any),
-            self.idle.eq(~pend_any & ~slot_any & w_quiet & fill_idle),
+            self.idle.eq(~pend_any & ~slot_any & w_quiet & ~fill_busy),
         ]
         with m.If(self.flush):
             m.d.comb += need_close.eq(1)
@@ -407,7 +431,7 @@ class AxiMasterAdapter(Elaboratable):
 
     def _write_side(self, m, ports, writers, reqs, rd_state, pend_any, any_miss, slot_any,
                     w_empty, w_busy, w_tag, need_close, b_out, tag_bits, mem_depth,
-                    ones_db):
+                    ones_db, fill_busy, fill_tag):
         ax = self.axi
         dw, db, L = self.data_width, self.data_width // 8, self.line_beats
         ob, lb = _log2(db), _log2(L)
@@ -474,7 +498,11 @@ class AxiMasterAdapter(Elaboratable):
         else:                               # one-beat bursts: merge into the same beat
             in_window = ap_tag == w_tag
             m.d.comb += fresh.eq(w_empty)
-        m.d.comb += ap_can.eq(~w_busy & (w_empty | in_window))
+        wcb_can = Signal(name="wcb_can")
+        m.d.comb += wcb_can.eq(~w_busy & (w_empty | in_window))
+        # a write to the line streaming in waits for the fill's end (its later beats would
+        # overwrite it in the line memory, and that memory port is the fill's meanwhile)
+        m.d.comb += ap_can.eq(wcb_can & ~(fill_busy & (ap_tag == fill_tag)))
         m.d.comb += ap_go.eq(ap_can & ((slot_any & ~pend_any) | (direct & self.run)))
 
         data_mem = Memory(shape=dw, depth=mem_depth, init=[])
@@ -514,7 +542,7 @@ class AxiMasterAdapter(Elaboratable):
                                  s.data.eq(r.data), s.strb.eq(r.strb)]
 
         # close the buffer: a write it cannot take, a line fill, or flush
-        with m.If(ap_req & ~ap_can):
+        with m.If(ap_req & ~wcb_can):
             m.d.comb += need_close.eq(1)
         close = Signal(name="wcb_close")
         m.d.comb += close.eq(need_close & ~w_busy & ~w_empty & (b_out != self.max_writes))

@@ -79,7 +79,7 @@ async def wait_done(dut, names, limit: int) -> None:
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
-@cocotb.parametrize(seed=[1, 2, 3, 4])
+@cocotb.parametrize(seed=[1, 2, 3])
 async def program_channels(dut, seed: int):
     """Every program channel against an AxiRam; seed 1 without stalls, then random
     pauses on all five channels and random memory latency."""
