@@ -47,7 +47,7 @@ from hls.errors import CosimError, ToolError
 from hls.interface import MemoryPort, TopInterface
 
 from ._golden import Call
-from ._toolchain import find_verilator
+from ._toolchain import find_verilator, verilate_and_make
 
 __all__ = [
     "RawCallResult",
@@ -310,15 +310,9 @@ def build_harness(
         cpp = src_dir / "pyhls_harness.cpp"
         cpp.write_text(harness_src)
         obj = tmp / "obj"
-        argv = [
-            *flags,
-            "--top-module", iface.module_name,
-            "-Mdir", str(obj),
-            "-o", BINARY_NAME,
-            str(cpp),
-            *[str(p) for p in local_v],
-        ]
-        verilator.run(argv, cwd=tmp, timeout=timeout)
+        obj.mkdir()
+        verilate_and_make(verilator, flags, root, obj, [str(cpp), *[str(p) for p in local_v]],
+                          iface.module_name, BINARY_NAME, timeout)
         built = obj / BINARY_NAME
         if not built.exists():
             raise ToolError(f"verilator build finished but {built} is missing")

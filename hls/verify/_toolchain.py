@@ -13,11 +13,14 @@ Tools are always run with argument lists (never through a shell); a failure rais
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -231,3 +234,48 @@ def compile_c_to_ll(
     if warnings:
         sys.stderr.write("\n".join(warnings) + "\n")
     return out_ll
+
+
+_RUNTIME_OBJS = ("verilated.o", "verilated_threads.o")
+
+
+def verilate_and_make(verilator: "Verilator", flags: Sequence[str], cache_root: Path, obj: Path,
+                      files: Sequence[str], top: str, binary: str, timeout: float) -> None:
+    """``verilator --build <flags>`` in two steps, so that the Verilator runtime objects
+    (``verilated.o``, ``verilated_threads.o``: about two thirds of a small model's build
+    time) are compiled once per Verilator version and flags and then reused from
+    ``<cache_root>/runtime-<hash>/``.  ``flags`` may hold ``--build``, ``-j N`` and
+    ``-MAKEFLAGS "..."`` (turned into the make call); ``--prefix`` must be ``Vtop``."""
+    vflags, makeflags, jobs = [], [], "2"
+    it = iter(flags)
+    for f in it:
+        if f == "--build":
+            continue
+        if f == "-MAKEFLAGS":
+            makeflags += next(it).split()
+        elif f == "-j":
+            jobs = next(it)
+        else:
+            vflags.append(f)
+    verilator.run([*vflags, "--top-module", top, "-Mdir", str(obj), "-o", binary, *files],
+                  cwd=obj.parent, timeout=timeout)
+    env = verilator.env()
+    rt_key = hashlib.sha256("\0".join([verilator.version, env.get("CXXFLAGS", ""), *flags]).encode())
+    rt_dir = Path(cache_root) / f"runtime-{rt_key.hexdigest()[:16]}"
+    if all((rt_dir / o).exists() for o in _RUNTIME_OBJS):
+        now = time.time() + 1
+        for o in _RUNTIME_OBJS:
+            shutil.copy2(rt_dir / o, obj / o)
+            os.utime(obj / o, (now, now))  # newer than Vtop.mk: make keeps them
+    make = shutil.which("make") or "make"
+    run_tool([make, "-C", str(obj), "-f", "Vtop.mk", f"-j{jobs}", *makeflags, binary],
+             env=env, timeout=timeout, what="make (verilated model)")
+    if not rt_dir.exists():
+        Path(cache_root).mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=".rt-", dir=cache_root))
+        try:
+            for o in _RUNTIME_OBJS:
+                shutil.copy2(obj / o, stage / o)
+            os.rename(stage, rt_dir)
+        except OSError:
+            shutil.rmtree(stage, ignore_errors=True)
