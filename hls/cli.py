@@ -71,6 +71,8 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--max-units", type=_units, action="append", default=[],
                         metavar="KIND=N", help="at most N units of a kind per cycle "
                         "(mul, div, or a class such as mul32); they are shared by binding")
+        sp.add_argument("--relax-ii", action="store_true",
+                        help="accept a larger II than a directive requests (default: error)")
         sp.add_argument("--no-pipeline", dest="pipeline", action="store_false",
                         help="do not pipeline loops (default: innermost loops are pipelined)")
         sp.add_argument("--debug", action="store_true", help="show tracebacks of errors")
@@ -119,14 +121,12 @@ def _run(args) -> int:
             fp_format[func] = FPFormat.parse(text)
         except ValueError as exc:
             raise HLSError(f"--fp-format {item}: {exc}") from None
-    if args.directives:
-        raise HLSError("--directives is not available yet (directives come with loop "
-                       "pipelining)", args.directives, None)
     out = Path(args.output or f"hls_{args.top}")
     opts = SynthOptions(top=args.top, target=args.target, clock_period_ns=args.clock_period,
                         depth=dict(args.depth), cc=args.cc, scheduler=args.scheduler,
                         max_units=dict(args.max_units), pipeline=args.pipeline,
-                        fp_format=fp_format)
+                        fp_format=fp_format, directives=args.directives,
+                        relax_ii=args.relax_ii)
     result = synthesize(args.input, opts)
     extra = {}
     if args.command == "cosim":
@@ -162,7 +162,9 @@ def _run(args) -> int:
         head = f"  loop {lp['function']}/{lp['loop']} ({line}, trip count {trip}): "
         if lp["pipelined"]:
             print(head + f"pipelined, II={lp['ii']} (MII={lp['mii']}: resource {lp['res_mii']}, "
-                  f"recurrence {lp['rec_mii']}), depth {lp['depth']} cycles")
+                  f"recurrence {lp['rec_mii']}), depth {lp['depth']} cycles"
+                  + (f"; requested II={lp['requested_ii']} relaxed: {lp['ii_relaxed_because']}"
+                     if lp.get("ii_relaxed_because") else ""))
         else:
             print(head + f"not pipelined ({lp['not_pipelined_reason']}), "
                   f"{lp['depth']} steps per iteration")

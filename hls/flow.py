@@ -17,11 +17,13 @@ from pathlib import Path
 
 from .analysis import find_loops
 from .binding import Binding, bind
+from .directives import load_directives
 from .frontend import FrontendOptions, LoadedInput, load, read_input
 from .interface import TopInterface
 from .ir import Function, Module
 from .rtl import TopRTL, emit_verilog
 from .scheduling._function import FunctionSchedule, op_timing, schedule_function
+from .scheduling._pipeline import loop_line
 from .targets import Target, get_target
 from .transforms import run_passes
 
@@ -41,6 +43,9 @@ class SynthOptions:
     pipeline: bool = True
     #: custom floating-point formats: function name (or "*") -> hls.fpu.FPFormat
     fp_format: dict = field(default_factory=dict)
+    #: a directives file (hls.directives) and whether unmet II requests are accepted
+    directives: str | None = None
+    relax_ii: bool = False
 
 
 @dataclass
@@ -65,6 +70,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     target = get_target(opts.target)
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
+    dirs = load_directives(opts.directives) if opts.directives else None
     inp = inp or read_input(path, cc=opts.cc)
     module = load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
                                                            fp_format=dict(opts.fp_format)), inp=inp)
@@ -74,7 +80,8 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     schedules, bindings = {}, {}
     for f in module.functions:
         fs = schedule_function(f, target, method=opts.scheduler, check=opts.check_schedules,
-                               resources=opts.max_units or None, pipeline=opts.pipeline)
+                               resources=opts.max_units or None, pipeline=opts.pipeline,
+                               directives=dirs, relax_ii=opts.relax_ii)
         schedules[f] = fs
         # with explicit unit limits every multiplier is shared, whatever its width
         bindings[f] = bind(fs, share_min_width=1 if opts.max_units else 16)
@@ -129,12 +136,16 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
         for lp, why in fs.loops:
             pl = fs.pipelines.get(lp.header)
             entry = {"function": f.name, "loop": lp.header.name,
-                     "source_line": _loop_line(lp), "trip_count": lp.trip_count}
+                     "source_line": loop_line(lp), "trip_count": lp.trip_count}
             if pl is not None:
                 entry.update({"pipelined": True, "ii": pl.ii, "mii": pl.mii,
                               "res_mii": pl.res_mii, "rec_mii": pl.rec_mii, "depth": pl.depth,
                               "stages": pl.stages, "limited_by": pl.limiting,
                               "ii_proven_optimal": pl.optimal, "scheduler": pl.method})
+                if pl.requested_ii is not None:
+                    entry["requested_ii"] = pl.requested_ii
+                if pl.relaxed:
+                    entry["ii_relaxed_because"] = pl.relaxed
             else:
                 body_steps = sum(fs.blocks[b].length for b in lp.blocks)
                 entry.update({"pipelined": False, "ii": None, "mii": None, "res_mii": None,
@@ -156,15 +167,6 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
             "return_width": iface.return_width,
         },
     }
-
-
-def _loop_line(lp) -> int | None:
-    """The source line of a loop: its header's first non-phi op (phis carry the line of
-    the function when clang gives them no location)."""
-    for op in lp.header.ops:
-        if op.kind != "phi" and op.loc is not None and op.loc.line is not None:
-            return op.loc.line
-    return None
 
 
 def latency_estimate(module: Module, schedules) -> dict:

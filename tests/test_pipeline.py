@@ -4,10 +4,12 @@ of pipelined loops against native execution, with their cycle counts against the
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from hls.cli import main as cli_main
 from hls.analysis import find_loops, memory_dependences
 from hls.flow import SynthOptions, synthesize
 from hls.frontend import FrontendOptions, load
@@ -147,3 +149,64 @@ def test_unpipelined_flow_still_passes(synths):
     piped = cosim(PIPE, "nested", tb=PIPE, depth=DEPTH, synth=synths["nested"])
     assert piped.passed
     assert sum(c.cycles for c in piped.calls) < sum(c.cycles for c in r.calls)
+
+
+# ---------------------------------------------------------------- directives
+PRAGMAS = KDIR / "pragmas.c"
+ADLER = Path(__file__).resolve().parent.parent / "examples" / "kernels" / "adler32_bytes.c"
+
+
+def test_clang_loop_pragmas_are_honoured():
+    res = synthesize(PRAGMAS, SynthOptions(top="f", depth={"a": 16, "b": 16}))
+    first, second = res.report["loops"]
+    assert first["pipelined"] and first["ii"] == 3 and first["requested_ii"] == 3
+    assert first["mii"] == 1
+    assert not second["pipelined"]
+    assert second["not_pipelined_reason"] == "pipelining disabled by a directive"
+    r = cosim(PRAGMAS, "f", tb=PRAGMAS, depth={"a": 16, "b": 16}, synth=res)
+    assert r.passed, r.mismatches[:5]
+
+
+def _adler_line():
+    res = synthesize(ADLER, SynthOptions(top="adler32_bytes", depth={"buf": 400}))
+    (lp,) = res.report["loops"]
+    assert lp["mii"] == 2
+    return lp["source_line"]
+
+
+def test_directives_file_unmet_ii_is_an_error(tmp_path, capsys):
+    line = _adler_line()
+    d = tmp_path / "d.toml"
+    d.write_text(f'[[loop]]\nfunction = "adler32_bytes"\nline = {line}\nii = 1\n')
+    out = tmp_path / "o"
+    argv = ["synth", str(ADLER), "--top", "adler32_bytes", "--depth", "buf=400",
+            "--directives", str(d), "-o", str(out)]
+    assert cli_main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"adler32_bytes.c:{line}: error:" in err
+    assert "the requested II=1 cannot be met: the MII is 2 (" in err and "--relax-ii" in err
+    assert not out.exists()
+    assert cli_main(argv + ["--relax-ii"]) == 0
+    (lp,) = json.loads((out / "report.json").read_text())["loops"]
+    assert lp["ii"] == 2 and lp["requested_ii"] == 1 and "MII is 2" in lp["ii_relaxed_because"]
+
+
+def test_directives_file_json_and_errors(tmp_path, capsys):
+    line = _adler_line()
+    d = tmp_path / "d.json"
+    d.write_text(json.dumps({"loop": [{"function": "adler32_bytes", "line": line,
+                                       "pipeline": False}]}))
+    res = synthesize(ADLER, SynthOptions(top="adler32_bytes", depth={"buf": 400},
+                                         directives=str(d)))
+    assert not res.report["loops"][0]["pipelined"]
+    bad = tmp_path / "bad.toml"
+    for text, msg in [('[[loop]]\nfunction = "f"\nline = 3\nunroll = 4\n', "'unroll' directives"),
+                      ('[[loop]]\nline = 3\n', "'function'"),
+                      ('[[loop]]\nfunction = "f"\n', "exactly one of 'line' and 'label'"),
+                      ('[[loop]]\nfunction = "f"\nline = 3\nii = 0\n', "'ii' must be"),
+                      ('[[loop\n', "malformed directives file")]:
+        bad.write_text(text)
+        rc = cli_main(["synth", str(ADLER), "--top", "adler32_bytes", "--depth", "buf=400",
+                       "--directives", str(bad), "-o", str(tmp_path / "x")])
+        err = capsys.readouterr().err
+        assert rc == 1 and msg in err and err.startswith(str(bad)), err

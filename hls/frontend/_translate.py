@@ -757,10 +757,44 @@ class Translator:
         labels = re.findall(r"label (%[-\w.$]+|%\"[^\"]+\")", text)
         targets = [self._block_by_name(lbl[1:]) for lbl in labels]
         if len(targets) == 1:
-            self._emit("br", [], 0).targets = targets
+            op = self._emit("br", [], 0)
         else:
             c = self._int(next(iter(ins.operands)))
-            self._emit("condbr", [c], 0).targets = targets
+            op = self._emit("condbr", [c], 0)
+        op.targets = targets
+        md = self._loop_metadata(text)
+        if md:
+            op.attrs["loop_md"] = md
+
+    def _loop_metadata(self, text: str) -> dict:
+        """clang's loop pragmas on a latch branch (``!llvm.loop``): ``pipeline`` (False for
+        ``pipeline(disable)``), ``ii`` (``pipeline_initiation_interval(N)``), ``unroll``
+        (``unroll_count(N)``, ``"full"``, or 1 for ``unroll(disable)``)."""
+        m = re.search(r"!llvm\.loop (!\d+)", text)
+        if not m:
+            return {}
+        nodes = getattr(self, "_md_nodes", None)
+        if nodes is None:
+            nodes = self._md_nodes = dict(re.findall(r"^(!\d+) = (?:distinct )?!\{(.*)\}$",
+                                                     self.text, re.M))
+        out = {}
+        for ref in re.findall(r"!\d+", nodes.get(m.group(1), "")):
+            body = nodes.get(ref, "")
+            k = re.match(r'!"([\w.]+)"(?:, i\d+ (-?\d+|true|false))?', body)
+            if not k:
+                continue
+            name, val = k.group(1), k.group(2)
+            if name == "llvm.loop.pipeline.disable" and val in ("true", "1"):
+                out["pipeline"] = False
+            elif name == "llvm.loop.pipeline.initiationinterval" and val:
+                out["ii"] = int(val)
+            elif name == "llvm.loop.unroll.count" and val:
+                out["unroll"] = int(val)
+            elif name == "llvm.loop.unroll.full":
+                out["unroll"] = "full"
+            elif name == "llvm.loop.unroll.disable":
+                out["unroll"] = 1
+        return out
 
     def _block_by_name(self, name: str) -> Block:
         name = _sanitize(name.strip('"'))

@@ -29,7 +29,8 @@ from ..targets import OpTiming, Target
 from ._asap import asap_schedule
 from ._check import check_schedule
 from ._problem import SchedEdge, SchedOp, SchedProblem, Schedule
-from ._pipeline import LoopPipeline, schedule_loop, why_not_pipelined
+from ..errors import ScheduleError
+from ._pipeline import LoopPipeline, loop_line, schedule_loop, why_not_pipelined
 from ._sdc import sdc_schedule
 
 #: IR kinds whose hardware is pure wiring
@@ -158,9 +159,22 @@ def build_block_problem(block: Block, target: Target,
     return prob, ops
 
 
+def loop_directives(lp, directives=None) -> dict:
+    """The pipelining directives of a loop: clang's loop pragmas on its latch branch,
+    overridden by entries of a directives file (:mod:`hls.directives`)."""
+    out = {}
+    for latch in lp.latches:
+        md = latch.terminator.attrs.get("loop_md", {})
+        out.update({k: v for k, v in md.items() if k in ("pipeline", "ii")})
+    if directives is not None:
+        out.update(directives.for_loop(lp.header.function.name, loop_line(lp), lp.header.name))
+    return out
+
+
 def schedule_function(func: Function, target: Target, method: str = "sdc",
                       resources: dict[str, int] | None = None,
-                      check: bool = True, pipeline: bool = True) -> FunctionSchedule:
+                      check: bool = True, pipeline: bool = True, directives=None,
+                      relax_ii: bool = False) -> FunctionSchedule:
     """Schedule every block of ``func``; every schedule is re-verified by the checker."""
     fs = FunctionSchedule(func, target)
     for b in func.blocks:
@@ -178,11 +192,19 @@ def schedule_function(func: Function, target: Target, method: str = "sdc",
     loops = find_loops(func)
     for lp in loops:
         inner = not any(o.parent is lp for o in loops)
-        why = why_not_pipelined(lp, inner) if pipeline else "pipelining disabled"
+        want = loop_directives(lp, directives)
+        why = why_not_pipelined(lp, inner) if pipeline else "pipelining disabled (--no-pipeline)"
+        if want.get("pipeline") is False:
+            why = "pipelining disabled by a directive"
+        elif why is not None and (want.get("pipeline") or want.get("ii")) and pipeline:
+            loc = func.loc
+            raise ScheduleError(f"loop {lp.header.name} of @{func.name}: pipelining was requested "
+                                f"but the loop cannot be pipelined: {why}",
+                                loc.file if loc else None, loop_line(lp))
         fs.loops.append((lp, why))
         if why is not None:
             continue
-        _, lpipe = schedule_loop(lp, target, op_timing)
+        _, lpipe = schedule_loop(lp, target, op_timing, ii=want.get("ii"), relax_ii=relax_ii)
         b = lp.header
         fs.pipelines[b] = lpipe
         fs.blocks[b].pipeline = lpipe

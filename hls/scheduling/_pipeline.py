@@ -33,7 +33,7 @@ from ..analysis import Loop, memory_dependences
 from ..errors import ScheduleError
 from ..ir import Block, Op
 from ..targets import Target
-from ._modulo import ModuloEdge, ModuloProblem, modulo_schedule
+from ._modulo import ModuloEdge, ModuloProblem, compute_mii, modulo_schedule
 from ._modulo_check import check_modulo_schedule
 from ._problem import SchedOp
 
@@ -80,6 +80,8 @@ class LoopPipeline:
     port_of: dict[Op, int] = field(default_factory=dict)
     method: str = "cpsat"
     optimal: bool | None = None
+    requested_ii: int | None = None   # an II directive
+    relaxed: str | None = None        # why the requested II was not met (--relax-ii)
 
     @property
     def depth(self) -> int:
@@ -225,23 +227,70 @@ def to_modulo_problem(p: LoopProblem) -> tuple[ModuloProblem, list]:
     return prob, nodes
 
 
-def schedule_loop(lp: Loop, target: Target, timing) -> tuple[LoopProblem, LoopPipeline]:
+def loop_line(lp: Loop) -> int | None:
+    """The source line of a loop: its header's first non-phi op with a location (phis
+    carry the line of the function when clang gives them none)."""
+    for op in lp.header.ops:
+        if op.kind != "phi" and op.loc is not None and op.loc.line is not None:
+            return op.loc.line
+    return None
+
+
+def schedule_loop(lp: Loop, target: Target, timing, ii: int | None = None,
+                  relax_ii: bool = False) -> tuple[LoopProblem, LoopPipeline]:
     """Modulo-schedule the body of ``lp`` (CP-SAT at II = MII upwards; see
     :func:`hls.scheduling.modulo_schedule`) and re-verify the result twice: with the
-    modulo checker and with :func:`check_loop_schedule` on the loop's own terms."""
+    modulo checker and with :func:`check_loop_schedule` on the loop's own terms.
+
+    ``ii``: a required initiation interval (a directive).  When it cannot be met, a
+    ``ScheduleError`` says why, unless ``relax_ii``: then the smallest feasible II above
+    it is used and the report keeps the request and the reason."""
     p = build_loop_problem(lp.header, target, lp.trip_count, timing)
     mp, nodes = to_modulo_problem(p)
-    ms = modulo_schedule(mp, seed=0, workers=1)
+    relaxed = None
+    if ii is None:
+        ms = modulo_schedule(mp, seed=0, workers=1)
+    else:
+        info = compute_mii(mp)
+        where = (f"loop {lp.header.name} of @{lp.header.function.name}"
+                 + (f" (line {loop_line(lp)})" if loop_line(lp) else ""))
+        if ii < info.mii:
+            why = f"the MII is {info.mii} ({info.limiting})"
+            if not relax_ii:
+                loc = lp.header.function.loc
+                raise ScheduleError(f"{where}: the requested II={ii} cannot be met: {why}; "
+                                    f"--relax-ii accepts II={info.mii} or more",
+                                    loc.file if loc else None, loop_line(lp))
+            relaxed = why
+            ms = modulo_schedule(mp, seed=0, workers=1)
+        else:
+            ms = None
+            try:
+                ms = modulo_schedule(mp, ii=ii, seed=0, workers=1)
+            except ScheduleError as exc:
+                if not relax_ii:
+                    loc = lp.header.function.loc
+                    raise ScheduleError(f"{where}: the requested II={ii} cannot be met: "
+                                        f"{exc.message}; --relax-ii accepts a larger II",
+                                        loc.file if loc else None, loop_line(lp)) from None
+                relaxed = exc.message
+                k = ii + 1
+                while ms is None:
+                    try:
+                        ms = modulo_schedule(mp, ii=k, seed=0, workers=1)
+                    except ScheduleError:
+                        k += 1
     check_modulo_schedule(mp, ms)
     base = ms.steps[0]
     t = {op: ms.steps[i] - base for i, op in enumerate(nodes) if i}
-    ii = ms.ii
+    requested, ii = ii, ms.ii
     depth = max(t[o] + p.latency[o] for o in p.ops) + 1
     stages = max(1, math.ceil(depth / ii))
     info = ms.mii
     limiting = info.limiting or ""
     lpipe = LoopPipeline(lp.header, lp, ii, info.mii, info.res_mii, info.rec_mii, limiting, t,
-                         dict(p.latency), stages, method=ms.method, optimal=ms.optimal_ii)
+                         dict(p.latency), stages, method=ms.method, optimal=ms.optimal_ii,
+                         requested_ii=requested, relaxed=relaxed)
     _assign_ports(p, lpipe)
     check_loop_schedule(p, lpipe)
     return p, lpipe

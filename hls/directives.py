@@ -1,0 +1,98 @@
+"""Synthesis directives: a TOML or JSON file (``--directives FILE``) addressing loops by
+function and source line (as ``pyhls synth`` prints them) or by block label.
+
+TOML::
+
+    [[loop]]
+    function = "gemm"     # the hardware function holding the loop
+    line = 12             # the loop's source line ... or: label = "for_body"
+    pipeline = true       # false: keep the loop sequential
+    ii = 2                # required initiation interval (an error if it cannot be met,
+                          # unless --relax-ii)
+
+JSON: ``{"loop": [{"function": "gemm", "line": 12, "ii": 2}]}``.  clang's loop pragmas
+(``#pragma clang loop pipeline(disable)``, ``pipeline_initiation_interval(N)``) say the
+same inside the source; a directives file entry overrides them.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import HLSError
+
+_KEYS = {"function", "line", "label", "pipeline", "ii", "unroll", "partition"}
+
+
+@dataclass(frozen=True)
+class LoopDirective:
+    function: str
+    line: int | None = None
+    label: str | None = None
+    pipeline: bool | None = None
+    ii: int | None = None
+
+
+@dataclass
+class Directives:
+    loops: list[LoopDirective] = field(default_factory=list)
+    source: str = ""
+
+    def for_loop(self, function: str, line: int | None, label: str) -> dict:
+        """The settings of every entry matching the loop (later entries win)."""
+        out: dict = {}
+        for d in self.loops:
+            if d.function != function:
+                continue
+            if (d.line is not None and d.line == line) or (d.label is not None and d.label == label):
+                if d.pipeline is not None:
+                    out["pipeline"] = d.pipeline
+                if d.ii is not None:
+                    out["ii"] = d.ii
+        return out
+
+
+def load_directives(path: str | Path) -> Directives:
+    p = Path(path)
+    if not p.exists():
+        raise HLSError(f"directives file '{p}' does not exist", str(p), None)
+    text = p.read_text()
+    try:
+        data = json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        line = getattr(exc, "lineno", None)
+        raise HLSError(f"malformed directives file: {exc}", str(p), line) from None
+    unknown = sorted(set(data) - {"loop"})
+    if unknown:
+        raise HLSError(f"unknown section(s) {', '.join(unknown)} in the directives file "
+                       "(known: loop)", str(p), None)
+    out = Directives(source=str(p))
+    for i, e in enumerate(data.get("loop", [])):
+        where = f"loop entry {i + 1}"
+        if not isinstance(e, dict):
+            raise HLSError(f"{where}: expected a table of settings", str(p), None)
+        bad = sorted(set(e) - _KEYS)
+        if bad:
+            raise HLSError(f"{where}: unknown setting(s) {', '.join(bad)} (known: "
+                           f"{', '.join(sorted(_KEYS))})", str(p), None)
+        for k in ("unroll", "partition"):
+            if k in e:
+                raise HLSError(f"{where}: '{k}' directives are not available yet "
+                               "(pipeline and ii are)", str(p), None)
+        if not isinstance(e.get("function"), str):
+            raise HLSError(f"{where}: 'function' (the function's name) is required", str(p), None)
+        if ("line" in e) == ("label" in e):
+            raise HLSError(f"{where}: give exactly one of 'line' and 'label'", str(p), None)
+        if "line" in e and not (isinstance(e["line"], int) and e["line"] > 0):
+            raise HLSError(f"{where}: 'line' must be a positive integer", str(p), None)
+        if "pipeline" in e and not isinstance(e["pipeline"], bool):
+            raise HLSError(f"{where}: 'pipeline' must be true or false", str(p), None)
+        if "ii" in e and not (isinstance(e["ii"], int) and not isinstance(e["ii"], bool)
+                              and e["ii"] >= 1):
+            raise HLSError(f"{where}: 'ii' must be an integer >= 1", str(p), None)
+        out.loops.append(LoopDirective(e["function"], e.get("line"), e.get("label"),
+                                       e.get("pipeline"), e.get("ii")))
+    return out
