@@ -7,6 +7,7 @@ nothing in the output directory).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -18,6 +19,7 @@ from pathlib import Path
 from .analysis import find_loops
 from .binding import Binding, bind
 from .directives import load_directives
+from .errors import HLSError
 from .frontend import FrontendOptions, LoadedInput, load, read_input
 from .interface import TopInterface
 from .ir import Function, Module
@@ -43,6 +45,11 @@ class SynthOptions:
     pipeline: bool = True
     #: custom floating-point formats: function name (or "*") -> hls.fpu.FPFormat
     fp_format: dict = field(default_factory=dict)
+    #: alveo targets: pointer argument (name or position) -> m_axi bundle (default gmem)
+    m_axi: dict[str, str] = field(default_factory=dict)
+    #: alveo targets: AXI data width (bits) and beats per line/burst of each bundle
+    axi_data_width: int = 64
+    axi_line_beats: int = 16
     #: a directives file (hls.directives) and whether unmet II requests are accepted
     directives: str | None = None
     relax_ii: bool = False
@@ -59,6 +66,8 @@ class SynthResult:
     interface: TopInterface
     report: dict
     source: LoadedInput
+    #: alveo targets: the m_axi bundles of the top (hls.rtl.AxiDescription); else None
+    axi: object | None = None
 
 
 def module_name(top: str) -> str:
@@ -86,16 +95,34 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
         # with explicit unit limits every multiplier is shared, whatever its width
         bindings[f] = bind(fs, share_min_width=1 if opts.max_units else 16)
     t2 = time.perf_counter()
-    ext = tuple(g for g in module.globals if not g.readonly)
+    alveo = target.family == "ultrascale+"
+    if opts.m_axi and not alveo:
+        raise HLSError(f"m_axi interfaces need an Alveo target (--target alveo), not "
+                       f"'{target.name}'")
+    # an Alveo top keeps writable globals on chip (only pointer arguments go over m_axi)
+    ext = () if alveo else tuple(g for g in module.globals if not g.readonly)
     rtl = TopRTL(bindings, module.top, ext)
     name = module_name(opts.top)
-    verilog = emit_verilog(rtl, name)
     iface = rtl.interface(name)
+    axi = None
+    if alveo:
+        from .rtl._alveo import AlveoTop, resolve_bundles
+
+        top_rtl = AlveoTop(rtl, iface, resolve_bundles(iface, opts.m_axi),
+                           data_width=opts.axi_data_width, line_beats=opts.axi_line_beats)
+        axi = dataclasses.replace(top_rtl.description, internal_globals=tuple(
+            g.name for g in module.globals if not g.readonly))
+        verilog = emit_verilog(top_rtl, name)
+    else:
+        verilog = emit_verilog(rtl, name)
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface)
     report["time_s"] = {"frontend": round(t1 - t0, 3), "schedule_bind": round(t2 - t1, 3),
                         "rtl": round(t3 - t2, 3)}
-    return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp)
+    if axi is not None:
+        report["axi"] = axi.to_json()
+    return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
+                       axi)
 
 
 def build_report(module: Module, target: Target, schedules, bindings, iface: TopInterface) -> dict:
@@ -209,6 +236,11 @@ def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None =
         if extra:
             report.update(extra)
         (tmp / "report.json").write_text(json.dumps(report, indent=2, sort_keys=False) + "\n")
+        if result.axi is not None:     # alveo: the Vitis RTL-kernel package
+            from .package import write_vitis_package
+
+            write_vitis_package(tmp / "vitis", result.interface, verilog=result.verilog,
+                                m_axi=result.axi.m_axi(), bundles=result.axi.bundle_of)
         if out.exists():
             for item in tmp.iterdir():
                 dst = out / item.name

@@ -1,0 +1,215 @@
+"""The Alveo (Vitis RTL kernel) top: the accelerator core behind AXI4 masters and the
+``s_axi_control`` slave.
+
+:class:`AlveoTop` wraps the plain top (:class:`hls.rtl.TopRTL`, unchanged) this way::
+
+    ap_clk, ap_rst_n ──► clock and synchronous reset of everything
+    s_axi_control_* ──► AxiLiteControl ──► scalars, pointer offsets (64-bit), ap_start
+                                    ◄── ap_done/ap_ready (one cycle), ap_idle, ap_return
+    m_axi_<bundle>_* ◄─► AxiMasterAdapter (one per bundle) ◄─► the core's BRAM ports
+    interrupt        ◄── AxiLiteControl
+
+* The core sits under ``EnableInserter({"sync": run})`` with ``run`` the AND of every
+  adapter's ``ready`` (see :mod:`hls.memory._axi_master`): a core cycle is a clock cycle
+  with ``run == 1``, and only then are the core's handshake outputs sampled.
+* A small controller (IDLE/BUSY/FLUSH/DONE) starts the core in a core cycle when the
+  control slave's ``ap_start`` is set, latches ``ap_return`` in the core's ``ap_done``
+  core cycle, then flushes the adapters' write buffers and waits for their ``idle`` (every
+  write burst has its B response) before pulsing ``ap_done``/``ap_ready`` to the slave.
+  So when the host sees ap_done every write of the call is in memory.
+* ``ap_idle`` is high in IDLE only.
+
+Writable globals of a whole-program top (``--top main``) stay inside the core as on-chip
+memories: only pointer arguments go over m_axi (the TopRTL must be built without
+external globals).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from amaranth.hdl import Const, Elaboratable, EnableInserter, Module, Signal
+
+from ..errors import RTLError
+from ..interface import TopInterface
+from ..memory import AxiMasterAdapter, MasterArg
+from ._axilite import AxiLiteControl, register_map
+from ._fsmd import NPORTS
+from ._top import TopRTL
+
+__all__ = ["AlveoTop", "AxiBundle", "AxiDescription", "DEFAULT_BUNDLE"]
+
+DEFAULT_BUNDLE = "gmem"
+
+
+@dataclass(frozen=True, slots=True)
+class AxiBundle:
+    """One ``m_axi_<name>`` master: the pointer arguments it serves, its data width in
+    bits and the beats per read line / write burst of its adapter."""
+
+    name: str
+    data_width: int
+    line_beats: int
+    args: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AxiDescription:
+    """What the packaging and the co-simulation need to know about an Alveo top."""
+
+    bundles: tuple[AxiBundle, ...]
+    bundle_of: Mapping[str, str] = field(default_factory=dict)  # pointer arg -> bundle
+    internal_globals: tuple[str, ...] = ()   # writable globals kept on chip
+
+    def m_axi(self) -> list:
+        from ..package import MAxiPort  # noqa: PLC0415 (package imports rtl)
+
+        return [MAxiPort(b.name, b.data_width) for b in self.bundles]
+
+    def to_json(self) -> dict:
+        return {"bundles": [{"name": b.name, "data_width": b.data_width,
+                             "line_beats": b.line_beats, "args": list(b.args)}
+                            for b in self.bundles],
+                "internal_globals": list(self.internal_globals)}
+
+
+class AlveoTop(Elaboratable):
+    """``ap_clk``, ``ap_rst_n``, ``m_axi_<bundle>_*`` per bundle, ``s_axi_control_*`` and
+    ``interrupt`` around ``core`` (a :class:`TopRTL` built without external globals).
+
+    ``m_axi_bundles``: pointer argument name -> bundle (default every pointer on
+    ``gmem``); ``data_width``: bits of each bundle's data (raised to the widest word of
+    its arguments); ``line_beats``: beats per line/burst (1: no bursts)."""
+
+    def __init__(self, core: TopRTL, interface: TopInterface,
+                 m_axi_bundles: Mapping[str, str] | None = None, *, data_width: int = 64,
+                 line_beats: int = 16, max_writes: int = 15):
+        if core.external_globals:
+            raise RTLError("an Alveo top keeps writable globals on chip: build its TopRTL "
+                           "without external globals")
+        self.core = core
+        self.interface = interface
+        self.ap_clk = Signal(name="ap_clk")
+        self.ap_rst_n = Signal(name="ap_rst_n")
+        self.ctl = AxiLiteControl(register_map(interface))
+        ptrs = [m for m in interface.memories if m.arg_index is not None]
+        names = {m.name for m in ptrs}
+        bundle_of = dict(m_axi_bundles or {})
+        unknown = sorted(set(bundle_of) - names)
+        if unknown:
+            raise RTLError(f"m_axi bundles name no pointer argument: {', '.join(unknown)}; "
+                           f"pointer arguments: {', '.join(sorted(names)) or 'none'}")
+        for m in ptrs:
+            bundle_of.setdefault(m.name, DEFAULT_BUNDLE)
+        self.mem_of_arg = {}
+        for mem, mp in core.mem_ports.items():
+            name = next(p.name for p in core.top.ptr_params if p.mem is mem)
+            self.mem_of_arg[name] = mp
+        order = list(dict.fromkeys(bundle_of[m.name] for m in ptrs))
+        self.adapters: dict[str, AxiMasterAdapter] = {}
+        bundles = []
+        for b in order:
+            margs = []
+            for m in ptrs:
+                if bundle_of[m.name] != b:
+                    continue
+                mp = self.mem_of_arg[m.name]
+                margs.append(MasterArg(m.name, m.word_bytes, len(mp.addr[0]), NPORTS,
+                                       readonly=m.readonly, writeonly=m.writeonly))
+            dw = max([data_width] + [8 * a.word_bytes for a in margs])
+            self.adapters[b] = AxiMasterAdapter(b, margs, data_width=dw, line_beats=line_beats,
+                                                max_writes=max_writes)
+            bundles.append(AxiBundle(b, dw, line_beats, tuple(a.name for a in margs)))
+        self.description = AxiDescription(tuple(bundles), bundle_of)
+
+    @property
+    def interrupt(self) -> Signal:
+        return self.ctl.interrupt
+
+    def ports(self) -> list[Signal]:
+        """Vitis order: clock, reset, the masters, the control slave, interrupt."""
+        out = [self.ap_clk, self.ap_rst_n]
+        for ad in self.adapters.values():
+            out += ad.axi_ports()
+        return out + self.ctl.bus_ports()
+
+    def elaborate(self, platform):
+        m = Module()
+        core, ctl = self.core, self.ctl
+        # TopRTL defines the ``sync`` domain from its own ap_clk/ap_rst_n; everything here
+        # is clocked by it.
+        m.d.comb += [core.ap_clk.eq(self.ap_clk), core.ap_rst_n.eq(self.ap_rst_n)]
+        run = Signal(name="run")
+        m.submodules.core = EnableInserter({"sync": run})(core)
+        m.submodules.control = ctl
+        readies = []
+        for b, ad in self.adapters.items():
+            m.submodules[f"axi_{b}"] = ad
+            m.d.comb += ad.run.eq(run)
+            readies.append(ad.ready)
+        m.d.comb += run.eq(Const(1, 1) if not readies else _all(readies))
+
+        by_index = {r.arg_index: s for r, s in
+                    ((r, ctl.args[r.name]) for r in ctl.regs if r.is_arg)}
+        for p, sig in core.scalars.items():
+            m.d.comb += sig.eq(by_index[p.index])
+        for b, ad in self.adapters.items():
+            for a in ad.args:
+                mp = self.mem_of_arg[a.name]
+                m.d.comb += ad.base[a.name].eq(ctl.args[a.name])
+                for k, bp in enumerate(ad.ports[a.name]):
+                    m.d.comb += [bp.addr.eq(mp.addr[k]), bp.ce.eq(mp.ce[k]),
+                                 bp.we.eq(mp.we[k]), bp.d.eq(mp.d[k]), mp.q[k].eq(bp.q)]
+
+        ret = None
+        if core.ap_return is not None:
+            ret = Signal(len(core.ap_return), name="ret_latched")
+            m.d.comb += ctl.ap_return.eq(ret)
+        flush = Signal(name="flush")
+        for ad in self.adapters.values():
+            m.d.comb += ad.flush.eq(flush)
+        all_idle = _all([ad.idle for ad in self.adapters.values()]) if self.adapters else 1
+        with m.FSM(name="alveo_ctrl") as fsm:
+            with m.State("IDLE"):
+                m.d.comb += core.ap_start.eq(ctl.ap_start)
+                with m.If(run & ctl.ap_start):       # the core takes start in a core cycle
+                    m.next = "BUSY"
+            with m.State("BUSY"):
+                with m.If(run & core.ap_done):       # the core's last cycle completes
+                    if ret is not None:
+                        m.d.sync += ret.eq(core.ap_return)
+                    m.next = "FLUSH"
+            with m.State("FLUSH"):
+                m.d.comb += flush.eq(1)
+                with m.If(all_idle):                 # every write has its B response
+                    m.next = "DONE"
+            with m.State("DONE"):
+                m.d.comb += [ctl.ap_done.eq(1), ctl.ap_ready.eq(1)]
+                m.next = "IDLE"
+        m.d.comb += ctl.ap_idle.eq(fsm.ongoing("IDLE"))
+        return m
+
+
+def _all(sigs):
+    out = sigs[0]
+    for s in sigs[1:]:
+        out = out & s
+    return out
+
+
+def resolve_bundles(interface: TopInterface, spec: Mapping[str, str] | None) -> dict[str, str]:
+    """``--interface``-style ``ARG -> bundle`` (ARG a pointer argument's name or its
+    zero-based position) to pointer argument name -> bundle."""
+    ptrs = {m.name: m for m in interface.memories if m.arg_index is not None}
+    by_pos = {str(m.arg_index): m.name for m in ptrs.values()}
+    out = {}
+    for arg, bundle in (spec or {}).items():
+        name = arg if arg in ptrs else by_pos.get(str(arg))
+        if name is None:
+            raise RTLError(f"--interface {arg}=m_axi: '{arg}' must be a pointer argument of "
+                           f"{interface.function} (name or position), not "
+                           f"{'a scalar' if any(s.name == arg for s in interface.scalars) else 'unknown'}"
+                           f"; pointer arguments: {', '.join(ptrs) or 'none'}")
+        out[name] = bundle or DEFAULT_BUNDLE
+    return out
