@@ -75,6 +75,14 @@ def _parser() -> argparse.ArgumentParser:
                         help="accept a larger II than a directive requests (default: error)")
         sp.add_argument("--no-pipeline", dest="pipeline", action="store_false",
                         help="do not pipeline loops (default: innermost loops are pipelined)")
+        sp.add_argument("--interface", type=_kv, action="append", default=[],
+                        metavar="ARG=m_axi[:BUNDLE]", help="alveo targets: pointer "
+                        "argument ARG on AXI4 master m_axi_BUNDLE (default bundle gmem)")
+        sp.add_argument("--axi-data-width", type=int, default=64, metavar="BITS",
+                        help="alveo targets: m_axi data width (default 64)")
+        sp.add_argument("--axi-line-beats", type=int, default=16, metavar="N",
+                        help="alveo targets: beats per m_axi read line and write burst "
+                        "(1: no bursts; default 16)")
         sp.add_argument("--debug", action="store_true", help="show tracebacks of errors")
 
     s = sub.add_parser("synth", help="synthesise to Verilog and report.json")
@@ -121,12 +129,24 @@ def _run(args) -> int:
             fp_format[func] = FPFormat.parse(text)
         except ValueError as exc:
             raise HLSError(f"--fp-format {item}: {exc}") from None
+    m_axi = {}
+    for arg, spec in args.interface:
+        kind, _, bundle = spec.partition(":")
+        if kind != "m_axi":
+            raise HLSError(f"--interface {arg}={spec}: interface kind '{kind}' is not "
+                           "available yet (only m_axi[:BUNDLE])")
+        if bundle and not bundle.isidentifier():
+            raise HLSError(f"--interface {arg}={spec}: the bundle must be an identifier, "
+                           f"not '{bundle}'")
+        m_axi[arg] = bundle or "gmem"
     out = Path(args.output or f"hls_{args.top}")
     opts = SynthOptions(top=args.top, target=args.target, clock_period_ns=args.clock_period,
                         depth=dict(args.depth), cc=args.cc, scheduler=args.scheduler,
                         max_units=dict(args.max_units), pipeline=args.pipeline,
                         fp_format=fp_format, directives=args.directives,
-                        relax_ii=args.relax_ii)
+                        relax_ii=args.relax_ii, m_axi=m_axi,
+                        axi_data_width=args.axi_data_width,
+                        axi_line_beats=args.axi_line_beats)
     result = synthesize(args.input, opts)
     extra = {}
     if args.command == "cosim":
