@@ -16,7 +16,9 @@
   control slave's ``ap_start`` is set, latches ``ap_return`` in the core's ``ap_done``
   core cycle, then flushes the adapters' write buffers and waits for their ``idle`` (every
   write burst has its B response) before pulsing ``ap_done``/``ap_ready`` to the slave.
-  So when the host sees ap_done every write of the call is in memory.
+  So when the host sees ap_done every write of the call is in memory.  In DONE the
+  adapters are also reset (they are idle then), which drops their cached lines: the host
+  may change the buffers before the next call.
 * ``ap_idle`` is high in IDLE only.
 
 Writable globals of a whole-program top (``--top main``) stay inside the core as on-chip
@@ -29,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from amaranth.hdl import Const, Elaboratable, EnableInserter, Module, Signal
+from amaranth.hdl import Const, Elaboratable, EnableInserter, Module, ResetInserter, Signal
 
 from ..errors import RTLError
 from ..interface import TopInterface
@@ -144,8 +146,12 @@ class AlveoTop(Elaboratable):
         m.submodules.core = EnableInserter({"sync": run})(core)
         m.submodules.control = ctl
         readies = []
+        # The adapters' line buffers would outlive a call, and the host may rewrite the
+        # buffers between calls: each adapter is reset in DONE, when it is idle (no burst
+        # in flight, every B received), so every call starts with no line cached.
+        clear = Signal(name="clear_adapters")
         for b, ad in self.adapters.items():
-            m.submodules[f"axi_{b}"] = ad
+            m.submodules[f"axi_{b}"] = ResetInserter({"sync": clear})(ad)
             m.d.comb += ad.run.eq(run)
             readies.append(ad.ready)
         m.d.comb += run.eq(Const(1, 1) if not readies else _all(readies))
@@ -185,7 +191,7 @@ class AlveoTop(Elaboratable):
                 with m.If(all_idle):                 # every write has its B response
                     m.next = "DONE"
             with m.State("DONE"):
-                m.d.comb += [ctl.ap_done.eq(1), ctl.ap_ready.eq(1)]
+                m.d.comb += [ctl.ap_done.eq(1), ctl.ap_ready.eq(1), clear.eq(1)]
                 m.next = "IDLE"
         m.d.comb += ctl.ap_idle.eq(fsm.ongoing("IDLE"))
         return m

@@ -11,6 +11,7 @@ Typical per-call flow::
 
 from __future__ import annotations
 
+from ._axi_cosim import run_axi_cosim
 from ._compare import CallResult, CosimResult, Mismatch, compare_calls, run_cosim, run_cosim_main
 from ._golden import Call, capture_tb_calls, random_calls, run_calls, run_main
 from ._harness import (
@@ -50,6 +51,7 @@ __all__ = [
     "random_calls",
     "read_results",
     "run_calls",
+    "run_axi_cosim",
     "run_cosim",
     "run_cosim_main",
     "run_harness",

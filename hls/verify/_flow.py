@@ -67,15 +67,36 @@ def golden_ir(module) -> str:
     return rewrite_ll(module.llvm_ir, module.fp_formats)
 
 
+def _axi_runners(res: SynthResult, seed: int, stall: float | None):
+    from ._axi_cosim import DEFAULT_LATENCY, DEFAULT_STALL, run_axi_cosim
+    from ._golden import Call
+
+    stall = DEFAULT_STALL if stall is None else stall
+    latency = DEFAULT_LATENCY if stall else 0
+
+    def run(_vfiles, iface, calls, max_cycles, waves, work):
+        return run_axi_cosim(res.verilog, iface, res.axi, calls, max_cycles=max_cycles,
+                             seed=seed, stall=stall, latency=latency, workdir=work)
+
+    def run_main_(_vfiles, iface, exp_ret, _globs, max_cycles, waves, work):
+        # writable globals stay on chip in an Alveo top: only the return value is compared
+        return run(_vfiles, iface, [Call(scalars={}, mem_in={}, ret=exp_ret)], max_cycles,
+                   waves, work)
+
+    return run, run_main_
+
+
 def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
           depth: dict[str, int] | None = None, fixed: dict[str, int] | None = None,
           seed: int = 0, runs: int = 4, max_cycles: int = 10_000_000, waves: bool = False,
           target: str = "generic", clock_period_ns: float | None = None,
           cc: str | None = None, workdir: str | Path | None = None,
           scheduler: str = "sdc", pipeline: bool = True, fp_format: dict | None = None,
-          synth: SynthResult | None = None) -> CosimResult:
+          synth: SynthResult | None = None, axi_stall: float | None = None) -> CosimResult:
     """Co-simulate ``top`` of ``path`` against native execution; returns a CosimResult
-    (``passed``, per-call cycles, mismatches) with ``.synth`` holding the SynthResult."""
+    (``passed``, per-call cycles, mismatches) with ``.synth`` holding the SynthResult.
+    Alveo targets run in cocotb with random AXI stalls (``axi_stall``: pause probability
+    scale, 0 for an ideal memory; the stall pattern follows ``seed``)."""
     res = synth or synthesize(path, SynthOptions(top=top, target=target,
                                                  clock_period_ns=clock_period_ns,
                                                  depth=dict(depth or {}), cc=cc,
@@ -90,6 +111,9 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
     work.mkdir(parents=True, exist_ok=True)
     vfile = work / f"{iface.module_name}.v"
     vfile.write_text(res.verilog)
+    run_, run_main_ = run_cosim, run_cosim_main
+    if res.axi is not None:     # alveo top: cocotb + AXI models with random stalls
+        run_, run_main_ = _axi_runners(res, seed, axi_stall)
     ptr_sizes = {m.arg_index: m.size_bytes for m in iface.memories if m.arg_index is not None}
     glob_sizes = {m.global_name: m.size_bytes for m in iface.memories if m.global_name}
     func = res.module.top
@@ -104,12 +128,12 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
                 iface = dataclasses.replace(iface, memories=tuple(
                     dataclasses.replace(m, init=calls[0].glob_in.get(m.global_name, m.init))
                     if m.global_name else m for m in iface.memories))
-            result = run_cosim([vfile], iface, calls, max_cycles, waves, work)
+            result = run_([vfile], iface, calls, max_cycles, waves, work)
         elif func.name == "main" and not func.params:
             ret, globs = run_main(golden_ir(res.module), list(glob_sizes), glob_sizes)
             w = func.return_width
             exp_ret = ret & ((1 << w) - 1) if w else None
-            result = run_cosim_main([vfile], iface, exp_ret, globs, max_cycles, waves, work)
+            result = run_main_([vfile], iface, exp_ret, globs, max_cycles, waves, work)
         else:
             fixed_idx: dict[int, int] = {}
             names = {p.name: p.index for p in func.scalar_params}
@@ -122,7 +146,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
             stim = random_calls(iface, k=runs, seed=seed, fixed=fixed_idx)
             calls = run_calls(golden_ir(res.module), func.name, stim, ptr_sizes,
                               globals_=glob_sizes or None)
-            result = run_cosim([vfile], iface, calls, max_cycles, waves, work)
+            result = run_([vfile], iface, calls, max_cycles, waves, work)
     finally:
         if own_tmp is not None and not waves:
             own_tmp.cleanup()

