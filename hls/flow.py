@@ -27,7 +27,8 @@ from .rtl import TopRTL, emit_verilog
 from .scheduling._function import FunctionSchedule, op_timing, schedule_function
 from .scheduling._pipeline import loop_line
 from .targets import Target, get_target
-from .transforms import run_passes
+from .ir import verify
+from .transforms import if_convert, run_passes
 
 
 @dataclass
@@ -84,6 +85,9 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     module = load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
                                                            fp_format=dict(opts.fp_format)), inp=inp)
     for f in module.functions:
+        if opts.pipeline:
+            if_convert(f)  # loops with branches become single blocks that can be pipelined
+            verify(f)
         run_passes(f)
     t1 = time.perf_counter()
     schedules, bindings = {}, {}

@@ -80,7 +80,7 @@ def test_unknown_address_is_distance_one(tmp_path):
 def synths():
     out = {}
     for top in ("reduce", "inplace", "shift2", "prefix", "hist", "nested", "divloop",
-                "first_negative"):
+                "first_negative", "clip_count"):
         out[top] = synthesize(PIPE, SynthOptions(top=top, depth=DEPTH))
     return out
 
@@ -102,6 +102,16 @@ def test_every_pipeline_schedule_rechecked(synths):
                     assert modulo_violations(prob, pl.time, pl.ii - 1), top
 
 
+def test_if_converted_loop(synths):
+    res = synths["clip_count"]
+    (lp,) = res.report["loops"]
+    assert lp["pipelined"], lp
+    stores = [op for op in res.module.top.ops() if op.kind == "store"]
+    assert len(stores) == 2 and all("guard" in op.attrs for op in stores)
+    r = cosim(PIPE, "clip_count", tb=PIPE, depth=DEPTH, pipeline=False)
+    assert r.passed  # the branchy loop, not converted, agrees as well
+
+
 def test_report_fields(synths):
     res = synths["reduce"]
     (lp,) = _loops(res)
@@ -116,7 +126,7 @@ def test_report_fields(synths):
 
 
 @pytest.mark.parametrize("top", ["reduce", "inplace", "shift2", "prefix", "hist", "nested",
-                                 "divloop", "first_negative"])
+                                 "divloop", "first_negative", "clip_count"])
 def test_pipelined_cosim(synths, top):
     r = cosim(PIPE, top, tb=PIPE, depth=DEPTH, synth=synths[top])
     assert r.passed, r.mismatches[:5]

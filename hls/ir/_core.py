@@ -24,8 +24,10 @@ OP_KINDS: dict[str, int | None] = {
     "slice": 1,     # attrs["lo"]: bits [lo, lo+width) of the operand
     "concat": None,  # operands little-endian (operand 0 is the low part)
     "phi": 0,       # incoming values in ``Op.incoming``
-    "load": 1,      # operand: word address; attrs mem, lane, size
-    "store": 2,     # operands: word address, data; attrs mem, lane, size
+    "load": None,   # operand: word address [, predicate]; attrs mem, lane, size [, guard]
+    "store": None,  # operands: word address, data [, predicate]; attrs mem, lane, size [, guard]
+                    # attrs["guard"]: index of an i1 operand; the access happens only when it
+                    # holds (if-converted loop bodies)
     "call": None,   # scalar arguments, then one word offset per attrs["ptr_args"] entry;
                     # attrs callee, ptr_args [(callee PtrParam, caller memory)]
     # floating point on bit vectors; attrs["fmt"]: the FPFormat (of the result; of the
@@ -289,7 +291,8 @@ def print_ir(func: Function) -> str:
                 extra.append((f"{op.attrs['src']}->" if "src" in op.attrs else "")
                              + str(op.attrs["fmt"]))
             if op.mem is not None:
-                extra.append(f"{op.mem.name} lane={op.attrs['lane']} size={op.attrs['size']}")
+                extra.append(f"{op.mem.name} lane={op.attrs['lane']} size={op.attrs['size']}"
+                             + (" guarded" if "guard" in op.attrs else ""))
             if op.kind == "slice":
                 extra.append(f"lo={op.attrs['lo']}")
             if op.kind == "call":
@@ -363,6 +366,12 @@ def verify(func: Function) -> None:
                 if len(op.attrs.get("ptr_args", [])) > len(op.operands):
                     fail(f"call of @{callee.name} lacks word offsets for its pointer arguments", op)
             if op.kind in ("load", "store"):
+                base = 1 if op.kind == "load" else 2
+                want = base + (1 if "guard" in op.attrs else 0)
+                if len(op.operands) != want or ("guard" in op.attrs and op.attrs["guard"] != base):
+                    fail(f"{op.kind} takes {want} operands, not {len(op.operands)}", op)
+                if "guard" in op.attrs and op.operands[base].width != 1:
+                    fail(f"{op.kind} predicate must be 1 bit wide", op)
                 mem = op.mem
                 if mem is None:
                     fail(f"{op.kind} has no memory", op)

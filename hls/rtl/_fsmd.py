@@ -304,13 +304,14 @@ class FunctionRTL(Elaboratable):
             ports = mems[op.mem]
             p = bd.port_of[op]
             m.d.comb += ports.addr[p].eq(rd(op.operands[0]))
+            en = rd(op.operands[op.attrs["guard"]]) if "guard" in op.attrs else 1
             if op.kind == "load":
-                m.d.comb += ports.ce[p].eq(1)
+                m.d.comb += ports.ce[p].eq(en)
             else:
                 lane, size = op.attrs["lane"], op.attrs["size"]
                 data = rd(op.operands[1])
                 m.d.comb += [
-                    ports.ce[p].eq(advance),
+                    ports.ce[p].eq(advance & en),
                     ports.we[p].eq(((1 << size) - 1) << lane),
                     ports.d[p].eq(Cat(AConst(0, 8 * lane), data[:8 * size]) if lane else data[:8 * size]),
                 ]

@@ -133,14 +133,14 @@ class PipelineRTL:
                 p = lp.port_of[op]
                 lane, size = op.attrs["lane"], op.attrs["size"]
                 m.d.comb += w.eq(ports.q[p][8 * lane:8 * (lane + size)])
-                with m.If(active(op)):
+                with m.If(active(op) & self._pred(op, t)):
                     m.d.comb += [ports.addr[p].eq(self.read_at(op.operands[0], t)), ports.ce[p].eq(1)]
             elif k == "store":
                 ports = mems[op.mem]
                 p = lp.port_of[op]
                 lane, size = op.attrs["lane"], op.attrs["size"]
                 data = self.read_at(op.operands[1], t)
-                with m.If(active(op)):
+                with m.If(active(op) & self._pred(op, t)):
                     m.d.comb += [
                         ports.addr[p].eq(self.read_at(op.operands[0], t)),
                         ports.ce[p].eq(1),
@@ -195,6 +195,12 @@ class PipelineRTL:
                             reader=lambda v: self.read_at(v, S * ii - 1))
             with m.Else():
                 m.d.sync += self.r.eq(self.r + 1)
+
+    def _pred(self, op: Op, t: int):
+        """The access predicate of an if-converted load/store (1 when unconditional)."""
+        if "guard" not in op.attrs:
+            return AConst(1, 1)
+        return self.read_at(op.operands[op.attrs["guard"]], t)
 
     def on_entry(self, m) -> None:
         """Sync statements for the edge that enters the loop."""

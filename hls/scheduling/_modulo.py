@@ -701,22 +701,26 @@ def modulo_arrivals(problem: ModuloProblem, steps: Mapping[int, int],
     # out(v): when v's value is ready in its birth cycle.  Chains run through combinational
     # ops only, and no cycle of them can be chained (it would span II*D > 0 cycles).
     out: dict[int, float] = {op.id: op.delay_ns for op in problem.ops if op.latency > 0}
-    for op in problem.ops:
-        stack, active = [op.id], {op.id}
-        while stack:
-            x = stack[-1]
-            if x in out:
-                stack.pop()
-                active.discard(x)
-                continue
-            todo = [u for u in chained[x] if u not in out]
-            if any(u in active for u in todo):  # pragma: no cover - excluded by the constraints
-                raise ScheduleError(f"combinational loop through {problem.label(x)}")
-            if todo:
-                stack.extend(todo)
-                active.update(todo)
-                continue
-            out[x] = max((out[u] for u in chained[x]), default=0.0) + by_id[x].delay_ns
+    # combinational ops in topological order of the chained edges (Kahn): a diamond of
+    # chains is fine, only a cycle is a combinational loop
+    pending = {op.id: sum(1 for u in chained[op.id] if u not in out)
+               for op in problem.ops if op.id not in out}
+    users: dict[int, list[int]] = {}
+    for v, us in chained.items():
+        for u in us:
+            users.setdefault(u, []).append(v)
+    ready = sorted(v for v, k in pending.items() if k == 0)
+    while ready:
+        x = ready.pop()
+        out[x] = max((out[u] for u in chained[x]), default=0.0) + by_id[x].delay_ns
+        for v in users.get(x, ()):
+            if v in pending:
+                pending[v] -= 1
+                if pending[v] == 0:
+                    ready.append(v)
+    stuck = [v for v in pending if v not in out]
+    if stuck:  # pragma: no cover - excluded by the constraints
+        raise ScheduleError(f"combinational loop through {problem.label(stuck[0])}")
     arr: dict[int, float] = {}
     viol: list[int] = []
     for op in problem.ops:

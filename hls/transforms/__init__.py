@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..ir import Function, verify
 from ._divconst import divide_by_constants, magic_unsigned
+from ._ifconv import if_convert
 from ._narrow import narrow_widths
 
 
@@ -38,5 +39,5 @@ def run_passes(func: Function, enabled: tuple[str, ...] | None = None,
     return counts
 
 
-__all__ = ["PASSES", "Pass", "divide_by_constants", "magic_unsigned", "narrow_widths",
-           "run_passes"]
+__all__ = ["PASSES", "Pass", "divide_by_constants", "if_convert", "magic_unsigned",
+           "narrow_widths", "run_passes"]

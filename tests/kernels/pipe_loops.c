@@ -1,6 +1,7 @@
 /* Loops for the pipelining tests: reductions, in-place updates, memory recurrences at
  * distance 1 and 2, a histogram (read-modify-write through a data-dependent address),
- * nested loops (the inner one is re-entered), dividers in the loop body, and a
+ * nested loops (the inner one is re-entered), dividers in the loop body, branches in
+ * the body (if-conversion), and a
  * data-dependent exit with live-out values.  main() calls each with trip counts 0, 1, 2
  * and larger; --tb replays those calls. */
 #include <stdint.h>
@@ -72,6 +73,23 @@ int32_t first_negative(const int32_t *a, int32_t n)
     return v * 1000 + i;
 }
 
+/* branches in the body: if-converted (predicated stores, phis become selects) */
+int32_t clip_count(int32_t *a, int32_t *b, int32_t n, int32_t t)
+{
+    int32_t c = 0;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t v = a[i];
+        if (v > t) {
+            a[i] = t;
+            c++;
+        } else if (v < -t) {
+            b[i] = v;
+            c += 2;
+        }
+    }
+    return c;
+}
+
 static int32_t A[N], B[N];
 static uint32_t UA[N], UB[N], UQ[N];
 static uint8_t X[N];
@@ -106,6 +124,7 @@ int main(void)
         hist(X, H, n);
         h += (uint32_t)nested(M, B, n / 8 + 1, n % 8 + 1);
         h += divloop(UA, UB, UQ, n);
+        h += (uint32_t)clip_count(A, B, n, 1 << 22);
         if (n > 0) {
             A[n / 2] = -5 - k;
             h += (uint32_t)first_negative(A, n);

@@ -1,0 +1,176 @@
+"""If-conversion of innermost loop bodies, so that loops with branches can be pipelined.
+
+A natural loop qualifies when it is innermost, has one latch that is also its only exit
+(every other block branches inside the loop), holds no call and no switch, and its blocks
+without the back edge form a DAG.  Its blocks are merged into the header in topological
+order:
+
+* every block ``b`` gets a predicate ``p(b)`` (an ``i1``): ``p(header) = 1`` and
+  ``p(b) = OR over in-loop predecessors q of (p(q) AND edge condition q -> b)``;
+* ops run unconditionally (speculation: they have no side effects), except loads and
+  stores, which take their block's predicate as an extra operand (``attrs["guard"]``
+  names its position) and touch memory only when it holds;
+* a phi of a non-header block becomes a chain of selects on the edge predicates;
+* the latch's branch becomes the merged block's branch, and phis after the loop take the
+  latch's values from the merged block.
+"""
+
+from __future__ import annotations
+
+from ..analysis import find_loops
+from ..ir import Block, Const, Function, Op
+
+TRUE = Const(1, 1)
+
+
+def _and(a, b, anchor_block: Block, out: list[Op], loc):
+    if a is TRUE or (isinstance(a, Const) and a.value == 1):
+        return b
+    if b is TRUE or (isinstance(b, Const) and b.value == 1):
+        return a
+    op = Op(width=1, kind="and", operands=[a, b], loc=loc)
+    out.append(op)
+    return op
+
+
+def _or(vals: list, out: list[Op], loc):
+    acc = vals[0]
+    for v in vals[1:]:
+        op = Op(width=1, kind="or", operands=[acc, v], loc=loc)
+        out.append(op)
+        acc = op
+    return acc
+
+
+def _not(v, out: list[Op], loc):
+    op = Op(width=1, kind="xor", operands=[v, TRUE], loc=loc)
+    out.append(op)
+    return op
+
+
+def convertible(func: Function, lp, loops) -> bool:
+    if len(lp.blocks) < 2 or len(lp.latches) != 1:
+        return False
+    if any(o is not lp and o.parent is lp for o in loops):
+        return False  # not innermost
+    latch = lp.latches[0]
+    body = set(lp.blocks)
+    for b in lp.blocks:
+        t = b.terminator
+        if t.kind not in ("br", "condbr"):
+            return False
+        if any(op.kind == "call" for op in b.ops):
+            return False
+        outside = [s for s in t.targets if s not in body]
+        if b is latch:
+            if t.kind != "condbr" or len(outside) != 1 or lp.header not in t.targets:
+                return False
+        elif outside:
+            return False
+    if lp.header is latch:
+        return False
+    # the loop's blocks minus the back edge must be acyclic (natural loop: they are when
+    # the latch -> header edge is the only one into the header from inside)
+    preds = func.predecessors()
+    if [p for p in preds[lp.header] if p in body] != [latch]:
+        return False
+    return True
+
+
+def _topo(lp) -> list[Block]:
+    body = set(lp.blocks)
+    indeg = {b: 0 for b in lp.blocks}
+    for b in lp.blocks:
+        for s in b.terminator.targets:
+            if s in body and s is not lp.header:
+                indeg[s] += 1
+    order, ready = [], [lp.header]
+    while ready:
+        b = ready.pop(0)
+        order.append(b)
+        for s in b.terminator.targets:
+            if s in body and s is not lp.header:
+                indeg[s] -= 1
+                if indeg[s] == 0:
+                    ready.append(s)
+    return order if len(order) == len(lp.blocks) else []
+
+
+def if_convert(func: Function) -> int:
+    """If-convert every qualifying innermost loop of ``func``; returns how many."""
+    n = 0
+    while True:
+        loops = find_loops(func)
+        for lp in loops:
+            if convertible(func, lp, loops) and _topo(lp):
+                _convert(func, lp)
+                n += 1
+                break
+        else:
+            return n
+
+
+def _convert(func: Function, lp) -> None:
+    header, latch = lp.header, lp.latches[0]
+    body = set(lp.blocks)
+    order = _topo(lp)
+    pred: dict[Block, object] = {header: TRUE}
+    edge: dict[tuple[Block, Block], object] = {}
+    merged: list[Op] = list(header.phis)
+    for b in order:
+        loc = b.terminator.loc
+        if b is not header:
+            ins = [q for q in order if q in body and (q, b) in edge]
+            pred[b] = _or([edge[(q, b)] for q in ins], merged, loc) if ins else TRUE
+            for phi in b.phis:
+                inc = [(p, v) for p, v in phi.incoming]
+                val = inc[-1][1]
+                for p, v in reversed(inc[:-1]):
+                    sel = Op(width=phi.width, kind="select", operands=[edge[(p, b)], v, val],
+                             loc=phi.loc)
+                    merged.append(sel)
+                    val = sel
+                _replace_uses(func, phi, val)
+        for op in b.ops:
+            if op.kind == "phi" or op.is_terminator:
+                continue
+            if op.kind in ("load", "store") and not (pred[b] is TRUE):
+                op.attrs["guard"] = len(op.operands)
+                op.operands.append(pred[b])
+            merged.append(op)
+        t = b.terminator
+        if b is latch:
+            continue
+        if t.kind == "br":
+            edge[(b, t.targets[0])] = pred[b]
+        else:
+            c = t.operands[0]
+            tt, ff = t.targets
+            if tt is ff:
+                edge[(b, tt)] = pred[b]
+            else:
+                edge[(b, tt)] = _and(pred[b], c, b, merged, t.loc)
+                edge[(b, ff)] = _and(pred[b], _not(c, merged, t.loc), b, merged, t.loc)
+    term = latch.terminator
+    term.targets = [header if s is header else s for s in term.targets]
+    merged.append(term)
+    for op in merged:
+        op.block = header
+    header.ops = merged
+    # header phis: the back edge now comes from the merged block itself
+    for phi in header.phis:
+        phi.incoming = [(header if p is latch else p, v) for p, v in phi.incoming]
+    # phis after the loop: the latch's values now come from the merged block
+    for b in func.blocks:
+        if b in body:
+            continue
+        for phi in b.phis:
+            phi.incoming = [(header if p is latch else p, v) for p, v in phi.incoming]
+    func.blocks = [b for b in func.blocks if b is header or b not in body]
+
+
+def _replace_uses(func: Function, old: Op, new) -> None:
+    for op in func.ops():
+        op.operands = [new if v is old else v for v in op.operands]
+        if op.incoming:
+            op.incoming = [(p, new if v is old else v) for p, v in op.incoming]
