@@ -30,14 +30,12 @@ Binary files (little-endian): inputs ``N x n_in`` u64 words (vector-major), outp
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -46,7 +44,7 @@ import numpy as np
 
 from hls.errors import CosimError, ToolError
 from hls.verify._harness import VERILATOR_FLAGS, _cache_key, default_cache_dir
-from hls.verify._toolchain import find_verilator, run_tool
+from hls.verify._toolchain import find_verilator, verilate_and_make
 
 __all__ = ["Port", "unit_verilog", "verilog_ports", "build_unit", "run_unit", "SimBinary"]
 
@@ -237,48 +235,11 @@ def build_unit(verilog_text: str, *, cache_dir: str | Path | None = None,
     return SimBinary(binary, ins, outs)
 
 
-_RUNTIME_OBJS = ("verilated.o", "verilated_threads.o")
-
-
 def _verilate_and_make(verilator, flags: list[str], root: Path, obj: Path, files: list[str],
                        timeout: float) -> None:
-    """``verilator <flags>`` split into its two steps so that the Verilator runtime objects
-    (``verilated.o``, ``verilated_threads.o``: two thirds of a small model's build time)
-    are compiled once per Verilator version and flags and reused from
-    ``<cache>/runtime-<hash>/``.  The make variables are those of
-    :data:`hls.verify._harness.VERILATOR_FLAGS` (``-MAKEFLAGS``, ``-j``)."""
-    vflags, makeflags, jobs = [], [], "2"
-    it = iter(flags)
-    for f in it:
-        if f == "--build":
-            continue
-        if f == "-MAKEFLAGS":
-            makeflags += next(it).split()
-        elif f == "-j":
-            jobs = next(it)
-        else:
-            vflags.append(f)
-    verilator.run([*vflags, "--top-module", "top", "-Mdir", str(obj), "-o", BINARY_NAME, *files],
-                  cwd=obj.parent, timeout=timeout)
-    env = verilator.env()
-    rt_key = hashlib.sha256("\0".join([verilator.version, env.get("CXXFLAGS", ""), *flags]).encode())
-    rt_dir = root / f"runtime-{rt_key.hexdigest()[:16]}"
-    if all((rt_dir / o).exists() for o in _RUNTIME_OBJS):
-        now = time.time() + 1
-        for o in _RUNTIME_OBJS:
-            shutil.copy2(rt_dir / o, obj / o)
-            os.utime(obj / o, (now, now))  # newer than Vtop.mk: make keeps them
-    make = shutil.which("make") or "make"
-    run_tool([make, "-C", str(obj), "-f", "Vtop.mk", f"-j{jobs}", *makeflags, BINARY_NAME],
-             env=env, timeout=timeout, what="make (verilated model)")
-    if not rt_dir.exists():
-        stage = Path(tempfile.mkdtemp(prefix=".rt-", dir=root))
-        try:
-            for o in _RUNTIME_OBJS:
-                shutil.copy2(obj / o, stage / o)
-            os.rename(stage, rt_dir)
-        except OSError:
-            shutil.rmtree(stage, ignore_errors=True)
+    """Build with the shared two-step Verilator build that reuses the compiled runtime
+    objects (:func:`hls.verify._toolchain.verilate_and_make`)."""
+    verilate_and_make(verilator, flags, root, obj, files, "top", BINARY_NAME, timeout)
 
 
 def run_unit(unit, inputs: Mapping[str, np.ndarray], outputs: Sequence[str], latency: int, *,
