@@ -11,7 +11,6 @@ split.
 from __future__ import annotations
 
 import ctypes
-import math
 import re
 from dataclasses import dataclass
 

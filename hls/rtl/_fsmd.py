@@ -19,7 +19,7 @@ from amaranth.lib.memory import Memory
 
 from ..binding import Binding, is_wire_use
 from ..errors import RTLError
-from ..ir import FLOAT_KINDS, Block, Const, Function, MemoryObject, Op, Param, PtrParam, Value
+from ..ir import FLOAT_KINDS, Block, Const, Function, MemoryObject, Op, Param, Value
 from ._fp import connect_fp, fp_unit
 from ._pipeline import PipelineRTL
 from ._units import SeqDivider

@@ -382,7 +382,6 @@ def modulo_constraints(problem: ModuloProblem) -> list[ModConstraint]:
         if best.get(key, -1) < w:
             best[key] = w
 
-    by_id = problem.by_id
     for e in problem.edges:
         add(e.src, e.dst, e.weight(problem), e.distance)
     for u, v, w, d in _chaining_constraints(problem):

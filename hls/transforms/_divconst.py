@@ -10,7 +10,7 @@ toward zero, the remainder takes the sign of the dividend).
 
 from __future__ import annotations
 
-from ..ir import Const, Function, Op
+from ..ir import Const, Function
 
 _KINDS = {"udiv": "udivc", "urem": "uremc", "sdiv": "sdivc", "srem": "sremc"}
 

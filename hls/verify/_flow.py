@@ -41,7 +41,7 @@ def _tb_module_text(result: SynthResult, tb: str | Path, cc: str | None) -> str:
     try:
         tb_mod.get_function("main")
     except NameError:
-        raise FrontendError(f"the testbench defines no main function", str(tbp), None) from None
+        raise FrontendError("the testbench defines no main function", str(tbp), None) from None
     kernel = llvm.parse_assembly(golden_ir(result.module))
     try:
         kernel.get_function("main")
