@@ -45,6 +45,8 @@ class MemoryPort:
     init: bytes | None = None  # initial contents of a global (len = word_bytes*depth_words)
     readonly: bool = False
     writeonly: bool = False
+    #: 32/64: every element is a float/double; NaNs compare equal whatever their payload
+    float_bits: int = 0
 
     @property
     def addr_bits(self) -> int:
@@ -66,3 +68,4 @@ class TopInterface:
     memories: tuple[MemoryPort, ...]
     return_width: int                   # 0 for void
     return_signed: bool = False
+    return_float: int = 0               # 32/64: a float/double (NaN-aware comparison)

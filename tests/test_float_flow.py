@@ -79,3 +79,16 @@ def test_fp_format_errors(tmp_path, capsys):
     assert rc == 1 and "nosuch" in err and "not a hardware function" in err
     rc = cli_main(["synth", str(FP_OPS), "--top", "fops", "--fp-format", "*=e99", "-o", str(out)])
     assert rc == 1 and "--fp-format *=e99" in capsys.readouterr().err
+
+
+def test_nan_results_compare_by_nan_ness():
+    """inf*0 and inf-inf: the host's NaN (0xFFC00000 on x86) and the hardware's canonical
+    NaN (0x7FC00000) differ in their bits; float data is compared by NaN-ness."""
+    from hls.verify._compare import is_nan
+
+    src = HERE / "kernels" / "fp_nan.c"
+    r = cosim(src, "nanny", tb=src, depth={"a": 8, "o": 8})
+    assert r.passed, r.mismatches[:5]
+    mems = {m.name: m.float_bits for m in r.synth.interface.memories}
+    assert mems == {"a": 32, "o": 32} and r.synth.interface.return_float == 32
+    assert is_nan(0xFFC00000, 32) and is_nan(0x7FC00000, 32) and not is_nan(0x7F800000, 32)

@@ -80,6 +80,7 @@ class _Access:
     ptr: Ptr
     size: int
     func: Function
+    float_bits: int = 0  # the access is a float (32) or double (64)
 
 
 class Translator:
@@ -257,6 +258,7 @@ class Translator:
             if not _scalar(ret_t):
                 raise self._type_error(ret_t, f"return value of @{name}", define, name)
             func.return_width = ret_t.bits
+            func.return_float = ret_t.bits if isinstance(ret_t, FloatT) else 0
         vals: dict[int, Value | Ptr] = {}
         for i, arg in enumerate(llfn.arguments):
             t = self.tp.type_of(str(arg.type))
@@ -730,7 +732,7 @@ class Translator:
         p = self._ptr(next(iter(ins.operands)))
         size = store_size(t)
         op = self._emit("load", [p.off], 8 * size, mem=p.mem, size=size)
-        self.accesses.append(_Access(op, p, size, self._fn))
+        self.accesses.append(_Access(op, p, size, self._fn, t.bits if isinstance(t, FloatT) else 0))
         if 8 * size != t.bits:
             op2 = self._emit("trunc", [op], t.bits)
             self._set(ins, op2)
@@ -750,7 +752,7 @@ class Translator:
         if 8 * size != t.bits:
             data = self._emit("zext", [data], 8 * size)
         op = self._emit("store", [p.off, data], 0, mem=p.mem, size=size)
-        self.accesses.append(_Access(op, p, size, self._fn))
+        self.accesses.append(_Access(op, p, size, self._fn, t.bits if isinstance(t, FloatT) else 0))
 
     def _i_br(self, ins, text):
         labels = re.findall(r"label (%[-\w.$]+|%\"[^\"]+\")", text)
@@ -1052,6 +1054,11 @@ class Translator:
                     m.depth_words = max(sized, default=0)
                 if m.depth_words == 0:
                     self._infer_depth(m, accs, res)
+            fl = {a.float_bits for a in accs}
+            if len(fl) == 1 and fl != {0}:
+                fbits = next(iter(fl))
+                for m in members:
+                    m.float_bits = fbits
             reads = any(a.op.kind == "load" for a in accs)
             writes = any(a.op.kind == "store" for a in accs)
             for m in members:

@@ -114,6 +114,8 @@ class MemoryObject:
     loc: Loc | None = None
     #: the LLVM symbol of a global
     symbol: str | None = None
+    #: 32 or 64 when every access is a float/double of that size (compared NaN-aware)
+    float_bits: int = 0
 
     @property
     def addr_bits(self) -> int:
@@ -201,6 +203,8 @@ class Function:
     params: list[Param | PtrParam] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
     return_width: int = 0
+    #: 32/64 when the return value is a float/double (compared NaN-aware)
+    return_float: int = 0
     return_signed: bool = False
     #: memories owned by the function (locals and ROMs), in creation order
     memories: list[MemoryObject] = field(default_factory=list)

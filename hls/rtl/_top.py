@@ -87,8 +87,9 @@ class TopRTL(Elaboratable):
                 global_name=mem.symbol if mem.kind == "global" else None,
                 elem_bytes=mem.elem_bytes or mem.word_bytes,
                 init=mem.init if mem.kind == "global" else None,
-                readonly=mem.readonly, writeonly=mem.writeonly))
-        return TopInterface(module_name, f.name, scal, tuple(mems), f.return_width)
+                readonly=mem.readonly, writeonly=mem.writeonly, float_bits=mem.float_bits))
+        return TopInterface(module_name, f.name, scal, tuple(mems), f.return_width,
+                            return_float=f.return_float)
 
 
 def emit_verilog(top: TopRTL, name: str) -> str:

@@ -119,17 +119,29 @@ def _expected_bytes(m: MemoryPort, call: Call) -> bytes | None:
     return exp + base[len(exp):]
 
 
+def is_nan(bits: int, float_bits: int) -> bool:
+    """Is ``bits`` a NaN of binary32 (``float_bits`` 32) or binary64 (64)?"""
+    e, m = (8, 23) if float_bits == 32 else (11, 52)
+    return (bits >> m) & ((1 << e) - 1) == (1 << e) - 1 and bits & ((1 << m) - 1) != 0
+
+
+def _same(e: int, g: int, float_bits: int) -> bool:
+    """Equal bits, or (for floats) both NaN: NaN payloads need not match the host's."""
+    return e == g or (float_bits and is_nan(e, float_bits) and is_nan(g, float_bits))
+
+
 def _compare_memory(call_no: int, m: MemoryPort, exp: bytes, got: bytes,
                     out: list[Mismatch], limit: int) -> int:
     if exp == got:
         return 0
     eb = m.elem_bytes or m.word_bytes
+    fb = m.float_bits if m.float_bits and m.float_bits // 8 == eb else 0
     name = m.global_name if (m.arg_index is None and m.global_name) else m.name
     n = 0
     for off in range(0, len(exp), eb):
         e = exp[off:off + eb]
         g = got[off:off + eb]
-        if e != g:
+        if e != g and not (fb and _same(int.from_bytes(e, "little"), int.from_bytes(g, "little"), fb)):
             n += 1
             if len(out) < limit:
                 out.append(Mismatch(call_no, name, off // eb,
@@ -153,7 +165,7 @@ def compare_calls(iface: TopInterface, calls: Sequence[Call],
         if iface.return_width and call.ret is not None:
             mask = (1 << iface.return_width) - 1
             e, g = call.ret & mask, (r.ret or 0) & mask
-            if e != g:
+            if not _same(e, g, iface.return_float):
                 n += 1
                 if len(mism) < MAX_MISMATCHES_PER_CALL:
                     mism.append(Mismatch(i, "return", None, e, g))
