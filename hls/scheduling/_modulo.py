@@ -82,7 +82,7 @@ from types import MappingProxyType
 from hls.errors import ScheduleError
 
 from ._asap import asap_schedule
-from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem
+from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem, topo_sort
 
 #: ``(u, v, w, D)``: ``step(v) - step(u) >= w - II*D``.
 ModConstraint = tuple[int, int, int, int]
@@ -231,27 +231,13 @@ class ModuloProblem:
         for e in self.edges:
             if e.distance == 0:
                 succs[e.src].add(e.dst)
-        indeg = {i: 0 for i in succs}
-        for s in succs.values():
-            for d in s:
-                indeg[d] += 1
-        heap = [i for i, d in indeg.items() if d == 0]
-        heapq.heapify(heap)
-        order: list[int] = []
-        while heap:
-            i = heapq.heappop(heap)
-            order.append(i)
-            for d in succs[i]:
-                indeg[d] -= 1
-                if indeg[d] == 0:
-                    heapq.heappush(heap, d)
-        if len(order) != len(succs):
-            stuck = sorted(i for i, d in indeg.items() if d > 0)
+        order, stuck = topo_sort(succs)
+        if stuck:
             names = ", ".join(self.label(i) for i in stuck[:8])
             where = f"modulo problem {self.name!r}: " if self.name else "modulo problem: "
             raise ScheduleError(f"{where}cycle of distance-0 edges among ops {names} "
                                 "(every recurrence must have a distance >= 1)")
-        return tuple(order)
+        return order
 
 
 # -- results ----------------------------------------------------------------------------

@@ -46,6 +46,27 @@ from hls.errors import ScheduleError
 EPS_NS = 1e-9
 
 
+def topo_sort(succs: Mapping[int, set[int]]) -> tuple[tuple[int, ...], list[int]]:
+    """Deterministic topological order (smallest id first) of a graph given by successor
+    sets, and the ops left on cycles (empty when it is acyclic)."""
+    indeg = {i: 0 for i in succs}
+    for s in succs.values():
+        for d in s:
+            indeg[d] += 1
+    heap = [i for i, d in indeg.items() if d == 0]
+    heapq.heapify(heap)
+    order: list[int] = []
+    while heap:
+        i = heapq.heappop(heap)
+        order.append(i)
+        for d in succs[i]:
+            indeg[d] -= 1
+            if indeg[d] == 0:
+                heapq.heappush(heap, d)
+    stuck = sorted(i for i, d in indeg.items() if d > 0) if len(order) != len(succs) else []
+    return tuple(order), stuck
+
+
 @dataclass(frozen=True, slots=True)
 class SchedOp:
     """One operation: ``latency`` cycles, ``delay_ns`` combinational/output delay."""
@@ -169,25 +190,11 @@ class SchedProblem:
             for op in self.ops:
                 if op.id != self.sink:
                     succs[op.id].add(self.sink)
-        indeg = {i: 0 for i in succs}
-        for s in succs.values():
-            for d in s:
-                indeg[d] += 1
-        heap = [i for i, d in indeg.items() if d == 0]
-        heapq.heapify(heap)
-        order: list[int] = []
-        while heap:
-            i = heapq.heappop(heap)
-            order.append(i)
-            for d in succs[i]:
-                indeg[d] -= 1
-                if indeg[d] == 0:
-                    heapq.heappush(heap, d)
-        if len(order) != len(succs):
-            stuck = sorted(i for i, d in indeg.items() if d > 0)
+        order, stuck = topo_sort(succs)
+        if stuck:
             names = ", ".join(self.label(i) for i in stuck[:8])
             raise ScheduleError(f"dependence cycle among ops: {names}")
-        return tuple(order)
+        return order
 
 
 @dataclass(frozen=True)
