@@ -110,10 +110,10 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     iface = rtl.interface(name)
     axi = None
     if alveo:
-        from .rtl._alveo import AlveoTop, resolve_bundles
+        from .rtl._alveo import AlveoTop
 
-        top_rtl = AlveoTop(rtl, iface, resolve_bundles(iface, opts.m_axi),
-                           data_width=opts.axi_data_width, line_beats=opts.axi_line_beats)
+        top_rtl = AlveoTop(rtl, iface, opts.m_axi, data_width=opts.axi_data_width,
+                           line_beats=opts.axi_line_beats)
         axi = dataclasses.replace(top_rtl.description, internal_globals=tuple(
             g.name for g in module.globals if not g.readonly))
         verilog = emit_verilog(top_rtl, name)

@@ -1,7 +1,8 @@
 """The Alveo (Vitis RTL kernel) top: the accelerator core behind AXI4 masters and the
 ``s_axi_control`` slave.
 
-:class:`AlveoTop` wraps the plain top (:class:`hls.rtl.TopRTL`, unchanged) this way::
+:class:`AlveoTop` wraps the accelerator of the plain top (the FunctionRTL of a
+:class:`hls.rtl.TopRTL`, which itself is unchanged) this way::
 
     ap_clk, ap_rst_n ──► clock and synchronous reset of everything
     s_axi_control_* ──► AxiLiteControl ──► scalars, pointer offsets (64-bit), ap_start
@@ -31,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from amaranth.hdl import Const, Elaboratable, EnableInserter, Module, ResetInserter, Signal
+from amaranth.hdl import ClockDomain, Const, Elaboratable, EnableInserter, Module, ResetInserter, Signal
 
 from ..errors import RTLError
 from ..interface import TopInterface
@@ -80,50 +81,51 @@ class AlveoTop(Elaboratable):
     """``ap_clk``, ``ap_rst_n``, ``m_axi_<bundle>_*`` per bundle, ``s_axi_control_*`` and
     ``interrupt`` around ``core`` (a :class:`TopRTL` built without external globals).
 
-    ``m_axi_bundles``: pointer argument name -> bundle (default every pointer on
-    ``gmem``); ``data_width``: bits of each bundle's data (raised to the widest word of
-    its arguments); ``line_beats``: beats per line/burst (1: no bursts)."""
+    ``m_axi_bundles``: pointer argument (name or zero-based position) -> bundle (default
+    every pointer on ``gmem``); ``data_width``: bits of each bundle's data (raised to the
+    widest word of its arguments); ``line_beats``: beats per line/burst (1: no bursts)."""
 
     def __init__(self, core: TopRTL, interface: TopInterface,
                  m_axi_bundles: Mapping[str, str] | None = None, *, data_width: int = 64,
                  line_beats: int = 16, max_writes: int = 15):
-        if core.external_globals:
-            raise RTLError("an Alveo top keeps writable globals on chip: build its TopRTL "
-                           "without external globals")
-        self.core = core
-        self.interface = interface
-        self.ap_clk = Signal(name="ap_clk")
-        self.ap_rst_n = Signal(name="ap_rst_n")
-        self.ctl = AxiLiteControl(register_map(interface))
-        ptrs = [m for m in interface.memories if m.arg_index is not None]
-        names = {m.name for m in ptrs}
-        bundle_of = dict(m_axi_bundles or {})
-        unknown = sorted(set(bundle_of) - names)
-        if unknown:
-            raise RTLError(f"m_axi bundles name no pointer argument: {', '.join(unknown)}; "
-                           f"pointer arguments: {', '.join(sorted(names)) or 'none'}")
-        for m in ptrs:
-            bundle_of.setdefault(m.name, DEFAULT_BUNDLE)
-        self.mem_of_arg = {}
-        for mem, mp in core.mem_ports.items():
-            name = next(p.name for p in core.top.ptr_params if p.mem is mem)
-            self.mem_of_arg[name] = mp
-        order = list(dict.fromkeys(bundle_of[m.name] for m in ptrs))
-        self.adapters: dict[str, AxiMasterAdapter] = {}
-        bundles = []
-        for b in order:
-            margs = []
+        core._MustUse__silence = True      # only its FunctionRTL is elaborated (here)
+        try:
+            if core.external_globals:
+                raise RTLError("an Alveo top keeps writable globals on chip: build its TopRTL "
+                               "without external globals")
+            self.core = core
+            self.interface = interface
+            self.ap_clk = Signal(name="ap_clk")
+            self.ap_rst_n = Signal(name="ap_rst_n")
+            bundle_of = resolve_bundles(interface, m_axi_bundles)
+            self.ctl = AxiLiteControl(register_map(interface))
+            ptrs = [m for m in interface.memories if m.arg_index is not None]
             for m in ptrs:
-                if bundle_of[m.name] != b:
-                    continue
-                mp = self.mem_of_arg[m.name]
-                margs.append(MasterArg(m.name, m.word_bytes, len(mp.addr[0]), NPORTS,
-                                       readonly=m.readonly, writeonly=m.writeonly))
-            dw = max([data_width] + [8 * a.word_bytes for a in margs])
-            self.adapters[b] = AxiMasterAdapter(b, margs, data_width=dw, line_beats=line_beats,
-                                                max_writes=max_writes)
-            bundles.append(AxiBundle(b, dw, line_beats, tuple(a.name for a in margs)))
-        self.description = AxiDescription(tuple(bundles), bundle_of)
+                bundle_of.setdefault(m.name, DEFAULT_BUNDLE)
+            # pointer argument -> the FunctionRTL's ports of its memory
+            self.mem_of_arg = {p.name: core.core.ext[p.mem] for p in core.top.ptr_params}
+            order = list(dict.fromkeys(bundle_of[m.name] for m in ptrs))
+            self.adapters: dict[str, AxiMasterAdapter] = {}
+            bundles = []
+            for b in order:
+                margs = []
+                for m in ptrs:
+                    if bundle_of[m.name] != b:
+                        continue
+                    mp = self.mem_of_arg[m.name]
+                    margs.append(MasterArg(m.name, m.word_bytes, len(mp.addr[0]), NPORTS,
+                                           readonly=m.readonly, writeonly=m.writeonly))
+                dw = max([data_width] + [8 * a.word_bytes for a in margs])
+                self.adapters[b] = AxiMasterAdapter(b, margs, data_width=dw,
+                                                    line_beats=line_beats, max_writes=max_writes)
+                bundles.append(AxiBundle(b, dw, line_beats, tuple(a.name for a in margs)))
+            self.description = AxiDescription(tuple(bundles), bundle_of)
+        except RTLError:             # no "created but never used" warnings as well
+            for e in [core.core, self, getattr(self, "ctl", None),
+                      *getattr(self, "adapters", {}).values()]:
+                if e is not None:
+                    e._MustUse__silence = True
+            raise
 
     @property
     def interrupt(self) -> Signal:
@@ -138,10 +140,12 @@ class AlveoTop(Elaboratable):
 
     def elaborate(self, platform):
         m = Module()
-        core, ctl = self.core, self.ctl
-        # TopRTL defines the ``sync`` domain from its own ap_clk/ap_rst_n; everything here
-        # is clocked by it.
-        m.d.comb += [core.ap_clk.eq(self.ap_clk), core.ap_rst_n.eq(self.ap_rst_n)]
+        # The accelerator proper is TopRTL's FunctionRTL, wired here exactly as TopRTL
+        # wires it (start/done/idle/return, scalars, BRAM ports) but to the control slave
+        # and the adapters; the ``sync`` domain is defined here (TopRTL defines its own).
+        m.domains.sync = cd = ClockDomain("sync")
+        m.d.comb += [cd.clk.eq(self.ap_clk), cd.rst.eq(~self.ap_rst_n)]
+        core, ctl = self.core.core, self.ctl
         run = Signal(name="run")
         m.submodules.core = EnableInserter({"sync": run})(core)
         m.submodules.control = ctl
@@ -156,9 +160,8 @@ class AlveoTop(Elaboratable):
             readies.append(ad.ready)
         m.d.comb += run.eq(Const(1, 1) if not readies else _all(readies))
 
-        by_index = {r.arg_index: s for r, s in
-                    ((r, ctl.args[r.name]) for r in ctl.regs if r.is_arg)}
-        for p, sig in core.scalars.items():
+        by_index = {r.arg_index: ctl.args[r.name] for r in ctl.regs if r.is_arg}
+        for p, sig in core.params.items():
             m.d.comb += sig.eq(by_index[p.index])
         for b, ad in self.adapters.items():
             for a in ad.args:
@@ -169,8 +172,8 @@ class AlveoTop(Elaboratable):
                                  bp.we.eq(mp.we[k]), bp.d.eq(mp.d[k]), mp.q[k].eq(bp.q)]
 
         ret = None
-        if core.ap_return is not None:
-            ret = Signal(len(core.ap_return), name="ret_latched")
+        if core.ret is not None:
+            ret = Signal(len(core.ret), name="ret_latched")
             m.d.comb += ctl.ap_return.eq(ret)
         flush = Signal(name="flush")
         for ad in self.adapters.values():
@@ -178,13 +181,13 @@ class AlveoTop(Elaboratable):
         all_idle = _all([ad.idle for ad in self.adapters.values()]) if self.adapters else 1
         with m.FSM(name="alveo_ctrl") as fsm:
             with m.State("IDLE"):
-                m.d.comb += core.ap_start.eq(ctl.ap_start)
+                m.d.comb += core.start.eq(ctl.ap_start)
                 with m.If(run & ctl.ap_start):       # the core takes start in a core cycle
                     m.next = "BUSY"
             with m.State("BUSY"):
-                with m.If(run & core.ap_done):       # the core's last cycle completes
+                with m.If(run & core.done):          # the core's last cycle completes
                     if ret is not None:
-                        m.d.sync += ret.eq(core.ap_return)
+                        m.d.sync += ret.eq(core.ret)
                     m.next = "FLUSH"
             with m.State("FLUSH"):
                 m.d.comb += flush.eq(1)

