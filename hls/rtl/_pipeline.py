@@ -190,7 +190,7 @@ class PipelineRTL:
                 with m.If(self.valid[S - 1]):
                     for v in self.live_out:
                         m.d.sync += f.regs[f.bd.reg_of[v]].eq(self.read_at(v, S * ii - 1))
-                with m.If(nxt_valid == 0):
+                with m.If(~nxt_valid.any()):
                     f._edge(m, b, 0, exit_tgt, state,
                             reader=lambda v: self.read_at(v, S * ii - 1))
             with m.Else():
