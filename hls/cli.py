@@ -75,6 +75,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="accept a larger II than a directive requests (default: error)")
         sp.add_argument("--no-pipeline", dest="pipeline", action="store_false",
                         help="do not pipeline loops (default: innermost loops are pipelined)")
+        sp.add_argument("--no-auto-partition", dest="auto_partition", action="store_false",
+                        help="do not partition arrays automatically (default: an array whose "
+                             "ports hold a pipelined loop above its other II bounds is split "
+                             "into banks); [[array]] directives still apply")
         sp.add_argument("--interface", type=_kv, action="append", default=[],
                         metavar="ARG=m_axi[:BUNDLE]", help="alveo targets: pointer "
                         "argument ARG on AXI4 master m_axi_BUNDLE (default bundle gmem)")
@@ -145,6 +149,7 @@ def _run(args) -> int:
                         max_units=dict(args.max_units), pipeline=args.pipeline,
                         fp_format=fp_format, directives=args.directives,
                         relax_ii=args.relax_ii, m_axi=m_axi,
+                        auto_partition=args.auto_partition,
                         axi_data_width=args.axi_data_width,
                         axi_line_beats=args.axi_line_beats)
     result = synthesize(args.input, opts)
@@ -188,6 +193,10 @@ def _run(args) -> int:
         else:
             print(head + f"not pipelined ({lp['not_pipelined_reason']}), "
                   f"{lp['depth']} steps per iteration")
+    for a in r.get("arrays", []):
+        how = "complete" if a["partition"] == "complete" else f"{a['partition']} factor {a['factor']}"
+        print(f"  array {a['function']}/{a['name']}: partitioned {how} into {a['banks']} banks"
+              + (" (automatic: its ports held a pipelined loop's II)" if a["auto"] else ""))
     res = r["resources"]
     print(f"  estimate: {res['lut']} LUT, {res['ff']} FF, {res['dsp']} DSP, {res['bram18']} BRAM18")
     return 0

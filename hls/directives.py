@@ -9,9 +9,17 @@ TOML::
     pipeline = true       # false: keep the loop sequential
     ii = 2                # required initiation interval (an error if it cannot be met,
                           # unless --relax-ii)
+    unroll = 4            # copies of the body per iteration ("full": all of them; 1: none)
+
+    [[array]]
+    function = "gemm"     # the hardware function using the array
+    name = "A"            # a pointer argument, a global or a local array
+    partition = "cyclic"  # cyclic | block | complete | none (none: keep it whole, and
+    factor = 4            #   do not partition it automatically); factor: the banks
 
 JSON: ``{"loop": [{"function": "gemm", "line": 12, "ii": 2}]}``.  clang's loop pragmas
-(``#pragma clang loop pipeline(disable)``, ``pipeline_initiation_interval(N)``) say the
+(``#pragma clang loop pipeline(disable)``, ``pipeline_initiation_interval(N)``,
+``unroll_count(N)``, ``unroll(full)``) say the
 same inside the source; a directives file entry overrides them.
 """
 
@@ -34,11 +42,25 @@ class LoopDirective:
     label: str | None = None
     pipeline: bool | None = None
     ii: int | None = None
+    unroll: int | str | None = None
+
+
+@dataclass(frozen=True)
+class ArrayDirective:
+    function: str
+    name: str
+    partition: str          # cyclic | block | complete | none
+    factor: int = 0
+
+
+_ARRAY_KEYS = {"function", "name", "partition", "factor"}
+PARTITION_KINDS = ("cyclic", "block", "complete", "none")
 
 
 @dataclass
 class Directives:
     loops: list[LoopDirective] = field(default_factory=list)
+    arrays: list[ArrayDirective] = field(default_factory=list)
     source: str = ""
 
     def for_loop(self, function: str, line: int | None, label: str) -> dict:
@@ -52,6 +74,8 @@ class Directives:
                     out["pipeline"] = d.pipeline
                 if d.ii is not None:
                     out["ii"] = d.ii
+                if d.unroll is not None:
+                    out["unroll"] = d.unroll
         return out
 
 
@@ -65,10 +89,10 @@ def load_directives(path: str | Path) -> Directives:
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         line = getattr(exc, "lineno", None)
         raise HLSError(f"malformed directives file: {exc}", str(p), line) from None
-    unknown = sorted(set(data) - {"loop"})
+    unknown = sorted(set(data) - {"loop", "array"})
     if unknown:
         raise HLSError(f"unknown section(s) {', '.join(unknown)} in the directives file "
-                       "(known: loop)", str(p), None)
+                       "(known: loop, array)", str(p), None)
     out = Directives(source=str(p))
     for i, e in enumerate(data.get("loop", [])):
         where = f"loop entry {i + 1}"
@@ -78,10 +102,14 @@ def load_directives(path: str | Path) -> Directives:
         if bad:
             raise HLSError(f"{where}: unknown setting(s) {', '.join(bad)} (known: "
                            f"{', '.join(sorted(_KEYS))})", str(p), None)
-        for k in ("unroll", "partition"):
-            if k in e:
-                raise HLSError(f"{where}: '{k}' directives are not available yet "
-                               "(pipeline and ii are)", str(p), None)
+        if "unroll" in e and not (e["unroll"] == "full" or (
+                isinstance(e["unroll"], int) and not isinstance(e["unroll"], bool)
+                and e["unroll"] >= 1)):
+            raise HLSError(f"{where}: 'unroll' must be an integer >= 1 (1: do not unroll) "
+                           "or \"full\"", str(p), None)
+        if "partition" in e:
+            raise HLSError(f"{where}: partitioning is a property of an array: give it in "
+                           "an [[array]] entry (function, name, partition, factor)", str(p), None)
         if not isinstance(e.get("function"), str):
             raise HLSError(f"{where}: 'function' (the function's name) is required", str(p), None)
         if ("line" in e) == ("label" in e):
@@ -94,5 +122,31 @@ def load_directives(path: str | Path) -> Directives:
                               and e["ii"] >= 1):
             raise HLSError(f"{where}: 'ii' must be an integer >= 1", str(p), None)
         out.loops.append(LoopDirective(e["function"], e.get("line"), e.get("label"),
-                                       e.get("pipeline"), e.get("ii")))
+                                       e.get("pipeline"), e.get("ii"), e.get("unroll")))
+    for i, e in enumerate(data.get("array", [])):
+        out.arrays.append(_array_entry(e, f"array entry {i + 1}", str(p)))
     return out
+
+
+def _array_entry(e, where: str, path: str) -> ArrayDirective:
+    if not isinstance(e, dict):
+        raise HLSError(f"{where}: expected a table of settings", path, None)
+    bad = sorted(set(e) - _ARRAY_KEYS)
+    if bad:
+        raise HLSError(f"{where}: unknown setting(s) {', '.join(bad)} (known: "
+                       f"{', '.join(sorted(_ARRAY_KEYS))})", path, None)
+    for k in ("function", "name"):
+        if not isinstance(e.get(k), str):
+            raise HLSError(f"{where}: '{k}' is required (a string)", path, None)
+    kind = e.get("partition")
+    if kind not in PARTITION_KINDS:
+        raise HLSError(f"{where}: 'partition' must be one of {', '.join(PARTITION_KINDS)}",
+                       path, None)
+    factor = e.get("factor", 0)
+    if kind in ("cyclic", "block"):
+        if not (isinstance(factor, int) and not isinstance(factor, bool) and factor >= 2):
+            raise HLSError(f"{where}: '{kind}' partitioning needs 'factor', an integer >= 2",
+                           path, None)
+    elif "factor" in e:
+        raise HLSError(f"{where}: 'factor' does not apply to '{kind}' partitioning", path, None)
+    return ArrayDirective(e["function"], e["name"], kind, factor)

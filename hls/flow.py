@@ -28,7 +28,8 @@ from .scheduling._function import FunctionSchedule, op_timing, schedule_function
 from .scheduling._pipeline import loop_line
 from .targets import Target, get_target
 from .ir import verify
-from .transforms import if_convert, run_passes
+from .memory import Partition, auto_partition_plan, partition_array
+from .transforms import if_convert, merge_blocks, run_passes, unroll_block, unroll_requests
 
 
 @dataclass
@@ -54,6 +55,10 @@ class SynthOptions:
     #: a directives file (hls.directives) and whether unmet II requests are accepted
     directives: str | None = None
     relax_ii: bool = False
+    #: profiling outputs, one per pipelined loop (hls.verify loop profiles); plain top only
+    loop_probes: bool = False
+    #: partition arrays whose ports hold a pipelined loop above its other II bounds
+    auto_partition: bool = True
 
 
 @dataclass
@@ -84,28 +89,54 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     inp = inp or read_input(path, cc=opts.cc)
     module = load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
                                                            fp_format=dict(opts.fp_format)), inp=inp)
+    alveo = target.family == "ultrascale+"
     for f in module.functions:
         if opts.pipeline:
             if_convert(f)  # loops with branches become single blocks that can be pipelined
             verify(f)
+        _apply_unrolls(f, dirs)
+    # arrays: partitioning by directive; 'none' and m_axi arguments stay whole
+    partitions, keep_whole = _partition_by_directives(module, dirs, alveo)
+    for f in module.functions:
         run_passes(f)
     t1 = time.perf_counter()
     schedules, bindings = {}, {}
-    for f in module.functions:
+
+    def schedule_and_bind(f):
         fs = schedule_function(f, target, method=opts.scheduler, check=opts.check_schedules,
                                resources=opts.max_units or None, pipeline=opts.pipeline,
                                directives=dirs, relax_ii=opts.relax_ii)
         schedules[f] = fs
         # with explicit unit limits every multiplier is shared, whatever its width
         bindings[f] = bind(fs, share_min_width=1 if opts.max_units else 16)
+
+    for f in module.functions:
+        schedule_and_bind(f)
+    if opts.pipeline and opts.auto_partition:
+        plan = auto_partition_plan(module, schedules, keep_whole)
+        redo = set()
+        for mem, part in plan.items():
+            users = [f for f in module.functions
+                     if any(op.mem is mem for op in f.ops() if op.kind in ("load", "store"))]
+            partition_array(module, mem, part)
+            partitions.append({"function": users[0].name, "name": mem.name, "kind": mem.kind,
+                               "partition": part.kind, "factor": part.factor,
+                               "banks": part.banks(mem.depth_words), "auto": True})
+            redo.update(users)
+        for f in module.functions:
+            if f in redo:
+                run_passes(f)
+                schedule_and_bind(f)
     t2 = time.perf_counter()
-    alveo = target.family == "ultrascale+"
     if opts.m_axi and not alveo:
         raise HLSError(f"m_axi interfaces need an Alveo target (--target alveo), not "
                        f"'{target.name}'")
     # an Alveo top keeps writable globals on chip (only pointer arguments go over m_axi)
     ext = () if alveo else tuple(g for g in module.globals if not g.readonly)
-    rtl = TopRTL(bindings, module.top, ext)
+    if opts.loop_probes and alveo:
+        raise HLSError("loop profiling (loop probes) is available for the plain "
+                       "ap_ctrl_hs top only, not for Alveo targets")
+    rtl = TopRTL(bindings, module.top, ext, probes=opts.loop_probes)
     name = module_name(opts.top)
     iface = rtl.interface(name)
     axi = None
@@ -121,12 +152,95 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
         verilog = emit_verilog(rtl, name)
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface)
+    report["arrays"] = partitions
     report["time_s"] = {"frontend": round(t1 - t0, 3), "schedule_bind": round(t2 - t1, 3),
                         "rtl": round(t3 - t2, 3)}
     if axi is not None:
         report["axi"] = axi.to_json()
     return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
                        axi)
+
+
+def _apply_unrolls(func: Function, dirs) -> None:
+    """Unroll the loops that pragmas or directives ask for, innermost first; a fully
+    unrolled inner loop leaves straight-line code that merges into its enclosing loop,
+    which if-conversion may then turn into a single block (and unroll in turn)."""
+    done: set = set()
+    while True:
+        reqs = {h: u for h, u in unroll_requests(func, dirs).items() if h not in done}
+        if not reqs:
+            return
+        if_convert(func)
+        loops = find_loops(func)
+        for lp in reversed(loops):  # inner loops first
+            if lp.header in reqs and lp.blocks == [lp.header]:
+                unroll_block(func, lp.header, reqs[lp.header], lp.trip_count)
+                done.add(lp.header)
+                merge_blocks(func)
+                verify(func)
+                break
+        else:
+            lp = next(lp for lp in loops if lp.header in reqs)
+            loc = func.loc
+            raise HLSError(f"loop {lp.header.name} of @{func.name}: unrolling needs a loop "
+                           "whose body is one block after if-conversion (no inner loops "
+                           "left, no exits from the middle of the body)",
+                           loc.file if loc else None, loop_line(lp))
+
+
+def _local_name(func: Function, m) -> str:
+    """A local array's C name (memories of locals are named ``<function>_<name>``)."""
+    pre = func.name + "_"
+    return m.name[len(pre):] if m.name.startswith(pre) else m.name
+
+
+def _find_array(module: Module, func: Function, name: str):
+    for p in func.ptr_params:
+        if p.name == name:
+            return p.mem
+    for m in func.memories:
+        if name in (m.name, _local_name(func, m)):
+            return m
+    for g in module.globals:
+        if name in (g.name, g.symbol):
+            return g
+    return None
+
+
+def _partition_by_directives(module: Module, dirs, alveo: bool) -> tuple[list[dict], set]:
+    """Apply the ``[[array]]`` directives; returns the report entries and the memories
+    that automatic partitioning must leave whole."""
+    keep_whole: set = set()
+    if alveo:  # pointer arguments go over m_axi
+        keep_whole.update(p.mem for p in module.top.ptr_params)
+    done: list[dict] = []
+    for d in (dirs.arrays if dirs else []):
+        where = f"array directive {d.function}/{d.name}: "
+        func = next((f for f in module.functions if f.name == d.function), None)
+        if func is None:
+            raise HLSError(f"{where}no hardware function '{d.function}' (functions: "
+                           f"{', '.join(f.name for f in module.functions)})", dirs.source, None)
+        mem = _find_array(module, func, d.name)
+        if mem is None:
+            names = [p.name for p in func.ptr_params] + [_local_name(func, m) for m in func.memories]
+            raise HLSError(f"{where}'{d.function}' has no array '{d.name}' (arrays: "
+                           f"{', '.join(names) or 'none'})", dirs.source, None)
+        if d.partition == "none":
+            keep_whole.add(mem)
+            continue
+        if mem in keep_whole:
+            raise HLSError(f"{where}'{d.name}' is an m_axi argument: partitioning applies to "
+                           "on-chip arrays and BRAM-port arguments", dirs.source, None)
+        part = Partition(d.partition, d.factor)
+        try:
+            partition_array(module, mem, part)
+        except HLSError as exc:
+            raise HLSError(f"{where}{exc.message}", dirs.source, None) from None
+        keep_whole.add(mem)
+        done.append({"function": func.name, "name": mem.name, "kind": mem.kind,
+                     "partition": part.kind, "factor": part.factor,
+                     "banks": part.banks(mem.depth_words), "auto": False})
+    return done, keep_whole
 
 
 def build_report(module: Module, target: Target, schedules, bindings, iface: TopInterface) -> dict:

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .ir import Bank
+
 
 @dataclass(frozen=True, slots=True)
 class ScalarPort:
@@ -47,6 +49,28 @@ class MemoryPort:
     writeonly: bool = False
     #: 32/64: every element is a float/double; NaNs compare equal whatever their payload
     float_bits: int = 0
+    #: one bank of a partitioned argument or global: it holds ``bank.words()`` of the
+    #: whole array (``arg_index``/``global_name`` name the whole array)
+    bank: Bank | None = None
+    #: the whole array's name (for messages) when this is a bank
+    array_name: str = ""
+
+    @property
+    def whole_bytes(self) -> int:
+        """Bytes of the whole array this memory is (a bank of)."""
+        return self.word_bytes * (self.bank.whole_words if self.bank else self.depth_words)
+
+    def view(self, whole: bytes) -> bytes:
+        """This memory's bytes of the whole array's bytes."""
+        return self.bank.view(whole, self.word_bytes) if self.bank else whole
+
+    def element_index(self, offset: int) -> int:
+        """The C element index (in the whole array) of byte ``offset`` of this memory."""
+        eb = self.elem_bytes or self.word_bytes
+        if self.bank:
+            w = self.bank.words()[offset // self.word_bytes]
+            offset = w * self.word_bytes + offset % self.word_bytes
+        return offset // eb
 
     @property
     def addr_bits(self) -> int:
@@ -61,6 +85,18 @@ class MemoryPort:
 
 
 @dataclass(frozen=True, slots=True)
+class ProbePort:
+    """A 1-bit profiling output (only in designs built with loop probes): high in every
+    cycle in which function ``function``'s FSM is in the state of pipelined loop
+    ``block``.  The harness counts, per call, the cycles it is high and its rising edges
+    (loop entries)."""
+
+    name: str          # RTL port name
+    function: str
+    block: str
+
+
+@dataclass(frozen=True, slots=True)
 class TopInterface:
     module_name: str                    # Verilog module name of the top
     function: str                       # LLVM name of the top function
@@ -69,3 +105,4 @@ class TopInterface:
     return_width: int                   # 0 for void
     return_signed: bool = False
     return_float: int = 0               # 32/64: a float/double (NaN-aware comparison)
+    probes: tuple[ProbePort, ...] = ()  # profiling outputs (designs built with probes)

@@ -39,14 +39,23 @@ def test_suite_is_present():
 @pytest.mark.parametrize("man", ALL_KERNELS, ids=lambda m: m.stem)
 def test_kernel_tb(man):
     src, top, depth = _meta(man)
-    res = cosim(src, top, tb=src, depth=depth)
+    res = cosim(src, top, tb=src, depth=depth, profile_loops=True)
     assert res.passed, res.summary()
     assert len(res.calls) >= 1
     assert all(c.cycles > 0 for c in res.calls)
     # every loop that is pipelined reaches the lower bound of its initiation interval
-    for lp in res.synth.report["loops"]:
-        if lp["pipelined"]:
-            assert lp["ii"] == lp["mii"], lp
+    pipelined = [lp for lp in res.synth.report["loops"] if lp["pipelined"]]
+    for lp in pipelined:
+        assert lp["ii"] == lp["mii"], lp
+    # ... and its co-simulated cycles are trip x II + depth per entry, within a few cycles
+    # of entry/exit overhead (iterations from native execution, cycles from RTL probes)
+    assert len(res.loops) == len(pipelined)
+    for prof in res.loops:
+        print("   ", prof)
+        if prof.iterations:
+            assert prof.entries >= 1, prof
+        assert prof.model_cycles is not None, prof
+        assert 0 <= prof.cycles - prof.model_cycles <= 2 * prof.entries, prof
     print(f"{man.stem}: {len(res.calls)} calls, {res.total_cycles} cycles")
 
 

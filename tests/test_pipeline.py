@@ -210,7 +210,7 @@ def test_directives_file_json_and_errors(tmp_path, capsys):
                                          directives=str(d)))
     assert not res.report["loops"][0]["pipelined"]
     bad = tmp_path / "bad.toml"
-    for text, msg in [('[[loop]]\nfunction = "f"\nline = 3\nunroll = 4\n', "'unroll' directives"),
+    for text, msg in [('[[loop]]\nfunction = "f"\nline = 3\nunroll = "twice"\n', "'unroll' must be"),
                       ('[[loop]]\nline = 3\n', "'function'"),
                       ('[[loop]]\nfunction = "f"\n', "exactly one of 'line' and 'label'"),
                       ('[[loop]]\nfunction = "f"\nline = 3\nii = 0\n', "'ii' must be"),

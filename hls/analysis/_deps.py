@@ -96,6 +96,9 @@ class AffineAnalysis:
         if k == "phi":
             if v not in self.step:
                 return None
+            init = [x for p, x in v.incoming if p is not self.block]
+            if len(init) == 1 and isinstance(init[0], Const):  # i = c0 + step * j exactly
+                return _norm({JKEY: self.step[v]}, init[0].value, w)
             return _norm({v: 1, JKEY: self.step[v]}, 0, w)
         if k in ("add", "sub"):
             a, b = (self.form(o) for o in v.operands)

@@ -93,6 +93,38 @@ class Param(Value):
     index: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Bank:
+    """Where one bank of a partitioned array sits in the whole array (word granularity).
+
+    ``cyclic``: word ``w`` of the array is word ``w // factor`` of bank ``w % factor``;
+    ``block``: blocks of ``ceil(whole_words / factor)`` consecutive words per bank.
+    Complete partitioning is cyclic with ``factor == whole_words``."""
+
+    kind: str
+    factor: int
+    index: int
+    whole_words: int
+
+    @property
+    def block_words(self) -> int:
+        return -(-self.whole_words // self.factor)
+
+    def words(self) -> range:
+        """The array words this bank holds, in bank order."""
+        if self.kind == "cyclic":
+            return range(self.index, self.whole_words, self.factor)
+        b = self.block_words
+        return range(self.index * b, min(self.whole_words, (self.index + 1) * b))
+
+    def view(self, whole: bytes, word_bytes: int) -> bytes:
+        """This bank's bytes of the whole array's bytes."""
+        r = self.words()
+        if self.kind == "block":
+            return whole[r.start * word_bytes:r.stop * word_bytes]
+        return b"".join(whole[w * word_bytes:(w + 1) * word_bytes] for w in r)
+
+
 @dataclass(eq=False)
 class MemoryObject:
     """An array in hardware: an argument array, a global, or a local (alloca).
@@ -116,6 +148,10 @@ class MemoryObject:
     symbol: str | None = None
     #: 32 or 64 when every access is a float/double of that size (compared NaN-aware)
     float_bits: int = 0
+    #: a bank of a partitioned array (hls.memory.partition); None for a whole array
+    bank: Bank | None = None
+    #: the whole (unpartitioned) array of a bank
+    whole: "MemoryObject | None" = None
 
     @property
     def addr_bits(self) -> int:
@@ -136,6 +172,13 @@ class PtrParam:
     index: int
     name: str
     mem: MemoryObject
+    #: a partitioned argument array: its banks, each with a port set of its own
+    banks: list[MemoryObject] = field(default_factory=list)
+
+    @property
+    def port_mems(self) -> list[MemoryObject]:
+        """The memories that have port sets: the banks, or the whole array."""
+        return self.banks or [self.mem]
 
 
 @dataclass(eq=False)

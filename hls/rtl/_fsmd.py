@@ -87,9 +87,17 @@ class FunctionRTL(Elaboratable):
         #: external memories: pointer arguments, plus writable globals of a top
         self.ext: dict[MemoryObject, MemPorts] = {}
         for p in f.ptr_params:
-            self.ext[p.mem] = MemPorts(p.mem, p.name)
+            for mem in p.port_mems:
+                self.ext[mem] = MemPorts(mem, mem.name if p.banks else p.name)
         for g in external_globals:
             self.ext[g] = MemPorts(g, g.name)
+        #: profiling: (function, block, signal) per pipelined loop of this instance and
+        #: of its callee instances; the signal is high while the FSM is in the loop's state
+        self.own_probes = {b: Signal(name=f"probe_{b.name}") for b in binding.fsched.pipelines}
+        self.probes: list[tuple[str, str, Signal]] = [
+            (f.name, b.name, sig) for b, sig in self.own_probes.items()]
+        for c in self.callees.values():
+            self.probes += c.probes
 
     # ------------------------------------------------------------------ helpers
     def _states(self) -> None:
@@ -295,6 +303,8 @@ class FunctionRTL(Elaboratable):
                             self._terminator(m, blk, step, state, retreg)
         for pl in self.pipes.values():
             pl.elaborate(m, state, mems)
+        for b, sig in self.own_probes.items():
+            m.d.comb += sig.eq(state == self.sid[(b, 0)])
         return m
 
     def _comb_op(self, m, op: Op, blk: Block, step: int, mems, unit_sigs, sub, advance) -> None:

@@ -5,9 +5,13 @@ time ``t`` runs in stage ``t // II`` at slot ``t % II``.  The controller keeps a
 counter ``r`` (``0 .. II-1``), a valid bit per stage and a *first* bit per stage (which
 stage holds iteration 0).  At the end of each period (``r == II - 1``) the bits shift one
 stage on; stage 0 takes a new iteration when the one in it decided to continue (the
-exit condition is ready within stage 0 by construction of the schedule).  When no stage
-would be valid after the shift, the loop leaves: the exit edge reads the live-out values
-of the last iteration, which is then at the end of its last stage.
+exit condition is ready within stage 0 by construction of the schedule).  The loop
+leaves as soon as the last iteration has done all its work: at the *exit slot* of the
+last stage (the slot of time ``depth - 1``), when no earlier stage holds an iteration (or,
+with a single stage, when the iteration decided not to continue).  The exit edge reads
+the live-out values of that iteration then, so an entry with ``n`` iterations takes
+``(n - 1) * II + depth`` cycles in the loop's state (plus at most the cycles from the
+exit condition's ready time to the end of a single-stage iteration).
 
 Values: an op's result is a wire at its ready time ``t + latency`` and is registered at
 the end of that cycle into a per-stage register chain ``v@k`` that shifts with the
@@ -83,6 +87,25 @@ class PipelineRTL:
             return self.chain[v][t // self.lp.ii - rt // self.lp.ii]
         return self.f.read(v, self.block, 0)
 
+    # ---------------------------------------------------------------- timing
+    @property
+    def exit_slot(self) -> int:
+        """The slot of the last stage in which an iteration has done all its work: the
+        loop leaves there, not at the end of the period (``trip * II + depth``).  With a
+        single stage the exit condition must be known too."""
+        lp = self.lp
+        last = lp.depth - 1 - (lp.stages - 1) * lp.ii
+        if lp.stages == 1:
+            cond = self.block.terminator.operands[0]
+            if isinstance(cond, Op) and cond in lp.time:
+                last = max(last, lp.ready(cond))
+        return last
+
+    @property
+    def exit_time(self) -> int:
+        """The exiting iteration's time at the exit (live-outs are read then)."""
+        return (self.lp.stages - 1) * self.lp.ii + self.exit_slot
+
     # ---------------------------------------------------------------- elaborate
     def plan(self) -> None:
         """First pass: which register stages every value needs."""
@@ -100,8 +123,10 @@ class PipelineRTL:
         cond = self.block.terminator.operands[0]
         if isinstance(cond, Op) and cond in self.lp.time:
             self._need(cond, ii - 1)
+            if S == 1:
+                self._need(cond, self.exit_slot)
         for v in self.read_after:
-            self._need(v, S * ii - 1)
+            self._need(v, self.exit_time)
         for v, k_last in self.last_stage.items():
             k0 = self.lp.ready(v) // ii
             self.chain[v] = [Signal(v.width, name=f"{self.wire[v].name}_s{k}")
@@ -183,18 +208,26 @@ class PipelineRTL:
         issue = self.valid[0] & cont
         nxt_valid = Cat(issue, self.valid[:S - 1]) if S > 1 else issue
         exit_tgt = t.targets[1] if t.targets[0] is b else t.targets[0]
+        # the last iteration leaves at its exit slot in the last stage: no earlier stage
+        # holds an iteration (S > 1), or it decided not to continue (S == 1)
+        e, te = self.exit_slot, self.exit_time
+        at_exit = self.valid[S - 1] & (self.r == e)
+        if S > 1:
+            leaving = at_exit & ~self.valid[:S - 1].any()
+        else:
+            c = self.read_at(t.operands[0], e)
+            leaving = at_exit & ~(c if t.targets[0] is b else ~c)
         with m.If(active_state):
             with m.If(period_end):
                 m.d.sync += [self.r.eq(0), self.valid.eq(nxt_valid),
                              self.first.eq(Cat(AConst(0, 1), self.first[:S - 1]) if S > 1 else 0)]
-                with m.If(self.valid[S - 1]):
-                    for v in self.live_out:
-                        m.d.sync += f.regs[f.bd.reg_of[v]].eq(self.read_at(v, S * ii - 1))
-                with m.If(~nxt_valid.any()):
-                    f._edge(m, b, 0, exit_tgt, state,
-                            reader=lambda v: self.read_at(v, S * ii - 1))
             with m.Else():
                 m.d.sync += self.r.eq(self.r + 1)
+            with m.If(at_exit):
+                for v in self.live_out:
+                    m.d.sync += f.regs[f.bd.reg_of[v]].eq(self.read_at(v, te))
+            with m.If(leaving):
+                f._edge(m, b, 0, exit_tgt, state, reader=lambda v: self.read_at(v, te))
 
     def _pred(self, op: Op, t: int):
         """The access predicate of an if-converted load/store (1 when unconditional)."""

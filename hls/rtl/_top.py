@@ -8,7 +8,7 @@ from amaranth.back import verilog
 from amaranth.hdl import ClockDomain, Elaboratable, Module, Signal
 
 from ..binding import Binding
-from ..interface import MemoryPort, ScalarPort, TopInterface
+from ..interface import MemoryPort, ProbePort, ScalarPort, TopInterface
 from ..ir import Function, MemoryObject
 from ._fsmd import NPORTS, FunctionRTL, MemPorts
 
@@ -18,7 +18,7 @@ class TopRTL(Elaboratable):
     ``ap_return``, one input per scalar argument and BRAM-style memory ports."""
 
     def __init__(self, bindings: dict[Function, Binding], top: Function,
-                 external_globals: tuple[MemoryObject, ...] = ()):
+                 external_globals: tuple[MemoryObject, ...] = (), probes: bool = False):
         self.top = top
         self.bindings = bindings
         self.external_globals = external_globals
@@ -32,10 +32,14 @@ class TopRTL(Elaboratable):
         self.scalars = {p: Signal(p.width, name=p.name) for p in top.scalar_params}
         self.mem_ports: dict[MemoryObject, MemPorts] = {}
         for p in top.ptr_params:
-            self.mem_ports[p.mem] = MemPorts(p.mem, p.name)
+            for mem in p.port_mems:
+                self.mem_ports[mem] = MemPorts(mem, mem.name if p.banks else p.name)
         for g in external_globals:
             self.mem_ports[g] = MemPorts(g, g.name)
         self.core = self._instantiate(top, external_globals)
+        #: profiling outputs ``prof<k>``, one per pipelined loop instance (``probes=True``)
+        self.probes = [(ProbePort(f"prof{k}", fn, bn), sig, Signal(name=f"prof{k}"))
+                       for k, (fn, bn, sig) in enumerate(self.core.probes)] if probes else []
 
     def _instantiate(self, func: Function, globs=()) -> FunctionRTL:
         callees = {c: self._instantiate(c) for c in func.callees()}
@@ -50,6 +54,7 @@ class TopRTL(Elaboratable):
         for mp in self.mem_ports.values():
             for p in range(NPORTS):
                 out += mp.outputs(p) + [mp.q[p]]
+        out += [port for _, _, port in self.probes]
         return out
 
     def elaborate(self, platform):
@@ -68,6 +73,8 @@ class TopRTL(Elaboratable):
             m.d.comb += self.ap_return.eq(core.ret)
         for p, s in self.scalars.items():
             m.d.comb += core.params[p].eq(s)
+        for _, sig, port in self.probes:
+            m.d.comb += port.eq(sig)
         for mem, mp in self.mem_ports.items():
             cp = core.ext[mem]
             for k in range(NPORTS):
@@ -80,16 +87,24 @@ class TopRTL(Elaboratable):
         scal = tuple(ScalarPort(p.name, p.index, p.width) for p in f.scalar_params)
         mems = []
         for mem, mp in self.mem_ports.items():
+            whole = mem.whole or mem
+            if mem.kind == "global":
+                name = array = mem.name
+            else:
+                pp = next(p for p in f.ptr_params if mem in p.port_mems)
+                name, array = (mem.name if pp.banks else pp.name), pp.name
             mems.append(MemoryPort(
-                name=mem.name if mem.kind == "global" else next(p.name for p in f.ptr_params if p.mem is mem),
+                name=name,
                 word_bytes=mem.word_bytes, depth_words=mem.depth_words, nports=NPORTS,
                 arg_index=mem.arg_index if mem.kind == "arg" else None,
                 global_name=mem.symbol if mem.kind == "global" else None,
                 elem_bytes=mem.elem_bytes or mem.word_bytes,
-                init=mem.init if mem.kind == "global" else None,
-                readonly=mem.readonly, writeonly=mem.writeonly, float_bits=mem.float_bits))
+                init=whole.init if mem.kind == "global" else None,
+                readonly=mem.readonly, writeonly=mem.writeonly, float_bits=mem.float_bits,
+                bank=mem.bank, array_name=array))
         return TopInterface(module_name, f.name, scal, tuple(mems), f.return_width,
-                            return_float=f.return_float)
+                            return_float=f.return_float,
+                            probes=tuple(pp for pp, _, _ in self.probes))
 
 
 def emit_verilog(top: TopRTL, name: str) -> str:

@@ -10,6 +10,7 @@ from ..ir import Function, verify
 from ._divconst import divide_by_constants, magic_unsigned
 from ._ifconv import if_convert
 from ._narrow import narrow_widths
+from ._unroll import merge_blocks, unroll_block, unroll_requests
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,4 +41,4 @@ def run_passes(func: Function, enabled: tuple[str, ...] | None = None,
 
 
 __all__ = ["PASSES", "Pass", "divide_by_constants", "if_convert", "magic_unsigned",
-           "narrow_widths", "run_passes"]
+           "merge_blocks", "narrow_widths", "run_passes", "unroll_block", "unroll_requests"]

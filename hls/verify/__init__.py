@@ -14,6 +14,7 @@ from __future__ import annotations
 from ._axi_cosim import run_axi_cosim
 from ._compare import CallResult, CosimResult, Mismatch, compare_calls, run_cosim, run_cosim_main
 from ._golden import Call, capture_tb_calls, random_calls, run_calls, run_main
+from ._profile import LoopProfile, loop_profiles, native_block_visits
 from ._harness import (
     RawCallResult,
     build_harness,
@@ -37,7 +38,10 @@ __all__ = [
     "Call",
     "CallResult",
     "CosimResult",
+    "LoopProfile",
     "Mismatch",
+    "loop_profiles",
+    "native_block_visits",
     "RawCallResult",
     "Verilator",
     "build_harness",

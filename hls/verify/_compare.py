@@ -67,6 +67,11 @@ class CosimResult:
     mismatches: list[Mismatch]           # the first few over all calls
     workdir: Path | None = None
     waves: Path | None = None
+    #: designs with loop probes: (function, block) -> (cycles in the loop's state,
+    #: entries), summed over all calls
+    loop_activity: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    #: with ``cosim(..., profile_loops=True)``: one hls.verify.LoopProfile per loop
+    loops: list = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -102,7 +107,7 @@ def _fit(data: bytes | None, size: int) -> bytes:
 def _expected_bytes(m: MemoryPort, call: Call) -> bytes | None:
     """Expected contents of memory ``m`` after ``call`` (None: nothing to check).  A short
     expectation is padded with the (padded) input bytes, i.e. 'unchanged beyond'."""
-    size = m.size_bytes
+    size = m.whole_bytes
     if m.arg_index is not None:
         exp = call.mem_out.get(m.arg_index)
         if exp is None:
@@ -114,9 +119,8 @@ def _expected_bytes(m: MemoryPort, call: Call) -> bytes | None:
     else:
         return None
     exp = bytes(exp)
-    if len(exp) >= size:
-        return exp[:size]
-    return exp + base[len(exp):]
+    whole = exp[:size] if len(exp) >= size else exp + base[len(exp):]
+    return m.view(whole)
 
 
 def is_nan(bits: int, float_bits: int) -> bool:
@@ -136,7 +140,7 @@ def _compare_memory(call_no: int, m: MemoryPort, exp: bytes, got: bytes,
         return 0
     eb = m.elem_bytes or m.word_bytes
     fb = m.float_bits if m.float_bits and m.float_bits // 8 == eb else 0
-    name = m.global_name if (m.arg_index is None and m.global_name) else m.name
+    name = m.global_name if (m.arg_index is None and m.global_name) else (m.array_name or m.name)
     n = 0
     for off in range(0, len(exp), eb):
         e = exp[off:off + eb]
@@ -144,7 +148,7 @@ def _compare_memory(call_no: int, m: MemoryPort, exp: bytes, got: bytes,
         if e != g and not (fb and _same(int.from_bytes(e, "little"), int.from_bytes(g, "little"), fb)):
             n += 1
             if len(out) < limit:
-                out.append(Mismatch(call_no, name, off // eb,
+                out.append(Mismatch(call_no, name, m.element_index(off),
                                     int.from_bytes(e, "little"), int.from_bytes(g, "little")))
     return n
 
@@ -198,6 +202,11 @@ def run_cosim(
                              waves=vcd, timeout=timeout)
     results = compare_calls(iface, calls, raw)
     mismatches = [m for c in results for m in c.mismatches][:MAX_MISMATCHES_TOTAL]
+    activity: dict[tuple[str, str], tuple[int, int]] = {}
+    for r in raw:
+        for p, (cyc, ent) in zip(iface.probes, r.probes):
+            c0, e0 = activity.get((p.function, p.block), (0, 0))
+            activity[(p.function, p.block)] = (c0 + cyc, e0 + ent)
     return CosimResult(
         passed=all(c.passed for c in results),
         calls=results,
@@ -205,6 +214,7 @@ def run_cosim(
         mismatches=mismatches,
         workdir=workdir,
         waves=vcd,
+        loop_activity=activity,
     )
 
 

@@ -19,6 +19,7 @@ from ..flow import SynthOptions, SynthResult, synthesize
 from ..frontend import read_input
 from ._compare import CosimResult, run_cosim, run_cosim_main
 from ._fpgolden import rewrite_ll
+from ._profile import loop_profiles
 from ._golden import capture_tb_calls, random_calls, run_calls, run_main
 
 
@@ -92,16 +93,29 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
           target: str = "generic", clock_period_ns: float | None = None,
           cc: str | None = None, workdir: str | Path | None = None,
           scheduler: str = "sdc", pipeline: bool = True, fp_format: dict | None = None,
-          synth: SynthResult | None = None, axi_stall: float | None = None) -> CosimResult:
+          synth: SynthResult | None = None, axi_stall: float | None = None,
+          profile_loops: bool = False) -> CosimResult:
     """Co-simulate ``top`` of ``path`` against native execution; returns a CosimResult
     (``passed``, per-call cycles, mismatches) with ``.synth`` holding the SynthResult.
+    ``profile_loops`` (testbench or whole-program mode): build the design with loop probes
+    and fill ``.loops`` with the cycles of every pipelined loop against its
+    trip x II + depth model (hls.verify.LoopProfile).
     Alveo targets run in cocotb with random AXI stalls (``axi_stall``: pause probability
     scale, 0 for an ideal memory; the stall pattern follows ``seed``)."""
     res = synth or synthesize(path, SynthOptions(top=top, target=target,
                                                  clock_period_ns=clock_period_ns,
                                                  depth=dict(depth or {}), cc=cc,
                                                  scheduler=scheduler, pipeline=pipeline,
-                                                 fp_format=_fp_formats(fp_format)))
+                                                 fp_format=_fp_formats(fp_format),
+                                                 loop_probes=profile_loops))
+    if profile_loops and not res.interface.probes and res.schedules and any(
+            fs.pipelines for fs in res.schedules.values()):
+        raise CosimError("profile_loops needs a design synthesised with loop_probes=True")
+    if profile_loops and tb is None and not (res.module.top.name == "main"
+                                             and not res.module.top.params):
+        raise CosimError("loop profiles need a testbench (--tb) or a whole-program top "
+                         "(main): the iteration counts come from its native run")
+    native_text = None
     iface = res.interface
     own_tmp = None
     if workdir is None:
@@ -114,12 +128,12 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
     run_, run_main_ = run_cosim, run_cosim_main
     if res.axi is not None:     # alveo top: cocotb + AXI models with random stalls
         run_, run_main_ = _axi_runners(res, seed, axi_stall)
-    ptr_sizes = {m.arg_index: m.size_bytes for m in iface.memories if m.arg_index is not None}
-    glob_sizes = {m.global_name: m.size_bytes for m in iface.memories if m.global_name}
+    ptr_sizes = {m.arg_index: m.whole_bytes for m in iface.memories if m.arg_index is not None}
+    glob_sizes = {m.global_name: m.whole_bytes for m in iface.memories if m.global_name}
     func = res.module.top
     try:
         if tb is not None:
-            text = _tb_module_text(res, tb, cc)
+            text = native_text = _tb_module_text(res, tb, cc)
             calls = capture_tb_calls(text, func.name, ptr_sizes, globals_=glob_sizes or None)
             if not calls:
                 raise CosimError(f"the testbench never calls {func.name}", str(tb), None)
@@ -130,7 +144,8 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
                     if m.global_name else m for m in iface.memories))
             result = run_([vfile], iface, calls, max_cycles, waves, work)
         elif func.name == "main" and not func.params:
-            ret, globs = run_main(golden_ir(res.module), list(glob_sizes), glob_sizes)
+            native_text = golden_ir(res.module)
+            ret, globs = run_main(native_text, list(glob_sizes), glob_sizes)
             w = func.return_width
             exp_ret = ret & ((1 << w) - 1) if w else None
             result = run_main_([vfile], iface, exp_ret, globs, max_cycles, waves, work)
@@ -151,4 +166,6 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
         if own_tmp is not None and not waves:
             own_tmp.cleanup()
     result.synth = res
+    if profile_loops and native_text is not None:
+        result.loops = loop_profiles(res, result.loop_activity, native_text)
     return result

@@ -158,7 +158,7 @@ def random_calls(
     for each pointer-argument memory (``ptr_sizes`` overrides the default size_bytes)."""
     rng = random.Random(seed)
     fixed = dict(fixed or {})
-    sizes = {m.arg_index: m.size_bytes for m in iface.memories if m.arg_index is not None}
+    sizes = {m.arg_index: m.whole_bytes for m in iface.memories if m.arg_index is not None}
     sizes.update(ptr_sizes or {})
     out = []
     for _ in range(k):

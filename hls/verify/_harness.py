@@ -21,6 +21,7 @@ Results (read by :func:`read_results`)::
         u32 msglen  msg bytes (first design error / timeout text)
         ceil(return_width/8) bytes of ap_return (sampled in the ap_done cycle)
         for every memory, in interface order: size_bytes bytes (contents after the call)
+        for every probe (``TopInterface.probes``): u64 cycles high, u64 rising edges
     u64 total_cycles
 
 ``iface_hash`` guards against feeding a stimulus file to a harness of another interface.
@@ -39,7 +40,7 @@ import shutil
 import struct
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
@@ -60,7 +61,7 @@ __all__ = [
     "VERILATOR_FLAGS",
 ]
 
-HARNESS_FORMAT_VERSION = "pyhls-harness-1"
+HARNESS_FORMAT_VERSION = "pyhls-harness-2"
 BINARY_NAME = "pyhls_sim"
 STATUS_NAMES = {0: "ok", 1: "timeout", 2: "error", 3: "skipped"}
 
@@ -113,6 +114,7 @@ def _iface_hash(iface: TopInterface) -> int:
     parts = [HARNESS_FORMAT_VERSION, str(iface.return_width)]
     parts += [f"s{s.name}:{s.width}" for s in iface.scalars]
     parts += [f"m{m.name}:{m.size_bytes}:{int(_persistent(m))}" for m in iface.memories]
+    parts += [f"p{p.name}" for p in iface.probes]
     digest = hashlib.sha256("|".join(parts).encode()).digest()
     return int.from_bytes(digest[:4], "little")
 
@@ -122,6 +124,7 @@ _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 def _check_iface(iface: TopInterface) -> None:
     names = [s.name for s in iface.scalars] + [m.name for m in iface.memories]
+    names += [p.name for p in iface.probes]
     for n in names:
         if not _IDENT.match(n):
             raise CosimError(f"port name {n!r} of {iface.module_name} is not a C identifier")
@@ -219,6 +222,14 @@ def generate_harness(iface: TopInterface) -> str:
                 f"                if (qv{k}_{p}) {{ put_bytes(top->{m.name}_q{p}, q{k}_{p}, {wb}); qv{k}_{p} = false; }}"
             )
 
+    probe_decls, probe_reset, probe_sample, write_probes = [], [], [], []
+    for k, p in enumerate(iface.probes):
+        probe_decls.append(f"uint64_t pc{k}, pe{k}; bool pp{k};  // probe {p.name}: "
+                           f"{p.function}/{p.block}")
+        probe_reset.append(f"        pc{k} = pe{k} = 0; pp{k} = false;")
+        probe_sample.append(f"                {{ const bool h = top->{p.name}; pc{k} += h; "
+                            f"pe{k} += h && !pp{k}; pp{k} = h; }}")
+        write_probes.append(f"        wr.u64(pc{k}); wr.u64(pe{k});")
     rb = _nbytes(iface.return_width) if iface.return_width else 0
     sample_ret = (
         f"                if (done) get_bytes(top->ap_return, ret_bytes, {rb});" if rb else ""
@@ -234,6 +245,10 @@ def generate_harness(iface: TopInterface) -> str:
         "MEM_EDGE": "\n".join(edge),
         "MEM_DRIVE_Q": "\n".join(drive_q),
         "WRITE_MEMS": "\n".join(write_mems),
+        "PROBE_DECLS": "\n".join(probe_decls),
+        "PROBE_RESET": "\n".join(probe_reset),
+        "PROBE_SAMPLE": "\n".join(probe_sample),
+        "WRITE_PROBES": "\n".join(write_probes),
         "RET_NBYTES": str(rb),
         "RET_NBYTES_ALLOC": str(max(rb, 1)),
     }
@@ -354,7 +369,7 @@ def write_stimulus(path: str | Path, iface: TopInterface, calls: Sequence[Call])
     chunks: list[bytes] = [b"PYHLSST1", struct.pack("<II", len(calls), _iface_hash(iface))]
     for m in iface.memories:
         if _persistent(m):
-            chunks.append(_fit(m.init, m.size_bytes))
+            chunks.append(_fit(m.view(_fit(m.init, m.whole_bytes)), m.size_bytes))
     for i, call in enumerate(calls):
         for s in iface.scalars:
             if s.arg_index not in call.scalars:
@@ -363,7 +378,8 @@ def write_stimulus(path: str | Path, iface: TopInterface, calls: Sequence[Call])
             chunks.append(v.to_bytes(_nbytes(s.width), "little"))
         for m in iface.memories:
             if not _persistent(m):
-                chunks.append(_fit(call.mem_in.get(m.arg_index), m.size_bytes))  # type: ignore[arg-type]
+                chunks.append(_fit(m.view(_fit(call.mem_in.get(m.arg_index),  # type: ignore[arg-type]
+                                                m.whole_bytes)), m.size_bytes))
     Path(path).write_bytes(b"".join(chunks))
 
 
@@ -377,6 +393,8 @@ class RawCallResult:
     nerrors: int              # number of design errors (memory misuse) during the call
     ret: int | None           # ap_return in the ap_done cycle (None for void)
     mems: dict[str, bytes]    # memory name -> contents after the call
+    #: per probe of the interface: (cycles high, rising edges) during the call
+    probes: list[tuple[int, int]] = field(default_factory=list)
 
 
 def read_results(path: str | Path, iface: TopInterface) -> tuple[list[RawCallResult], int]:
@@ -404,8 +422,9 @@ def read_results(path: str | Path, iface: TopInterface) -> tuple[list[RawCallRes
         if ret is not None:
             ret &= (1 << iface.return_width) - 1
         mems = {m.name: take(m.size_bytes) for m in iface.memories}
+        probes = [struct.unpack("<QQ", take(16)) for _ in iface.probes]
         out.append(RawCallResult(cycles, STATUS_NAMES.get(status, f"status{status}"), msg,
-                                 nerr, ret, mems))
+                                 nerr, ret, mems, probes))
     (total,) = struct.unpack("<Q", take(8))
     return out, total
 

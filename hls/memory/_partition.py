@@ -1,0 +1,287 @@
+"""Array partitioning: one array becomes ``factor`` banks with two ports each.
+
+A pipelined loop that makes ``n`` accesses per iteration to one dual-port memory cannot
+start iterations more often than every ``ceil(n / 2)`` cycles.  Partitioning spreads the
+words over banks (Vitis HLS ``ARRAY_PARTITION``):
+
+* ``cyclic`` (factor F): word ``w`` is word ``w // F`` of bank ``w % F``;
+* ``block`` (factor F): bank ``b`` holds the ``b``-th run of ``ceil(depth / F)`` words;
+* ``complete``: cyclic with one word per bank.
+
+Each access is rewritten against the banks.  When the bank is known at compile time the
+access goes to that bank only: the word address is then affine in the loop's iteration
+with every non-constant coefficient a multiple of F (``a[4*i + 1]``, the fields of
+``r[i]`` of a 2-word struct), or a constant.  Otherwise the access goes to every bank,
+guarded by ``bank == b`` (a load reads all banks and selects; a store writes one of
+them): still correct, never faster.
+
+The decision is per array: a directive (``[[array]]`` in the directives file) or, for
+pipelined loops whose II is held above the recurrence bound by the ports of one memory,
+automatically (:func:`auto_partition_plan`): the smallest power-of-two cyclic factor
+that brings that memory's port bound down to the loop's other bounds, using the static
+bank of every access of the loop.  Arrays passed to a non-inlined call, used by more
+than one function or served by an AXI master are not partitioned.
+
+Banks of a top-level argument or of an external global have port sets of their own
+(``A_0_address0`` ...); :class:`hls.ir.Bank` says which words of the whole array each
+holds, and co-simulation splits and merges the array contents accordingly.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..analysis._deps import AffineAnalysis
+from ..errors import HLSError
+from ..ir import Bank, Block, Const, Function, MemoryObject, Module, Op
+
+__all__ = ["Partition", "partition_array", "static_bank", "auto_partition_plan",
+           "partitionable"]
+
+KINDS = ("cyclic", "block", "complete")
+MEM_PORTS = 2
+
+
+@dataclass(frozen=True)
+class Partition:
+    kind: str          # cyclic | block | complete
+    factor: int = 0    # banks (complete: the depth)
+
+    def banks(self, depth_words: int) -> int:
+        return depth_words if self.kind == "complete" else min(self.factor, depth_words)
+
+    def __str__(self) -> str:
+        return self.kind if self.kind == "complete" else f"{self.kind} factor {self.factor}"
+
+
+def _users(module: Module, mem: MemoryObject) -> tuple[set[Function], list[str]]:
+    """Functions accessing ``mem`` and reasons it cannot be partitioned."""
+    users: set[Function] = set()
+    why: list[str] = []
+    for f in module.functions:
+        for op in f.ops():
+            if op.kind in ("load", "store") and op.mem is mem:
+                users.add(f)
+            if op.kind == "call" and any(m is mem for _, m, _ in op.call_ptr_args()):
+                why.append(f"it is passed to the non-inlined function {op.attrs['callee'].name}")
+        for p in f.ptr_params:
+            if p.mem is mem and f is not module.top:
+                why.append(f"it is a pointer parameter of the non-inlined function {f.name}")
+    if len(users) > 1:
+        why.append("it is used by more than one hardware function ("
+                   + ", ".join(sorted(u.name for u in users)) + ")")
+    return users, why
+
+
+def partitionable(module: Module, mem: MemoryObject) -> list[str]:
+    """Why ``mem`` cannot be partitioned ([] when it can)."""
+    if mem.bank is not None:
+        return ["it is partitioned already"]
+    if mem.depth_words < 2:
+        return ["it holds a single word"]
+    return _users(module, mem)[1]
+
+
+def _pow2(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def static_bank(an: AffineAnalysis, addr, part: Partition, depth_words: int) -> int | None:
+    """The bank every execution of an access with word address ``addr`` hits, when the
+    affine form of the address tells (None: it depends on run-time values)."""
+    nb = part.banks(depth_words)
+    if isinstance(addr, Const):
+        w = addr.value
+        return w % nb if part.kind != "block" else min(w // Bank("block", nb, 0, depth_words).block_words, nb - 1)
+    if part.kind == "block" or not _pow2(nb):
+        return None
+    a = an.form(addr)
+    if a is None or (1 << a.bits) % nb:
+        return None
+    const = a.const
+    for key, c in a.terms:
+        if c % nb == 0:
+            continue
+        # an induction phi stands for its initial value: a constant one folds in
+        if isinstance(key, Op) and key.kind == "phi" and key in an.step:
+            init = [v for p, v in key.incoming if p is not key.block]
+            if len(init) == 1 and isinstance(init[0], Const):
+                const += c * init[0].value
+                continue
+        return None
+    return const % nb
+
+
+def _insert(block: Block, before: Op, op: Op) -> Op:
+    op.block = block
+    block.ops.insert(block.ops.index(before), op)
+    return op
+
+
+def _split_address(block: Block, at: Op, addr, part: Partition, nb: int, depth: int,
+                   need_bank: bool):
+    """(bank number, word within the bank) of ``addr`` as IR values inserted before
+    ``at`` (the bank number only when ``need_bank``)."""
+    w = addr.width
+    size = Bank("block", nb, 0, depth).block_words if part.kind == "block" else nb
+    loc = at.loc
+    if _pow2(size):
+        k = size.bit_length() - 1
+        if k == 0:
+            quot, rem = addr, Const(1, 0)
+        else:
+            quot = (Op(width=w - k, kind="slice", operands=[addr], attrs={"lo": k}, loc=loc)
+                    if w > k else Const(1, 0))
+            rem = Op(width=min(k, w), kind="slice", operands=[addr], attrs={"lo": 0}, loc=loc)
+    else:
+        c = Const(w, size)
+        quot = Op(width=w, kind="udiv", operands=[addr, c], loc=loc)
+        rem = Op(width=w, kind="urem", operands=[addr, c], loc=loc)
+    bank, local = (quot, rem) if part.kind == "block" else (rem, quot)
+    _insert_value(block, at, local)
+    if need_bank:
+        _insert_value(block, at, bank)
+    return bank, local
+
+
+def _insert_value(block: Block, at: Op, v) -> None:
+    if isinstance(v, Op) and v.block is None:
+        _insert(block, at, v)
+
+
+def _guard_with(block: Block, at: Op, op: Op, cond) -> None:
+    """Add ``cond`` to ``op``'s guard (a load/store)."""
+    base = 1 if op.kind == "load" else 2
+    if "guard" in op.attrs:
+        g = _insert(block, at, Op(width=1, kind="and", operands=[op.operands[base], cond],
+                                  loc=op.loc))
+        op.operands[base] = g
+    else:
+        op.operands.append(cond)
+        op.attrs["guard"] = base
+
+
+def _replace_uses(func: Function, old: Op, new) -> None:
+    for op in func.ops():
+        op.operands = [new if v is old else v for v in op.operands]
+        if op.incoming:
+            op.incoming = [(p, new if v is old else v) for p, v in op.incoming]
+
+
+def partition_array(module: Module, mem: MemoryObject, part: Partition,
+                    where: str = "") -> list[MemoryObject]:
+    """Split ``mem`` into banks and rewrite its accesses; returns the banks."""
+    if part.kind not in KINDS:
+        raise HLSError(f"{where}partition kind must be one of {', '.join(KINDS)}, not "
+                       f"'{part.kind}'")
+    if part.kind != "complete" and part.factor < 2:
+        raise HLSError(f"{where}partition factor must be >= 2, not {part.factor}")
+    why = partitionable(module, mem)
+    if why:
+        raise HLSError(f"{where}array '{mem.name}' cannot be partitioned: {why[0]}")
+    users, _ = _users(module, mem)
+    depth = mem.depth_words
+    nb = part.banks(depth)
+    if nb > 1024:
+        raise HLSError(f"{where}partitioning '{mem.name}' into {nb} banks is too many "
+                       "(at most 1024)")
+    kind = "cyclic" if part.kind == "complete" else part.kind
+    banks: list[MemoryObject] = []
+    for b in range(nb):
+        info = Bank(kind, nb, b, depth)
+        words = info.words()
+        init = info.view(mem.init, mem.word_bytes) if mem.init is not None else None
+        banks.append(MemoryObject(
+            name=f"{mem.name}_{b}", kind=mem.kind, word_bytes=mem.word_bytes,
+            depth_words=max(1, len(words)), elem_bytes=mem.elem_bytes, init=init,
+            readonly=mem.readonly, writeonly=mem.writeonly, arg_index=mem.arg_index,
+            loc=mem.loc, symbol=mem.symbol, float_bits=mem.float_bits, bank=info, whole=mem))
+    eff = Partition(kind, nb)
+    for f in users:
+        for block in f.blocks:
+            an = AffineAnalysis(block)
+            for op in [o for o in block.ops if o.kind in ("load", "store") and o.mem is mem]:
+                addr = op.operands[0]
+                sb = static_bank(an, addr, eff, depth)
+                bank_no, local = _split_address(block, op, addr, eff, nb, depth, sb is None)
+                if sb is not None:
+                    op.attrs["mem"] = banks[sb]
+                    op.operands[0] = local
+                    continue
+                copies = []
+                for b in range(nb):
+                    cp = Op(width=op.width, kind=op.kind, operands=[local] + op.operands[1:],
+                            attrs=dict(op.attrs, mem=banks[b]), loc=op.loc)
+                    sel = _insert(block, op, Op(width=1, kind="icmp", operands=[
+                        bank_no, Const(bank_no.width, b)], attrs={"pred": "eq"}, loc=op.loc))
+                    _insert(block, op, cp)
+                    _guard_with(block, cp, cp, sel)
+                    copies.append((sel, cp))
+                if op.kind == "load":
+                    res = copies[-1][1]
+                    for sel, cp in reversed(copies[:-1]):
+                        res = _insert(block, op, Op(width=op.width, kind="select",
+                                                    operands=[sel, cp, res], loc=op.loc))
+                    _replace_uses(f, op, res)
+                block.ops.remove(op)
+        if mem in f.memories:
+            i = f.memories.index(mem)
+            f.memories[i:i + 1] = banks
+        for p in f.ptr_params:
+            if p.mem is mem:
+                p.banks = banks
+    if mem in module.globals:
+        i = module.globals.index(mem)
+        module.globals[i:i + 1] = banks
+    return banks
+
+
+# ------------------------------------------------------------------ automatic choice
+
+
+def _bank_bound(accesses: list[Op], part: Partition, depth: int, an: AffineAnalysis) -> int | None:
+    """ceil(max accesses per bank / ports) for the accesses of one loop body, or None when
+    some access has no static bank (it would use a port of every bank)."""
+    nb = part.banks(depth)
+    count = [0] * nb
+    for op in accesses:
+        b = static_bank(an, op.operands[0], part, depth)
+        if b is None:
+            return None
+        count[b] += 1
+    return math.ceil(max(count) / MEM_PORTS)
+
+
+def auto_partition_plan(module: Module, schedules: dict, exclude: set) -> dict:
+    """{memory: Partition} for memories whose ports hold a pipelined loop's II above its
+    other bounds (recurrence, other resources), choosing the smallest power-of-two cyclic
+    factor that reaches the best bound the static banks allow."""
+    plan: dict[MemoryObject, Partition] = {}
+    for f in module.functions:
+        fs = schedules[f]
+        for block, lp in fs.pipelines.items():
+            acc: dict[MemoryObject, list[Op]] = {}
+            for op in block.ops:
+                if op.kind in ("load", "store"):
+                    acc.setdefault(op.mem, []).append(op)
+            port = {m: math.ceil(len(a) / MEM_PORTS) for m, a in acc.items()}
+            if not port or lp.ii <= lp.rec_mii:
+                continue
+            an = AffineAnalysis(block)
+            for mem, n in port.items():
+                others = max([lp.rec_mii, 1] + [v for m, v in port.items() if m is not mem])
+                if n <= others or mem in exclude or mem in plan or partitionable(module, mem):
+                    continue
+                best: tuple[int, int] | None = None
+                factor = 2
+                while factor <= min(64, mem.depth_words):
+                    bound = _bank_bound(acc[mem], Partition("cyclic", factor), mem.depth_words, an)
+                    if bound is not None and (best is None or bound < best[0]):
+                        best = (bound, factor)
+                    if bound is not None and bound <= others:
+                        break
+                    factor *= 2
+                if best is not None and best[0] < n:
+                    plan[mem] = Partition("cyclic", best[1])
+    return plan
