@@ -47,6 +47,9 @@ class MemoryPort:
     writeonly: bool = False
     #: 32/64: every element is a float/double; NaNs compare equal whatever their payload
     float_bits: int = 0
+    #: Alveo tops: "in"/"out" when the pointer argument is an AXI4-Stream (``--interface
+    #: ARG=axis``; ports ``ARG_TDATA``... instead of a buffer, no control register)
+    stream: str = ""
 
     @property
     def addr_bits(self) -> int:
