@@ -253,7 +253,7 @@ def _port_list(verilog: str, module: str) -> dict[str, tuple[str, int]]:
     body = verilog[verilog.index(f"module {module}("):]
     body = body[:body.index("endmodule")]
     return {m.group(3): (m.group(1), int(m.group(2) or 0) + 1) for m in re.finditer(
-        r"^\s*(input|output)\s+(?:wire\s+|reg\s+)?(?:\[(\d+):0\]\s+)?(\w+)\s*;", body, re.M)}
+        r"^\s*(input|output)\s+(?:wire\s+|reg\s+)?(?:\[(\d+):0\]\s+)?(\w+)\s*;", body, re.MULTILINE)}
 
 
 def test_ports_registers_and_package(fir, tmp_path):
@@ -349,7 +349,7 @@ def test_cosim_detects_wrong_golden(tmp_path):
     a = [rng.randrange(-(1 << 31), 1 << 31) for _ in range(N)]
     b = [rng.randrange(-(1 << 31), 1 << 31) for _ in range(N)]
     c = [(x + y + (1 << 31)) % (1 << 32) - (1 << 31) for x, y in zip(a, b)]
-    enc = lambda v: b"".join(int(x).to_bytes(4, "little", signed=True) for x in v)  # noqa: E731
+    enc = lambda v: b"".join(int(x).to_bytes(4, "little", signed=True) for x in v)
     good = Call(scalars={}, mem_in={0: enc(a), 1: enc(b), 2: bytes(4 * N)},
                 mem_out={0: enc(a), 1: enc(b), 2: enc(c)}, ret=None)
     bad_c = list(c)

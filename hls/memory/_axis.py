@@ -122,7 +122,6 @@ class AxisAdapter(Elaboratable):
         a = self.arg
         w = 8 * a.word_bytes
         ab = a.addr_bits
-        ax = self.axis
         nxt = Signal(ab + 1, name="nxt")          # elements taken by the core this call
         m.d.comb += self.elements.eq(nxt)
         # the 2-entry FIFO: d0 is the head
@@ -140,7 +139,7 @@ class AxisAdapter(Elaboratable):
     # ------------------------------------------------------------------ input
 
     def _input(self, m, nxt, d0, d1, count):
-        a, ax, w = self.arg, self.axis, 8 * self.arg.word_bytes
+        ax, w = self.axis, 8 * self.arg.word_bytes
         last = Signal(w, name="last")             # element nxt - 1
         pend = Signal(name="pend")
         pend_mask = Signal(len(self.ports), name="pend_mask")

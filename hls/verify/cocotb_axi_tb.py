@@ -41,7 +41,13 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import (
-    AxiBus, AxiLiteBus, AxiLiteMaster, AxiRam, AxiStreamBus, AxiStreamFrame, AxiStreamSink,
+    AxiBus,
+    AxiLiteBus,
+    AxiLiteMaster,
+    AxiRam,
+    AxiStreamBus,
+    AxiStreamFrame,
+    AxiStreamSink,
     AxiStreamSource,
 )
 
@@ -251,10 +257,9 @@ async def replay_calls(dut):
                 messages.append(f"output stream {name}: TLAST on element(s) {last}, not "
                                 f"only on element {n - 1}")
             mems[name] = (data + bytes(n * wb))[:n * wb]
-        if sources or sinks:
-            if int(dut.stream_error.value):
-                messages.append("a stream adapter saw an access out of stream order "
-                                "(stream_error)")
+        if (sources or sinks) and int(dut.stream_error.value):
+            messages.append("a stream adapter saw an access out of stream order "
+                            "(stream_error)")
         for b, ram in rams.items():
             got = ram.read(0, size)
             if got != bytes(guard[b]):
