@@ -9,6 +9,10 @@
         gmem bundle with bursts (line_beats 16) and without (line_beats 1), ideal memory
         and random stalls, then with c (or b and c) on bundles of their own: cycles per
         element against the data-width bound.
+    python benchmarks/run_alveo.py --axis-stream
+        the same kernel with a, b and c as AXI4-Stream arguments (--interface a=axis ...),
+        then a, b as streams and c on m_axi: cycles per element with no stream pauses and
+        with random pauses/back-pressure on every stream (bound: 1 cycle per element).
 
 Verilator builds are cached (~/.cache/pyhls/cocotb); the first run of each design
 takes about a minute to compile.
@@ -109,15 +113,42 @@ def stream(seed: int) -> int:
     return 0
 
 
+def axis_stream(seed: int) -> int:
+    depth = {"a": STREAM_N, "b": STREAM_N, "c": STREAM_N}
+    rows = []
+    for axis, m_axi in ((["a", "b", "c"], {}), (["a", "b"], {"c": "gmem"})):
+        res = synthesize(STREAM, SynthOptions(top="vadd_stream", target="alveo", depth=depth,
+                                              axis=axis, m_axi=m_axi))
+        loop = res.report["loops"][0]
+        for stall in (0.0, 0.3):
+            out = cosim(STREAM, "vadd_stream", tb=STREAM, synth=res, seed=seed, axi_stall=stall)
+            if not out.passed:
+                print(out.summary())
+                return 1
+            cyc = out.calls[0].cycles
+            where = "axis: " + ",".join(axis) + ("; m_axi: " + ",".join(m_axi) if m_axi else "")
+            rows.append((stall, loop["ii"], cyc, cyc / STREAM_N, where))
+    print(f"vadd_stream, {STREAM_N} int32 elements over AXI4-Stream "
+          f"(bound: loop II = 1 cycle/element)")
+    print("  stall  II  cycles  cycles/element  interfaces")
+    for stall, ii, cyc, cpe, where in rows:
+        print(f"  {stall:5.1f}  {ii:2d}  {cyc:6d}  {cpe:14.3f}  {where}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("kernels", nargs="*", help="kernel names (default: every integer kernel)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--stall", type=float, default=0.3, help="pause probability scale")
     ap.add_argument("--stream", action="store_true", help="the streaming throughput table")
+    ap.add_argument("--axis-stream", action="store_true",
+                    help="the throughput table with AXI4-Stream arguments")
     args = ap.parse_args(argv)
     if args.stream:
         return stream(args.seed)
+    if args.axis_stream:
+        return axis_stream(args.seed)
     return sweep(args.kernels or integer_kernels(), args.seed, args.stall)
 
 

@@ -80,8 +80,10 @@ def _parser() -> argparse.ArgumentParser:
                              "ports hold a pipelined loop above its other II bounds is split "
                              "into banks); [[array]] directives still apply")
         sp.add_argument("--interface", type=_kv, action="append", default=[],
-                        metavar="ARG=m_axi[:BUNDLE]", help="alveo targets: pointer "
-                        "argument ARG on AXI4 master m_axi_BUNDLE (default bundle gmem)")
+                        metavar="ARG=m_axi[:BUNDLE]|axis", help="alveo targets: pointer "
+                        "argument ARG on AXI4 master m_axi_BUNDLE (default bundle gmem), "
+                        "or an AXI4-Stream (axis: ARG only read or only written, in order; "
+                        "ports ARG_TDATA, ARG_TVALID, ARG_TREADY, and ARG_TLAST on outputs)")
         sp.add_argument("--axi-data-width", type=int, default=64, metavar="BITS",
                         help="alveo targets: m_axi data width (default 64)")
         sp.add_argument("--axi-line-beats", type=int, default=16, metavar="N",
@@ -137,12 +139,19 @@ def _run(args) -> int:
             fp_format[func] = FPFormat.parse(text)
         except ValueError as exc:
             raise HLSError(f"--fp-format {item}: {exc}") from None
-    m_axi = {}
+    m_axi, axis = {}, []
     for arg, spec in args.interface:
         kind, _, bundle = spec.partition(":")
+        if kind == "axis" and not bundle:
+            if arg in axis or arg in m_axi:
+                raise HLSError(f"--interface {arg}={spec}: {arg} has an interface already")
+            axis.append(arg)
+            continue
         if kind != "m_axi":
-            raise HLSError(f"--interface {arg}={spec}: interface kind '{kind}' is not "
-                           "available yet (only m_axi[:BUNDLE])")
+            raise HLSError(f"--interface {arg}={spec}: interface kind must be m_axi[:BUNDLE] "
+                           f"or axis, not '{spec}'")
+        if arg in axis:
+            raise HLSError(f"--interface {arg}={spec}: {arg} has an interface already")
         if bundle and not bundle.isidentifier():
             raise HLSError(f"--interface {arg}={spec}: the bundle must be an identifier, "
                            f"not '{bundle}'")
@@ -152,7 +161,7 @@ def _run(args) -> int:
                         depth=dict(args.depth), cc=args.cc, scheduler=args.scheduler,
                         max_units=dict(args.max_units), pipeline=args.pipeline,
                         fp_format=fp_format, directives=args.directives,
-                        relax_ii=args.relax_ii, m_axi=m_axi,
+                        relax_ii=args.relax_ii, m_axi=m_axi, axis=axis,
                         auto_partition=args.auto_partition,
                         axi_data_width=args.axi_data_width,
                         axi_line_beats=args.axi_line_beats,

@@ -49,6 +49,8 @@ class SynthOptions:
     fp_format: dict = field(default_factory=dict)
     #: alveo targets: pointer argument (name or position) -> m_axi bundle (default gmem)
     m_axi: dict[str, str] = field(default_factory=dict)
+    #: alveo targets: pointer arguments (name or position) that are AXI4-Stream interfaces
+    axis: list[str] = field(default_factory=list)
     #: alveo targets: AXI data width (bits) and beats per line/burst of each bundle
     axi_data_width: int = 64
     axi_line_beats: int = 16
@@ -136,6 +138,11 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     if opts.m_axi and not alveo:
         raise HLSError(f"m_axi interfaces need an Alveo target (--target alveo), not "
                        f"'{target.name}'")
+    if opts.axis and not alveo:
+        raise HLSError(f"axis interfaces need an Alveo target (--target alveo), not "
+                       f"'{target.name}'")
+    for arg in opts.axis:
+        check_stream_arg(module, arg)
     # an Alveo top keeps writable globals on chip (only pointer arguments go over m_axi)
     ext = () if alveo else tuple(g for g in module.globals if not g.readonly)
     if opts.loop_probes and alveo:
@@ -148,8 +155,9 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     if alveo:
         from .rtl._alveo import AlveoTop
 
-        top_rtl = AlveoTop(rtl, iface, opts.m_axi, data_width=opts.axi_data_width,
-                           line_beats=opts.axi_line_beats)
+        top_rtl = AlveoTop(rtl, iface, opts.m_axi, axis=opts.axis,
+                           data_width=opts.axi_data_width, line_beats=opts.axi_line_beats)
+        iface = top_rtl.interface          # stream arguments marked
         axi = dataclasses.replace(top_rtl.description, internal_globals=tuple(
             g.name for g in module.globals if not g.readonly))
         verilog = emit_verilog(top_rtl, name)
@@ -253,6 +261,23 @@ def _partition_by_directives(module: Module, dirs, alveo: bool) -> tuple[list[di
     return done, keep_whole
 
 
+def check_stream_arg(module: Module, arg: str) -> None:
+    """``--interface ARG=axis``: ARG (a pointer argument's name or position) must be
+    accessed as one in-order stream (:func:`hls.analysis.stream_order_problem`)."""
+    from .analysis import stream_order_problem
+
+    f = module.top
+    pp = next((p for p in f.ptr_params if p.name == arg or str(p.index) == str(arg)), None)
+    if pp is None:
+        return      # not a pointer argument: AlveoTop reports it with the candidates
+    why = stream_order_problem(f, pp.mem)
+    if why is not None:
+        loc = pp.mem.loc
+        raise HLSError(f"argument '{pp.name}' of {f.name} cannot be an AXI4-Stream "
+                       f"(--interface {arg}=axis): {why}",
+                       loc.file if loc else None, loc.line if loc else None)
+
+
 def build_report(module: Module, target: Target, schedules, bindings, iface: TopInterface) -> dict:
     funcs, loops = [], []
     lut = ff = dsp = bram = 0
@@ -318,7 +343,8 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
         "interface": {
             "scalars": [{"name": s.name, "width": s.width} for s in iface.scalars],
             "memories": [{"name": m.name, "word_bytes": m.word_bytes, "depth_words": m.depth_words,
-                          "ports": m.nports, "global": m.global_name} for m in iface.memories],
+                          "ports": m.nports, "global": m.global_name}
+                         | ({"stream": m.stream} if m.stream else {}) for m in iface.memories],
             "return_width": iface.return_width,
         },
     }

@@ -71,6 +71,9 @@ class MemoryPort:
             w = self.bank.words()[offset // self.word_bytes]
             offset = w * self.word_bytes + offset % self.word_bytes
         return offset // eb
+    #: Alveo tops: "in"/"out" when the pointer argument is an AXI4-Stream (``--interface
+    #: ARG=axis``; ports ``ARG_TDATA``... instead of a buffer, no control register)
+    stream: str = ""
 
     @property
     def addr_bits(self) -> int:

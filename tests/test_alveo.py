@@ -188,8 +188,8 @@ def test_cli_interface_errors(capsys, tmp_path):
     src = str(KERNELS / "hist_cdf_u8.c")
     base = ["synth", src, "--top", "hist_cdf_u8", "--depth", "img=512", "--depth", "eq=512",
             "--depth", "hist=64", "-o", str(tmp_path / "o")]
-    assert main(base + ["--target", "alveo", "--interface", "img=axis"]) == 1
-    assert "not available yet" in capsys.readouterr().err
+    assert main(base + ["--target", "alveo", "--interface", "img=ap_fifo"]) == 1
+    assert "interface kind must be m_axi[:BUNDLE] or axis" in capsys.readouterr().err
     assert main(base + ["--interface", "img=m_axi"]) == 1
     assert "Alveo target" in capsys.readouterr().err
     assert main(base + ["--target", "alveo", "--interface", "n=m_axi"]) == 1

@@ -1,7 +1,9 @@
-"""Analyses over the hls IR: the loop tree (natural loops) and trip counts."""
+"""Analyses over the hls IR: the loop tree (natural loops) and trip counts, affine memory
+dependences, and the in-order proof of AXI4-Stream arguments."""
 
 from ._deps import AffineAnalysis, MemDep, dependence_distance, memory_dependences
 from ._loops import Loop, dominators, find_loops
+from ._streams import stream_order_problem
 
 __all__ = ["AffineAnalysis", "Loop", "MemDep", "dependence_distance", "dominators", "find_loops",
-           "memory_dependences"]
+           "memory_dependences", "stream_order_problem"]

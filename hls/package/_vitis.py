@@ -15,6 +15,14 @@ with ``xrt::kernel::read_register`` (see the host example).
 
 The m_axi side is described by :class:`MAxiPort` (or plain ``(bundle, data_width[,
 address_width])`` tuples) and a mapping from pointer-argument name to bundle.
+
+AXI4-Stream arguments (memories of the interface with ``stream`` set: ``--interface
+ARG=axis``) have no control register.  In kernel.xml each is a ``<port name="ARG"
+mode="read_only"|"write_only" portType="stream">`` (TDATA width) and an ``<arg>`` with
+``addressQualifier="4"``, ``offset="0x0"``, as in Xilinx's RTL-kernel stream examples; the
+header and package_xo.tcl's register list leave them out; the host example sets only the
+other arguments (``xrt::run::set_arg`` by argument id) and connectivity.cfg shows where
+``stream_connect`` lines go.
 """
 
 from __future__ import annotations
@@ -89,7 +97,8 @@ class VitisKernel:
         ptrs = [r for r in regs if r.kind == "pointer"]
         ports = tuple(_as_maxi(p) for p in m_axi)
         if not ports and ptrs:
-            words = [m.word_bytes for m in interface.memories if m.arg_index is not None]
+            words = [m.word_bytes for m in interface.memories
+                 if m.arg_index is not None and not m.stream]
             ports = (MAxiPort("gmem", max(32, 8 * max(words))),)
         names = [p.bundle for p in ports]
         if len(set(names)) != len(names):
@@ -117,7 +126,21 @@ class VitisKernel:
 
     @property
     def args(self) -> list[Reg]:
+        """The arguments with a control register (scalars and m_axi pointers)."""
         return [r for r in self.regs if r.is_arg]
+
+    @property
+    def streams(self) -> list[MemoryPort]:
+        """The AXI4-Stream arguments, in argument order."""
+        return sorted((m for m in self.interface.memories if m.stream and m.arg_index is not None),
+                      key=lambda m: m.arg_index)
+
+    def all_args(self) -> list[Reg | MemoryPort]:
+        """Every C argument in order: registers and streams (kernel.xml's ``id``)."""
+        return sorted([*self.args, *self.streams], key=lambda a: a.arg_index)
+
+    def arg_id(self, a: Reg | MemoryPort) -> int:
+        return next(i for i, x in enumerate(self.all_args()) if x.arg_index == a.arg_index)
 
     @property
     def ret(self) -> Reg | None:
@@ -190,8 +213,20 @@ def kernel_xml(k: VitisKernel) -> str:
         ET.SubElement(ports, "port", {
             "name": p.port, "mode": "master", "range": f"0x{(1 << p.address_width) - 1:X}",
             "dataWidth": str(p.data_width), "portType": "addressable", "base": "0x0"})
+    for st in k.streams:
+        ET.SubElement(ports, "port", {
+            "name": st.name, "mode": "read_only" if st.stream == "in" else "write_only",
+            "dataWidth": str(8 * st.word_bytes), "portType": "stream"})
     args = ET.SubElement(kern, "args")
-    for i, r in enumerate(k.args):
+    for i, r in enumerate(k.all_args()):
+        if isinstance(r, MemoryPort):         # an AXI4-Stream: no register
+            ET.SubElement(args, "arg", {
+                "name": r.name, "addressQualifier": "4", "id": str(i), "port": r.name,
+                "size": "0x4", "offset": "0x0", "hostOffset": "0x0", "hostSize": "0x4",
+                "type": "stream<" + (f"{_INT_STDINT[r.word_bytes]}" if r.word_bytes in _INT_STDINT
+                                     else f"ap_uint<{8 * r.word_bytes}>") + ">&",
+            })
+            continue
         ptr = r.kind == "pointer"
         ET.SubElement(args, "arg", {
             "name": r.name,
@@ -400,6 +435,11 @@ def connectivity_cfg(k: VitisKernel, memory: str | Mapping[str, str] = "HBM[0]",
         for p in k.m_axi:
             bank = memory if isinstance(memory, str) else memory[p.bundle]
             lines.append(f"sp={k.name}_{i + 1}.{p.port}:{bank}")
+        for st in k.streams:
+            if st.stream == "in":
+                lines.append(f"# stream_connect=<producer>_1.<out_port>:{k.name}_{i + 1}.{st.name}")
+            else:
+                lines.append(f"# stream_connect={k.name}_{i + 1}.{st.name}:<consumer>_1.<in_port>")
     return "\n".join(lines) + "\n"
 
 
@@ -496,7 +536,7 @@ def host_cpp(k: VitisKernel) -> str:
                                                                      for r in ptrs]) + ");")
     a("")
     for r in ptrs:
-        i = args.index(r)
+        i = k.arg_id(r)
         t = _stdint(r)
         a(f"    xrt::bo {r.name}_bo(device, {r.name.upper()}_COUNT * sizeof({t}), "
           f"krnl.group_id({i}));")
@@ -504,8 +544,17 @@ def host_cpp(k: VitisKernel) -> str:
           f"{r.name}_bo.size());")
         a(f"    {r.name}_bo.sync(XCL_BO_SYNC_BO_TO_DEVICE);")
     a("")
-    call = ", ".join(f"{r.name}_bo" if r.kind == "pointer" else r.name for r in args)
-    a(f"    auto run = krnl({call});")
+    if k.streams:
+        a("    // stream arguments (" + ", ".join(st.name for st in k.streams) + ") are "
+          "connected at link time (connectivity.cfg), not set here")
+        a("    xrt::run run(krnl);")
+        for r in args:
+            a(f"    run.set_arg({k.arg_id(r)}, {r.name}_bo);" if r.kind == "pointer"
+              else f"    run.set_arg({k.arg_id(r)}, {r.name});")
+        a("    run.start();")
+    else:
+        call = ", ".join(f"{r.name}_bo" if r.kind == "pointer" else r.name for r in args)
+        a(f"    auto run = krnl({call});")
     a("    auto state = run.wait();")
     a("    if (state != ERT_CMD_STATE_COMPLETED) {")
     a('        std::cerr << "kernel run failed, state " << state << "\\n";')

@@ -8,18 +8,27 @@
     s_axi_control_* ──► AxiLiteControl ──► scalars, pointer offsets (64-bit), ap_start
                                     ◄── ap_done/ap_ready (one cycle), ap_idle, ap_return
     m_axi_<bundle>_* ◄─► AxiMasterAdapter (one per bundle) ◄─► the core's BRAM ports
+    <arg>_T*         ◄─► AxisAdapter (one per axis argument) ◄─► the core's BRAM ports
     interrupt        ◄── AxiLiteControl
 
 * The core sits under ``EnableInserter({"sync": run})`` with ``run`` the AND of every
-  adapter's ``ready`` (see :mod:`hls.memory._axi_master`): a core cycle is a clock cycle
+  adapter's ``ready``, m_axi and AXI4-Stream alike (see :mod:`hls.memory._axi_master`,
+  :mod:`hls.memory._axis`): a core cycle is a clock cycle
   with ``run == 1``, and only then are the core's handshake outputs sampled.
 * A small controller (IDLE/BUSY/FLUSH/DONE) starts the core in a core cycle when the
   control slave's ``ap_start`` is set, latches ``ap_return`` in the core's ``ap_done``
   core cycle, then flushes the adapters' write buffers and waits for their ``idle`` (every
   write burst has its B response) before pulsing ``ap_done``/``ap_ready`` to the slave.
-  So when the host sees ap_done every write of the call is in memory.  In DONE the
-  adapters are also reset (they are idle then), which drops their cached lines: the host
-  may change the buffers before the next call.
+  So when the host sees ap_done every write of the call is in memory (and every element
+  of an output stream has been handed over).  In DONE the m_axi adapters are also reset
+  (they are idle then), which drops their cached lines: the host may change the buffers
+  before the next call; the stream adapters only restart their element count (elements
+  that arrived early for the next call stay in their FIFO).
+* An AXI4-Stream argument (``axis``) has ports ``<arg>_TDATA``, ``_TVALID``, ``_TREADY``
+  (and ``_TLAST`` on outputs) and no control register.  The stream adapters' sticky
+  ``error`` flags (an access out of stream order) are ORed into ``stream_error``, an
+  internal register the co-simulation reads (it is not a port: Vitis kernels have none
+  for it).
 * ``ap_idle`` is high in IDLE only.
 
 Writable globals of a whole-program top (``--top main``) stay inside the core as on-chip
@@ -29,19 +38,20 @@ external globals).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from amaranth.hdl import ClockDomain, Const, Elaboratable, EnableInserter, Module, ResetInserter, Signal
 
 from ..errors import RTLError
 from ..interface import TopInterface
-from ..memory import AxiMasterAdapter, MasterArg
+from ..memory import AxiMasterAdapter, AxisAdapter, MasterArg, StreamArg
 from ._axilite import AxiLiteControl, register_map
 from ._fsmd import NPORTS
 from ._top import TopRTL
 
-__all__ = ["AlveoTop", "AxiBundle", "AxiDescription", "DEFAULT_BUNDLE"]
+__all__ = ["AlveoTop", "AxiBundle", "AxiDescription", "AxisPort", "DEFAULT_BUNDLE"]
 
 DEFAULT_BUNDLE = "gmem"
 
@@ -57,6 +67,17 @@ class AxiBundle:
     args: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class AxisPort:
+    """One AXI4-Stream argument: its name (the port prefix), ``"in"``/``"out"``, the
+    TDATA width in bits and the elements of one call (the argument's depth)."""
+
+    name: str
+    direction: str
+    data_width: int
+    depth: int
+
+
 @dataclass(frozen=True)
 class AxiDescription:
     """What the packaging and the co-simulation need to know about an Alveo top."""
@@ -64,6 +85,7 @@ class AxiDescription:
     bundles: tuple[AxiBundle, ...]
     bundle_of: Mapping[str, str] = field(default_factory=dict)  # pointer arg -> bundle
     internal_globals: tuple[str, ...] = ()   # writable globals kept on chip
+    streams: tuple[AxisPort, ...] = ()        # AXI4-Stream arguments
 
     def m_axi(self) -> list:
         from ..package import MAxiPort  # noqa: PLC0415 (package imports rtl)
@@ -74,7 +96,10 @@ class AxiDescription:
         return {"bundles": [{"name": b.name, "data_width": b.data_width,
                              "line_beats": b.line_beats, "args": list(b.args)}
                             for b in self.bundles],
-                "internal_globals": list(self.internal_globals)}
+                "internal_globals": list(self.internal_globals),
+                "streams": [{"name": s.name, "direction": s.direction,
+                             "data_width": s.data_width, "depth": s.depth}
+                            for s in self.streams]}
 
 
 class AlveoTop(Elaboratable):
@@ -82,11 +107,15 @@ class AlveoTop(Elaboratable):
     ``interrupt`` around ``core`` (a :class:`TopRTL` built without external globals).
 
     ``m_axi_bundles``: pointer argument (name or zero-based position) -> bundle (default
-    every pointer on ``gmem``); ``data_width``: bits of each bundle's data (raised to the
+    every pointer on ``gmem``); ``axis``: pointer arguments (name or position) that are
+    AXI4-Stream interfaces instead (each must be only read or only written; that the
+    accesses are in order is :func:`hls.analysis.stream_order_problem`'s job, and the
+    adapters check it at run time); ``data_width``: bits of each bundle's data (raised to the
     widest word of its arguments); ``line_beats``: beats per line/burst (1: no bursts)."""
 
     def __init__(self, core: TopRTL, interface: TopInterface,
-                 m_axi_bundles: Mapping[str, str] | None = None, *, data_width: int = 64,
+                 m_axi_bundles: Mapping[str, str] | None = None, *,
+                 axis: Iterable[str] = (), data_width: int = 64,
                  line_beats: int = 16, max_writes: int = 15):
         core._MustUse__silence = True      # only its FunctionRTL is elaborated (here)
         try:
@@ -94,12 +123,18 @@ class AlveoTop(Elaboratable):
                 raise RTLError("an Alveo top keeps writable globals on chip: build its TopRTL "
                                "without external globals")
             self.core = core
-            self.interface = interface
             self.ap_clk = Signal(name="ap_clk")
             self.ap_rst_n = Signal(name="ap_rst_n")
+            streams = resolve_streams(interface, axis)
             bundle_of = resolve_bundles(interface, m_axi_bundles)
+            both = sorted(set(streams) & set(bundle_of))
+            if both:
+                raise RTLError(f"argument '{both[0]}' cannot be both m_axi and axis")
+            interface = dataclasses.replace(interface, memories=tuple(
+                dataclasses.replace(m, stream=streams.get(m.name, "")) for m in interface.memories))
+            self.interface = interface
             self.ctl = AxiLiteControl(register_map(interface))
-            ptrs = [m for m in interface.memories if m.arg_index is not None]
+            ptrs = [m for m in interface.memories if m.arg_index is not None and not m.stream]
             for m in ptrs:
                 bundle_of.setdefault(m.name, DEFAULT_BUNDLE)
             # pointer argument -> the FunctionRTL's ports of its memory
@@ -119,10 +154,20 @@ class AlveoTop(Elaboratable):
                 self.adapters[b] = AxiMasterAdapter(b, margs, data_width=dw,
                                                     line_beats=line_beats, max_writes=max_writes)
                 bundles.append(AxiBundle(b, dw, line_beats, tuple(a.name for a in margs)))
-            self.description = AxiDescription(tuple(bundles), bundle_of)
+            self.streams: dict[str, AxisAdapter] = {}
+            sports = []
+            for m in interface.memories:
+                if not m.stream:
+                    continue
+                mp = self.mem_of_arg[m.name]
+                self.streams[m.name] = AxisAdapter(StreamArg(
+                    m.name, m.word_bytes, len(mp.addr[0]), m.depth_words, m.stream, NPORTS))
+                sports.append(AxisPort(m.name, m.stream, 8 * m.word_bytes, m.depth_words))
+            self.description = AxiDescription(tuple(bundles), bundle_of, streams=tuple(sports))
         except RTLError:             # no "created but never used" warnings as well
             for e in [core.core, self, getattr(self, "ctl", None),
-                      *getattr(self, "adapters", {}).values()]:
+                      *getattr(self, "adapters", {}).values(),
+                      *getattr(self, "streams", {}).values()]:
                 if e is not None:
                     e._MustUse__silence = True
             raise
@@ -132,10 +177,13 @@ class AlveoTop(Elaboratable):
         return self.ctl.interrupt
 
     def ports(self) -> list[Signal]:
-        """Vitis order: clock, reset, the masters, the control slave, interrupt."""
+        """Vitis order: clock, reset, the masters, the streams, the control slave,
+        interrupt."""
         out = [self.ap_clk, self.ap_rst_n]
         for ad in self.adapters.values():
             out += ad.axi_ports()
+        for st in self.streams.values():
+            out += st.axis_ports()
         return out + self.ctl.bus_ports()
 
     def elaborate(self, platform):
@@ -158,6 +206,18 @@ class AlveoTop(Elaboratable):
             m.submodules[f"axi_{b}"] = ResetInserter({"sync": clear})(ad)
             m.d.comb += ad.run.eq(run)
             readies.append(ad.ready)
+        stream_error = Signal(name="stream_error")
+        errors = []
+        for name, st in self.streams.items():
+            m.submodules[f"axis_{name}"] = st
+            m.d.comb += [st.run.eq(run), st.restart.eq(clear)]
+            readies.append(st.ready)
+            errors.append(st.error)
+            mp = self.mem_of_arg[name]
+            for k, bp in enumerate(st.ports):
+                m.d.comb += [bp.addr.eq(mp.addr[k]), bp.ce.eq(mp.ce[k]),
+                             bp.we.eq(mp.we[k]), bp.d.eq(mp.d[k]), mp.q[k].eq(bp.q)]
+        m.d.comb += stream_error.eq(_any(errors))
         m.d.comb += run.eq(Const(1, 1) if not readies else _all(readies))
 
         by_index = {r.arg_index: ctl.args[r.name] for r in ctl.regs if r.is_arg}
@@ -178,7 +238,9 @@ class AlveoTop(Elaboratable):
         flush = Signal(name="flush")
         for ad in self.adapters.values():
             m.d.comb += ad.flush.eq(flush)
-        all_idle = _all([ad.idle for ad in self.adapters.values()]) if self.adapters else 1
+        idles = [ad.idle for ad in self.adapters.values()] + [
+            st.idle for st in self.streams.values()]
+        all_idle = _all(idles) if idles else 1
         with m.FSM(name="alveo_ctrl") as fsm:
             with m.State("IDLE"):
                 m.d.comb += core.start.eq(ctl.ap_start)
@@ -204,6 +266,35 @@ def _all(sigs):
     out = sigs[0]
     for s in sigs[1:]:
         out = out & s
+    return out
+
+
+def _any(sigs):
+    out = Const(0, 1)
+    for s in sigs:
+        out = out | s
+    return out
+
+
+def resolve_streams(interface: TopInterface, spec: Iterable[str]) -> dict[str, str]:
+    """``--interface ARG=axis`` arguments (name or zero-based position) to pointer
+    argument name -> ``"in"`` (only read) or ``"out"`` (only written)."""
+    ptrs = {m.name: m for m in interface.memories if m.arg_index is not None}
+    by_pos = {str(m.arg_index): m.name for m in ptrs.values()}
+    out = {}
+    for arg in spec:
+        name = arg if arg in ptrs else by_pos.get(str(arg))
+        if name is None:
+            raise RTLError(f"--interface {arg}=axis: '{arg}' must be a pointer argument of "
+                           f"{interface.function} (name or position), not "
+                           f"{'a scalar' if any(s.name == arg for s in interface.scalars) else 'unknown'}"
+                           f"; pointer arguments: {', '.join(ptrs) or 'none'}")
+        m = ptrs[name]
+        if m.readonly == m.writeonly:
+            raise RTLError(f"--interface {arg}=axis: argument '{name}' must be only read or "
+                           f"only written to be a stream, not "
+                           f"{'both read and written' if not m.readonly else 'never accessed'}")
+        out[name] = "in" if m.readonly else "out"
     return out
 
 

@@ -130,8 +130,8 @@ def register_map(interface: TopInterface) -> list[Reg]:
     """The Vitis HLS control register map of ``interface`` (see module docstring).
 
     Arguments are the top's scalars and pointer arguments (memories with an
-    ``arg_index``; globals of a whole-program top have no register), in C argument
-    order.  A pointer argument's register is the 64-bit byte offset of its buffer."""
+    ``arg_index``; globals of a whole-program top and AXI4-Stream arguments have no
+    register), in C argument order.  A pointer argument's register is the 64-bit byte offset of its buffer."""
     regs = [
         Reg("ap_ctrl", ADDR_AP_CTRL, 32, "RW", _CTRL_DESC, kind="ctrl"),
         Reg("gie", ADDR_GIE, 1, "RW", "Global Interrupt Enable: bit0", kind="gie"),
@@ -153,7 +153,7 @@ def register_map(interface: TopInterface) -> list[Reg]:
                                       f"Data signal of {s.name} ({s.width} bits)",
                                       kind="scalar", arg_index=s.arg_index, signed=s.signed)))
     for m in interface.memories:
-        if m.arg_index is None:
+        if m.arg_index is None or m.stream:     # AXI4-Stream arguments have no register
             continue
         args.append((m.arg_index, Reg(m.name, 0, POINTER_BITS, "RW",
                                       f"Data signal of {m.name} (64-bit buffer offset)",

@@ -6,7 +6,16 @@ harness (:func:`hls.verify.run_cosim`), replays it through :mod:`hls.verify.coco
 (host-style register writes over ``s_axi_control``, buffers in AxiRam models behind the
 ``m_axi`` masters) and compares every byte of every pointer argument and the return value
 with :func:`hls.verify.compare_calls`, so results and mismatches have the
-:class:`CosimResult` format of the plain flow.  Writable globals of a whole-program top
+:class:`CosimResult` format of the plain flow.
+
+AXI4-Stream arguments (``--interface ARG=axis``): the stream length of a call is the
+argument's extent (``--depth ARG=N``, or what the IR says): an input stream gets all N
+elements of the call's input buffer from a cocotbext-axi ``AxiStreamSource`` with random
+pauses, and must take all of them (elements left in the source are an error); an output
+stream is collected by an ``AxiStreamSink`` with random back-pressure and must deliver
+exactly N elements, with ``TLAST`` on the last one and on no other, which are then
+compared with the native call's N output elements like a buffer.  A set sticky order
+error of a stream adapter (``stream_error``) fails the call.  Writable globals of a whole-program top
 stay on chip and are not compared (only the return value is).
 
 The Verilator build is cached by a hash of the Verilog, the cocotb and Verilator versions
@@ -52,7 +61,7 @@ def axi_layout(iface: TopInterface, bundle_of: dict[str, str], seed: int) -> tup
     rng = random.Random(seed ^ 0x5EED)
     mems, at = [], PAGE * (1 + rng.randrange(4))
     for m in iface.memories:
-        if m.arg_index is None:
+        if m.arg_index is None or m.stream:
             continue
         mems.append({"name": m.name, "arg_index": m.arg_index, "size": m.size_bytes,
                      "base": at, "bundle": bundle_of[m.name]})
@@ -137,6 +146,9 @@ def run_axi_cosim(verilog: str, iface: TopInterface, axi, calls: Sequence[Call],
             "seed": seed, "stall": stall, "latency": latency, "max_cycles": max_cycles,
             "ram_size": ram_size, "high": HIGH, "bundles": [b.name for b in axi.bundles],
             "memories": mems, "return": ret,
+            "streams": [{"name": m.name, "arg_index": m.arg_index, "direction": m.stream,
+                         "word_bytes": m.word_bytes, "depth": m.depth_words}
+                        for m in iface.memories if m.stream],
             "args": [{"kind": r.kind, "offset": r.offset, "width": r.width,
                       "arg_index": r.arg_index, "base": base_of.get(r.arg_index, 0)}
                      for r in regs if r.is_arg],

@@ -13,7 +13,14 @@ It replays the golden calls of a job file (``$PYHLS_AXI_JOB``, a pickle written 
   and every pointer's 64-bit offset (one 32-bit write per word, low word first), enables
   the ap_done interrupt (GIE, IER), writes ap_start, polls the control word until ap_done,
   reads ap_return, and clears the ISR;
-* the buffers are read back; any byte outside the buffers that changed is reported.
+* the buffers are read back; any byte outside the buffers that changed is reported;
+* AXI4-Stream arguments: an ``AxiStreamSource`` per input stream (random pauses) sends
+  the call's whole input buffer (the argument's depth in elements) before ap_start, and
+  must be drained by ap_done; an ``AxiStreamSink`` per output stream (random
+  back-pressure through its pause generator) collects the elements, which stand for the
+  argument's buffer: exactly ``depth`` elements, ``TLAST`` on the last one only (a
+  monitor of the handshake records TLAST; the sink itself sees one frame per beat);
+  the top's ``stream_error`` (a stream adapter saw an access out of order) fails the call.
 
 Buffer offsets lie above 4 GiB (the RAM's size is a power of two and AxiRam wraps
 addresses modulo its size), so the upper halves of the 64-bit pointers are exercised.
@@ -33,7 +40,16 @@ import random
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
-from cocotbext.axi import AxiBus, AxiLiteBus, AxiLiteMaster, AxiRam
+from cocotbext.axi import (
+    AxiBus,
+    AxiLiteBus,
+    AxiLiteMaster,
+    AxiRam,
+    AxiStreamBus,
+    AxiStreamFrame,
+    AxiStreamSink,
+    AxiStreamSource,
+)
 
 CTRL, GIE, IER, ISR = 0x00, 0x04, 0x08, 0x0C
 AP_START, AP_DONE = 0x1, 0x2
@@ -91,6 +107,38 @@ def _make_ram(dut, bundle: str, size: int, rng: random.Random, stall: float, lat
     return ram
 
 
+class _OutStream:
+    """An ``AxiStreamSink`` on output stream ``name`` (one frame per beat: the bus is
+    taken without TLAST) and a monitor that records the beats with TLAST high."""
+
+    def __init__(self, dut, name: str, rng: random.Random, stall: float):
+        bus = AxiStreamBus.from_prefix(dut, name)
+        self.tlast = bus.tlast
+        self.tvalid, self.tready = bus.tvalid, bus.tready
+        del bus.tlast
+        self.sink = AxiStreamSink(bus, dut.ap_clk, dut.ap_rst_n, reset_active_level=False)
+        _quiet(self.sink.log)
+        if stall:
+            self.sink.set_pause_generator(_pauses(stall * (0.5 + rng.random()), rng))
+        self.dut = dut
+        self.beats = 0
+        self.last_at: list[int] = []
+
+    async def monitor(self):
+        while True:
+            await RisingEdge(self.dut.ap_clk)
+            if int(self.tvalid.value) and int(self.tready.value):
+                if int(self.tlast.value):
+                    self.last_at.append(self.beats)
+                self.beats += 1
+
+    def take(self) -> tuple[bytes, int, list[int]]:
+        data = bytes(self.sink.read_nowait())
+        beats, last = self.beats, self.last_at
+        self.beats, self.last_at = 0, []
+        return data, beats, last
+
+
 @cocotb.test()
 async def replay_calls(dut):
     with open(os.environ["PYHLS_AXI_JOB"], "rb") as f:
@@ -110,11 +158,24 @@ async def replay_calls(dut):
         for ch in (ctl.write_if.aw_channel, ctl.write_if.w_channel, ctl.write_if.b_channel,
                    ctl.read_if.ar_channel, ctl.read_if.r_channel):
             ch.set_pause_generator(_pauses(stall, rng))
+    sources, sinks = {}, {}
+    for st in job.get("streams", []):
+        if st["direction"] == "in":
+            src = AxiStreamSource(AxiStreamBus.from_prefix(dut, st["name"]), dut.ap_clk,
+                                  dut.ap_rst_n, reset_active_level=False)
+            _quiet(src.log)
+            if stall:
+                src.set_pause_generator(_pauses(stall * (0.5 + rng.random()), rng))
+            sources[st["name"]] = src
+        else:
+            sinks[st["name"]] = _OutStream(dut, st["name"], rng, stall)
     await ClockCycles(dut.ap_clk, 5)
     dut.ap_rst_n.value = 1
     await ClockCycles(dut.ap_clk, 2)
     counter = _Counter(dut)
     cocotb.start_soon(counter.run())
+    for out in sinks.values():
+        cocotb.start_soon(out.monitor())
 
     async def write_reg(off: int, width: int, value: int) -> None:
         for k in range((width + 31) // 32):
@@ -136,6 +197,11 @@ async def replay_calls(dut):
             data = bytes(call["mem_in"].get(m["arg_index"]) or b"")[:m["size"]]
             data += bytes(m["size"] - len(data))
             rams[m["bundle"]].write(m["base"], data)
+        for st in job.get("streams", []):
+            if st["direction"] == "in":
+                size_b = st["depth"] * st["word_bytes"]
+                data = bytes(call["mem_in"].get(st["arg_index"]) or b"")[:size_b]
+                sources[st["name"]].send_nowait(AxiStreamFrame(data + bytes(size_b - len(data))))
         for r in job["args"]:
             if r["kind"] == "pointer":
                 value = high + r["base"]
@@ -174,6 +240,26 @@ async def replay_calls(dut):
             mems[m["name"]] = ram.read(m["base"], m["size"])
             g = guard[m["bundle"]]
             g[m["base"]:m["base"] + m["size"]] = mems[m["name"]]
+        for st in job.get("streams", []):
+            name, n, wb = st["name"], st["depth"], st["word_bytes"]
+            if st["direction"] == "in":
+                src = sources[name]
+                if not src.idle():
+                    messages.append(f"input stream {name}: the call did not take all {n} "
+                                    f"elements")
+                    src.clear()
+                mems[name] = bytes(call["mem_in"].get(st["arg_index"]) or b"")[:n * wb]
+                continue
+            data, beats, last = sinks[name].take()
+            if beats != n:
+                messages.append(f"output stream {name}: {beats} element(s), not {n}")
+            elif last != [n - 1]:
+                messages.append(f"output stream {name}: TLAST on element(s) {last}, not "
+                                f"only on element {n - 1}")
+            mems[name] = (data + bytes(n * wb))[:n * wb]
+        if (sources or sinks) and int(dut.stream_error.value):
+            messages.append("a stream adapter saw an access out of stream order "
+                            "(stream_error)")
         for b, ram in rams.items():
             got = ram.read(0, size)
             if got != bytes(guard[b]):
