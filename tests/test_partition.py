@@ -176,3 +176,15 @@ def test_array_passed_to_a_call_is_rejected(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 1
     assert "cannot be partitioned" in err and "non-inlined function" in err, err
+
+
+def test_struct_fields_share_one_port():
+    """struct_records: the fields of r[i] packed in one 8-byte word are read by one load
+    (combine-loads) and the two words of a record sit in two banks (automatic cyclic 2)."""
+    src = HERE.parent / "examples" / "kernels" / "struct_records.c"
+    meta = json.loads(src.with_suffix(".json").read_text())
+    s = synthesize(src, SynthOptions(top=meta["top"],
+                                     depth={k: v["depth"] for k, v in meta["args"].items()}))
+    assert [(a["name"], a["partition"], a["banks"]) for a in s.report["arrays"]] == [("r", "cyclic", 2)]
+    body = max(s.report["loops"], key=lambda lp: lp["depth"])
+    assert body["ii"] == body["mii"] == 2, body    # was 4 with one memory and a load per field

@@ -87,3 +87,39 @@ def test_unroll_errors(tmp_path, capsys, text, msg):
     assert rc == 1
     assert "error:" in err and msg in err and "Traceback" not in err, err
     assert not out.exists()
+
+
+def test_pragma_unroll_counts_are_honoured():
+    """clang's own pipeline unrolls `#pragma clang loop unroll_count(N)`/`unroll(full)` loops
+    of C input (the metadata stays in .ll input and our unroller applies it there)."""
+    src = KERNEL.parent / "unroll.c"
+    s = synthesize(src, SynthOptions(top="unroll_k", depth=DEPTH))
+    loops = {lp["loop"]: lp for lp in s.report["loops"]}
+    assert loops["for_body"]["trip_count"] == 16          # 64 / unroll_count(4)
+    assert all(lp["trip_count"] != 4 for lp in loops.values())   # the k loop is gone
+    r = cosim(src, "unroll_k", tb=src, synth=s)
+    assert r.passed, r.summary()
+
+
+def test_pragma_metadata_in_ll_input(tmp_path):
+    """Unoptimised IR (top-tested loops, unroll metadata not yet acted on): loop rotation
+    makes the bodies single blocks and our unroller honours the pragmas."""
+    import subprocess
+
+    from hls.verify import find_c_compiler
+
+    src = KERNEL.parent / "unroll.c"
+    ll = tmp_path / "unroll.ll"
+    cmd = find_c_compiler() + ["-S", "-emit-llvm", "-O1", "-Xclang", "-disable-llvm-passes",
+                               "-fno-sanitize=all", "-g", str(src), "-o", str(ll)]
+    subprocess.run(cmd, check=True, capture_output=True)
+    assert "llvm.loop.unroll.count" in ll.read_text()
+    s = synthesize(ll, SynthOptions(top="unroll_k", depth={"0": 64, "1": 64}, loop_probes=True))
+    trips = sorted(lp["trip_count"] or 0 for lp in s.report["loops"])
+    assert trips == [0, 8, 16], s.report["loops"]     # n-loop (variable), outer j, 64/4
+    assert all(lp["pipelined"] and lp["ii"] == lp["mii"] for lp in s.report["loops"])
+    r = cosim(ll, "unroll_k", tb=ll, synth=s, profile_loops=True)
+    assert r.passed, r.summary()
+    for p in r.loops:
+        if p.model_cycles is not None:
+            assert p.cycles == p.model_cycles, p

@@ -121,16 +121,19 @@ class AffineAnalysis:
             f = c.value if k == "mul" else (1 << c.value if c.value < w else 0)
             return _norm({key: cc * f for key, cc in a.terms}, a.const * f, min(a.bits, w))
         if k == "or":
-            x, c = v.operands
-            if isinstance(x, Const):
-                x, c = c, x
-            a = self.form(x) if isinstance(c, Const) else None
-            if a is None:
+            x, y = v.operands
+            fy = self.form(y)
+            if fy is None or fy.terms:
+                x, y = y, x
+                fy = self.form(y)
+            a = self.form(x)
+            if a is None or fy is None or fy.terms or fy.bits < w:
                 return None
+            c = fy.const  # y is a known constant (a Const, or constant arithmetic)
             # x | c == x + c when the low bits that c occupies are known zero in x
-            low = c.value.bit_length()
+            low = c.bit_length()
             if all(cc % (1 << low) == 0 for _, cc in a.terms) and a.const % (1 << low) == 0:
-                return _norm(_as_dict(a), a.const + c.value, min(a.bits, w))
+                return _norm(_as_dict(a), a.const + c, min(a.bits, w))
             return None
         if k in ("zext", "sext", "trunc"):
             a = self.form(v.operands[0])

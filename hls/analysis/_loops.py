@@ -82,12 +82,22 @@ def _trip_count(lp: Loop) -> int | None:
     cmp = t.operands[0]
     if cmp.kind != "icmp" or not isinstance(cmp.operands[1], Const):
         return None
-    nxt = cmp.operands[0]
-    if not isinstance(nxt, Op) or nxt.kind != "add" or not isinstance(nxt.operands[1], Const):
+    # the tested value is phi + off, with the phi updated by phi + step on the back edge
+    tested = cmp.operands[0]
+    if isinstance(tested, Op) and tested.kind == "phi":
+        phi, off = tested, 0
+    elif (isinstance(tested, Op) and tested.kind == "add" and isinstance(tested.operands[1], Const)
+          and isinstance(tested.operands[0], Op) and tested.operands[0].kind == "phi"):
+        phi, off = tested.operands[0], tested.operands[1].signed()
+    else:
         return None
-    phi = nxt.operands[0]
-    if not isinstance(phi, Op) or phi.kind != "phi" or phi.block is not lp.header:
+    if phi.block is not lp.header:
         return None
+    upd = [v for p, v in phi.incoming if p in lp.blocks]
+    if (len(upd) != 1 or not isinstance(upd[0], Op) or upd[0].kind != "add"
+            or upd[0].operands[0] is not phi or not isinstance(upd[0].operands[1], Const)):
+        return None
+    nxt = upd[0]
     inits = [v for p, v in phi.incoming if p not in lp.blocks]
     if len(inits) != 1 or not isinstance(inits[0], Const):
         return None
@@ -96,9 +106,9 @@ def _trip_count(lp: Loop) -> int | None:
     pred = cmp.attrs["pred"]
     if step == 0:
         return None
-    # iterations n >= 1 such that the exit condition first holds for i_n = start + n*step
+    # the first iteration n >= 1 whose test (of start + (n - 1) * step + off) exits
     for n in range(1, 1 << 20):
-        i = start + n * step
+        i = start + (n - 1) * step + off
         cond = {"eq": i == end, "ne": i != end, "slt": i < end, "sle": i <= end,
                 "sgt": i > end, "sge": i >= end, "ult": i < end, "ule": i <= end,
                 "ugt": i > end, "uge": i >= end}[pred]

@@ -263,7 +263,8 @@ def line_map(text: str) -> dict:
 
 def canonicalise(mod, top: str) -> None:
     """LLVM's own passes: inline every function not marked noinline into its callers,
-    then SROA/mem2reg, instcombine, GVN and CFG simplification.  No loop unrolling."""
+    then SROA/mem2reg, instcombine, loop rotation, GVN and CFG simplification.  No loop
+    unrolling (pragmas are honoured by hls.transforms' unroller)."""
     _init()
     for fn in mod.functions:
         if not fn.is_declaration:  # unnamed arguments (MLIR's) keep the names arg{i}, not
@@ -289,6 +290,10 @@ def canonicalise(mod, top: str) -> None:
     mpm.add_instruction_combine_pass()
     mpm.add_simplify_cfg_pass()
     mpm.add_sroa_pass()
+    # bottom-tested loops (as clang -O1 leaves them; MLIR's and unoptimised IR's are
+    # top-tested): the body becomes one block with the exit test at its end
+    mpm.add_loop_simplify_pass()
+    mpm.add_loop_rotate_pass()
     mpm.add_new_gvn_pass()
     mpm.add_instruction_combine_pass()
     mpm.add_aggressive_dce_pass()

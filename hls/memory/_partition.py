@@ -240,48 +240,56 @@ def partition_array(module: Module, mem: MemoryObject, part: Partition,
 # ------------------------------------------------------------------ automatic choice
 
 
-def _bank_bound(accesses: list[Op], part: Partition, depth: int, an: AffineAnalysis) -> int | None:
-    """ceil(max accesses per bank / ports) for the accesses of one loop body, or None when
-    some access has no static bank (it would use a port of every bank)."""
+def _bank_bound(accesses: list[Op], part: Partition, depth: int, an: AffineAnalysis) -> int:
+    """ceil(max accesses per bank / ports) for the accesses of one loop body: an access
+    with a static bank uses that bank, any other one a port of every bank."""
     nb = part.banks(depth)
     count = [0] * nb
     for op in accesses:
         b = static_bank(an, op.operands[0], part, depth)
         if b is None:
-            return None
-        count[b] += 1
+            count = [c + 1 for c in count]
+        else:
+            count[b] += 1
     return math.ceil(max(count) / MEM_PORTS)
 
 
 def auto_partition_plan(module: Module, schedules: dict, exclude: set) -> dict:
     """{memory: Partition} for memories whose ports hold a pipelined loop's II above its
-    other bounds (recurrence, other resources), choosing the smallest power-of-two cyclic
-    factor that reaches the best bound the static banks allow."""
-    plan: dict[MemoryObject, Partition] = {}
+    other bounds (recurrence, other memories): the smallest power-of-two cyclic factor
+    that brings every such loop to its best bound, over all pipelined loops using it."""
+    # per memory: (accesses of one loop, the loop's other bound, its affine analysis)
+    uses: dict[MemoryObject, list[tuple[list[Op], int, AffineAnalysis]]] = {}
+    held: set = set()
     for f in module.functions:
-        fs = schedules[f]
-        for block, lp in fs.pipelines.items():
+        for block, lp in schedules[f].pipelines.items():
             acc: dict[MemoryObject, list[Op]] = {}
             for op in block.ops:
                 if op.kind in ("load", "store"):
                     acc.setdefault(op.mem, []).append(op)
             port = {m: math.ceil(len(a) / MEM_PORTS) for m, a in acc.items()}
-            if not port or lp.ii <= lp.rec_mii:
-                continue
             an = AffineAnalysis(block)
             for mem, n in port.items():
                 others = max([lp.rec_mii, 1] + [v for m, v in port.items() if m is not mem])
-                if n <= others or mem in exclude or mem in plan or partitionable(module, mem):
-                    continue
-                best: tuple[int, int] | None = None
-                factor = 2
-                while factor <= min(64, mem.depth_words):
-                    bound = _bank_bound(acc[mem], Partition("cyclic", factor), mem.depth_words, an)
-                    if bound is not None and (best is None or bound < best[0]):
-                        best = (bound, factor)
-                    if bound is not None and bound <= others:
-                        break
-                    factor *= 2
-                if best is not None and best[0] < n:
-                    plan[mem] = Partition("cyclic", best[1])
+                uses.setdefault(mem, []).append((acc[mem], others, an))
+                if n > others and lp.ii > lp.rec_mii:
+                    held.add(mem)
+    plan: dict[MemoryObject, Partition] = {}
+    for mem in uses:
+        if mem not in held or mem in exclude or partitionable(module, mem):
+            continue
+
+        def cost(factor: int) -> int:
+            return sum(max(others, _bank_bound(a, Partition("cyclic", factor), mem.depth_words, an)
+                           if factor > 1 else math.ceil(len(a) / MEM_PORTS))
+                       for a, others, an in uses[mem])
+
+        base, best, factor = cost(1), None, 2
+        while factor <= min(64, mem.depth_words):
+            c = cost(factor)
+            if c < base and (best is None or c < best[0]):
+                best = (c, factor)
+            factor *= 2
+        if best is not None:
+            plan[mem] = Partition("cyclic", best[1])
     return plan

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ..ir import Function, verify
 from ._divconst import divide_by_constants, magic_unsigned
 from ._ifconv import if_convert
+from ._loadcomb import combine_loads
 from ._narrow import narrow_widths
 from ._unroll import merge_blocks, unroll_block, unroll_requests
 
@@ -21,6 +22,8 @@ class Pass:
 
 
 PASSES: tuple[Pass, ...] = (
+    Pass("combine-loads", combine_loads,
+         "loads of the same word (no store between) -> one load and slices"),
     Pass("div-by-constant", divide_by_constants,
          "division/remainder by a constant -> multiply-high by the reciprocal"),
     Pass("narrow-widths", narrow_widths,
@@ -40,5 +43,5 @@ def run_passes(func: Function, enabled: tuple[str, ...] | None = None,
     return counts
 
 
-__all__ = ["PASSES", "Pass", "divide_by_constants", "if_convert", "magic_unsigned",
+__all__ = ["PASSES", "Pass", "combine_loads", "divide_by_constants", "if_convert", "magic_unsigned",
            "merge_blocks", "narrow_widths", "run_passes", "unroll_block", "unroll_requests"]
