@@ -17,9 +17,7 @@ Writes benchmarks/results/flow.json.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
-import re
 import statistics
 import sys
 import tempfile
@@ -29,12 +27,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import llvmlite.binding as llvm  # noqa: E402
 
 from hls.flow import SynthOptions, synthesize  # noqa: E402
-from hls.frontend._translate import _sanitize  # noqa: E402
 from hls.scheduling import min_schedule_length  # noqa: E402
-from hls.verify import build_harness, cosim, random_calls, run_calls, run_harness  # noqa: E402
+from hls.verify import (build_harness, cosim, native_block_visits, random_calls,  # noqa: E402
+                        run_calls, run_harness)
 
 KERNELS = ROOT / "examples" / "kernels"
 
@@ -44,50 +41,6 @@ def kernels():
         meta = json.loads(man.read_text())
         if not meta["float"]:
             yield man.with_suffix(".c"), meta["top"], {k: v["depth"] for k, v in meta["args"].items()}
-
-
-def block_visits(ll: str, funcs: list[str]) -> dict[tuple[str, str], int]:
-    """Run ``main`` natively with a counter per block of ``funcs``."""
-    lines = ll.splitlines()
-    out, counters, fn, pending = [], [], None, None
-    for line in lines:
-        m = re.match(r"define .*?@([-\w.$]+)\(", line)
-        if m and m.group(1) in funcs:
-            fn = m.group(1)
-            out.append(line)
-            pending = "entry"
-            continue
-        if fn and line.startswith("}"):
-            fn = None
-        if fn:
-            lab = re.match(r"^([-\w.$]+):", line)
-            if lab:
-                pending = lab.group(1)
-                out.append(line)
-                continue
-            s = line.strip()
-            # the counter goes after the block's phis, before its first other line
-            if pending and s and " = phi " not in s and not s.startswith(("#dbg", ";")):
-                k = len(counters)
-                counters.append((fn, pending))
-                out.append(f"  %__pc{k} = load i64, ptr @__pyhls_cnt{k}")
-                out.append(f"  %__pd{k} = add i64 %__pc{k}, 1")
-                out.append(f"  store i64 %__pd{k}, ptr @__pyhls_cnt{k}")
-                pending = None
-        out.append(line)
-    out += [f"@__pyhls_cnt{k} = global i64 0" for k in range(len(counters))]
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    mod = llvm.parse_assembly("\n".join(out))
-    tm = llvm.Target.from_default_triple().create_target_machine()
-    ee = llvm.create_mcjit_compiler(mod, tm)
-    ee.finalize_object()
-    ctypes.CFUNCTYPE(ctypes.c_int)(ee.get_function_address("main"))()
-    res = {}
-    for k, key in enumerate(counters):
-        addr = ee.get_global_value_address(f"__pyhls_cnt{k}")
-        res[(key[0], _sanitize(key[1]))] = ctypes.c_int64.from_address(addr).value
-    return res
 
 
 def main(argv=None) -> int:
@@ -106,7 +59,7 @@ def main(argv=None) -> int:
         med = statistics.median(ts)
         times.append(med)
         cs = cosim(src, top, tb=src, depth=depth, synth=res)
-        visits = block_visits(res.module.llvm_ir, [f.name for f in res.module.functions])
+        visits = native_block_visits(res.module.llvm_ir, [f.name for f in res.module.functions])
         bound = 0
         for f in res.module.functions:
             for b, bs in res.schedules[f].blocks.items():

@@ -22,8 +22,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from hls.errors import HLSError, ToolError
+from hls.errors import HLSError
 from hls.flow import SynthOptions, synthesize, write_outputs
+from helpers import assert_alveo_lint_clean, need_cocotb
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = ROOT / "examples" / "kernels"
@@ -53,27 +54,13 @@ def hist():
 
 # ----------------------------------------------------------------------------- cosim
 
-def _need_cocotb():
-    try:
-        import cocotb  # noqa: F401
-        import cocotb_tools.runner  # noqa: F401
-        import cocotbext.axi  # noqa: F401
-    except ImportError as exc:
-        pytest.skip(f"cocotb/cocotbext-axi cannot be imported ({exc})")
-    from hls.verify import find_verilator
-    try:
-        find_verilator()
-    except ToolError as exc:  # pragma: no cover
-        pytest.skip(f"Verilator is not available: {exc}")
-
-
 @pytest.mark.parametrize("name, m_axi, seed", [
     ("adler32_bytes", {}, 1),               # one read-only pointer, return value
     ("hist_cdf_u8", {"hist": "gmem1"}, 2),  # two bundles, RMW at data-dependent addresses
     ("bubble_sort_u8", {}, 3),              # two in-place pointers, return value
 ])
 def test_cosim_with_stalls(name, m_axi, seed, tmp_path):
-    _need_cocotb()
+    need_cocotb()
     from hls.verify import cosim
     src = KERNELS / f"{name}.c"
     out = cosim(src, name, tb=src, synth=_synth(name, m_axi=m_axi), seed=seed,
@@ -86,7 +73,7 @@ def test_cosim_with_stalls(name, m_axi, seed, tmp_path):
 
 def test_cosim_reports_mismatches(tmp_path):
     """A wrong golden value comes back as a Mismatch in the plain flow's format."""
-    _need_cocotb()
+    need_cocotb()
     from hls.verify import Call, run_axi_cosim
     res = _synth("adler32_bytes")
     data = bytes(range(40))
@@ -133,13 +120,7 @@ def test_ports(hist):
 
 
 def test_lint(hist):
-    from hls.verify._lint import lint_verilog
-    try:
-        res = lint_verilog(hist.verilog, "hist_cdf_u8")
-    except ToolError as exc:  # pragma: no cover
-        pytest.skip(f"Verilator is not available: {exc}")
-    problems = [m for m in res.problems if not (m.code == "SYMRSVDWORD" and "interrupt" in m.text)]
-    assert not res.defects and not problems, res.summary()
+    assert_alveo_lint_clean(hist.verilog, "hist_cdf_u8")
 
 
 def test_deterministic(hist):

@@ -27,6 +27,7 @@ from amaranth.sim import Simulator
 from hls.errors import HLSError, RTLError, ToolError
 from hls.flow import SynthOptions, synthesize, write_outputs
 from hls.memory import AxisAdapter, StreamArg
+from helpers import assert_alveo_lint_clean, need_cocotb
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "examples" / "alveo" / "stream_kernels.c"
@@ -296,13 +297,7 @@ def test_ports_registers_and_package(fir, tmp_path):
 
 
 def test_lint_top(fir):
-    from hls.verify._lint import lint_verilog
-    try:
-        res = lint_verilog(fir.verilog, "fir_axis")
-    except ToolError as exc:  # pragma: no cover
-        pytest.skip(f"Verilator is not available: {exc}")
-    problems = [m for m in res.problems if not (m.code == "SYMRSVDWORD" and "interrupt" in m.text)]
-    assert not res.defects and not problems, res.summary()
+    assert_alveo_lint_clean(fir.verilog, "fir_axis")
 
 
 def test_deterministic(fir):
@@ -311,27 +306,13 @@ def test_deterministic(fir):
 
 # ----------------------------------------------------------------------------- cosim
 
-def _need_cocotb():
-    try:
-        import cocotb  # noqa: F401
-        import cocotb_tools.runner  # noqa: F401
-        import cocotbext.axi  # noqa: F401
-    except ImportError as exc:
-        pytest.skip(f"cocotb/cocotbext-axi cannot be imported ({exc})")
-    from hls.verify import find_verilator
-    try:
-        find_verilator()
-    except ToolError as exc:  # pragma: no cover
-        pytest.skip(f"Verilator is not available: {exc}")
-
-
 @pytest.mark.parametrize("top, axis, m_axi, seed, stall", [
     ("vadd_axis", ["a", "b", "c"], {}, 1, 0.5),       # all streams, heavy pauses
     ("vadd_axis", ["a", "b"], {"c": "gmem1"}, 2, 0.3),  # axis in, m_axi out
     ("fir_axis", ["x", "y"], {}, 3, 0.3),              # 16-bit in, 32-bit out, return value
 ])
 def test_cosim_streams(top, axis, m_axi, seed, stall, tmp_path):
-    _need_cocotb()
+    need_cocotb()
     from hls.verify import cosim
     res = _synth(top, axis, m_axi)
     out = cosim(SRC, top, tb=SRC, synth=res, seed=seed, axi_stall=stall, workdir=tmp_path)
@@ -342,7 +323,7 @@ def test_cosim_streams(top, axis, m_axi, seed, stall, tmp_path):
 
 def test_cosim_detects_wrong_golden(tmp_path):
     """The streamed output is really compared: a changed expected element is a mismatch."""
-    _need_cocotb()
+    need_cocotb()
     from hls.verify import Call, run_axi_cosim
     res = _synth("vadd_axis", ["a", "b", "c"])
     rng = random.Random(7)
@@ -365,7 +346,7 @@ def test_cosim_detects_wrong_golden(tmp_path):
 def test_cosim_catches_wrong_order(tmp_path, monkeypatch):
     """With the compile-time proof bypassed, reading x backwards as a stream is caught at
     run time by the adapter (stream_error) and the co-simulation fails."""
-    _need_cocotb()
+    need_cocotb()
     import hls.analysis
     from hls.verify import cosim
     monkeypatch.setattr(hls.analysis, "stream_order_problem", lambda f, m: None)

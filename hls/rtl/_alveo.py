@@ -280,15 +280,9 @@ def resolve_streams(interface: TopInterface, spec: Iterable[str]) -> dict[str, s
     """``--interface ARG=axis`` arguments (name or zero-based position) to pointer
     argument name -> ``"in"`` (only read) or ``"out"`` (only written)."""
     ptrs = {m.name: m for m in interface.memories if m.arg_index is not None}
-    by_pos = {str(m.arg_index): m.name for m in ptrs.values()}
     out = {}
     for arg in spec:
-        name = arg if arg in ptrs else by_pos.get(str(arg))
-        if name is None:
-            raise RTLError(f"--interface {arg}=axis: '{arg}' must be a pointer argument of "
-                           f"{interface.function} (name or position), not "
-                           f"{'a scalar' if any(s.name == arg for s in interface.scalars) else 'unknown'}"
-                           f"; pointer arguments: {', '.join(ptrs) or 'none'}")
+        name = _pointer_arg(interface, arg, "axis")
         m = ptrs[name]
         if m.readonly == m.writeonly:
             raise RTLError(f"--interface {arg}=axis: argument '{name}' must be only read or "
@@ -301,15 +295,21 @@ def resolve_streams(interface: TopInterface, spec: Iterable[str]) -> dict[str, s
 def resolve_bundles(interface: TopInterface, spec: Mapping[str, str] | None) -> dict[str, str]:
     """``--interface``-style ``ARG -> bundle`` (ARG a pointer argument's name or its
     zero-based position) to pointer argument name -> bundle."""
-    ptrs = {m.name: m for m in interface.memories if m.arg_index is not None}
-    by_pos = {str(m.arg_index): m.name for m in ptrs.values()}
     out = {}
     for arg, bundle in (spec or {}).items():
-        name = arg if arg in ptrs else by_pos.get(str(arg))
-        if name is None:
-            raise RTLError(f"--interface {arg}=m_axi: '{arg}' must be a pointer argument of "
-                           f"{interface.function} (name or position), not "
-                           f"{'a scalar' if any(s.name == arg for s in interface.scalars) else 'unknown'}"
-                           f"; pointer arguments: {', '.join(ptrs) or 'none'}")
-        out[name] = bundle or DEFAULT_BUNDLE
+        out[_pointer_arg(interface, arg, "m_axi")] = bundle or DEFAULT_BUNDLE
     return out
+
+
+def _pointer_arg(interface: TopInterface, arg: str, kind: str) -> str:
+    """The name of the pointer argument ``arg`` (a name or a zero-based position) of an
+    ``--interface ARG=<kind>`` option."""
+    ptrs = [m.name for m in interface.memories if m.arg_index is not None]
+    by_pos = {str(m.arg_index): m.name for m in interface.memories if m.arg_index is not None}
+    name = arg if arg in ptrs else by_pos.get(str(arg))
+    if name is None:
+        what = "a scalar" if any(s.name == arg for s in interface.scalars) else "unknown"
+        raise RTLError(f"--interface {arg}={kind}: '{arg}' must be a pointer argument of "
+                       f"{interface.function} (name or position), not {what}; pointer "
+                       f"arguments: {', '.join(ptrs) or 'none'}")
+    return name
