@@ -97,6 +97,8 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     module = load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
                                                            fp_format=dict(opts.fp_format)), inp=inp)
     alveo = target.family == "ultrascale+"
+    if dirs is not None:
+        _check_loop_directives(module, dirs)
     for f in module.functions:
         if opts.pipeline:
             if_convert(f)  # loops with branches become single blocks that can be pipelined
@@ -177,6 +179,24 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
         report["time_s"]["yosys"] = round(time.perf_counter() - t3, 3)
     return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
                        axi)
+
+
+def _check_loop_directives(module: Module, dirs) -> None:
+    """Every ``[[loop]]`` entry must name a loop: a directive that matches nothing is an
+    error, not silently ignored."""
+    loops = {f.name: [(loop_line(lp), lp.header.name) for lp in find_loops(f)]
+             for f in module.functions}
+    for d in dirs.loops:
+        if d.function not in loops:
+            raise HLSError(f"loop directive for '{d.function}': no such hardware function "
+                           f"(functions: {', '.join(loops)})", dirs.source, None)
+        here = loops[d.function]
+        if not any((d.line is not None and d.line == line) or (d.label is not None and d.label == lab)
+                   for line, lab in here):
+            what = f"line {d.line}" if d.line is not None else f"label '{d.label}'"
+            have = ", ".join(f"{lab} (line {line})" for line, lab in here) or "none"
+            raise HLSError(f"loop directive for {d.function} at {what} matches no loop "
+                           f"(loops: {have})", dirs.source, None)
 
 
 def _apply_unrolls(func: Function, dirs) -> None:

@@ -78,6 +78,8 @@ def test_unroll_without_pipelining(tmp_path):
      "unrolling needs a loop whose body is one block"),
     ('[[loop]]\nfunction = "dir_k"\nlabel = "for_body"\nunroll = 0\n',
      "'unroll' must be an integer >= 1"),
+    ('[[loop]]\nfunction = "dir_k"\nlabel = "nope"\nunroll = 2\n', "matches no loop"),
+    ('[[loop]]\nfunction = "other"\nline = 3\npipeline = false\n', "no such hardware function"),
 ])
 def test_unroll_errors(tmp_path, capsys, text, msg):
     out = tmp_path / "out"
