@@ -7,6 +7,7 @@ Exit status: 0 success; 1 a user-facing error printed as ``file:line: error: ...
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import traceback
@@ -108,6 +109,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--max-cycles", type=int, default=10_000_000, metavar="N",
                    help="cycle bound per call; a longer call is reported as a timeout")
     c.add_argument("--waves", action="store_true", help="write a VCD trace")
+    c.add_argument("--profile-loops", action="store_true",
+                   help="with --tb or --top main: simulate the design with one probe output "
+                        "per pipelined loop and report each loop's cycles against trip x II "
+                        "+ depth (the RTL written to -o has no probes)")
     return p
 
 
@@ -171,11 +176,17 @@ def _run(args) -> int:
     if args.command == "cosim":
         from .verify import cosim
 
+        sim = result
+        if args.profile_loops:  # the same design plus probe outputs, for simulation only
+            sim = synthesize(args.input, dataclasses.replace(opts, loop_probes=True,
+                                                             estimate_area=False))
         cres = cosim(args.input, args.top, tb=args.tb, fixed=dict(args.set), seed=args.seed,
                      runs=args.runs, max_cycles=args.max_cycles, waves=args.waves,
                      cc=args.cc, workdir=out.parent / (out.name + ".cosim") if args.waves else None,
-                     synth=result)
+                     synth=sim, profile_loops=args.profile_loops)
         extra["cosim"] = cres.to_json()
+        if args.profile_loops:
+            extra["cosim"]["loops"] = [lp.to_json() for lp in cres.loops]
         write_outputs(result, out, extra)
         if args.report_json:
             _write_report(result.report | extra, args.report_json)
@@ -183,6 +194,8 @@ def _run(args) -> int:
         print(f"pyhls: co-simulation of {args.top}: {len(calls)} call(s), "
               f"{cres.total_cycles} cycles in total, "
               + ("PASSED" if cres.passed else "FAILED"))
+        for lp in cres.loops:
+            print(f"  loop {lp}")
         _print_yosys(result.report)
         if not cres.passed:
             raise CosimError(cres.summary().replace("\n", "\n  "), args.input, None)
