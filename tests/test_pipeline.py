@@ -220,3 +220,13 @@ def test_directives_file_json_and_errors(tmp_path, capsys):
                        "--directives", str(bad), "-o", str(tmp_path / "x")])
         err = capsys.readouterr().err
         assert rc == 1 and msg in err and err.startswith(str(bad)), err
+
+
+def test_switch_in_loop_body_is_if_converted_and_pipelined():
+    src = Path(__file__).resolve().parent / "kernels" / "switch_loop.c"
+    r = cosim(src, "switch_loop", tb=src, depth={"in": 100, "out": 100}, profile_loops=True)
+    assert r.passed, r.summary()
+    (lp,) = r.synth.report["loops"]
+    assert lp["pipelined"] and lp["ii"] == lp["mii"], lp
+    (prof,) = r.loops
+    assert prof.cycles == prof.model_cycles, prof

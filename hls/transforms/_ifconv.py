@@ -57,7 +57,7 @@ def convertible(func: Function, lp, loops) -> bool:
     body = set(lp.blocks)
     for b in lp.blocks:
         t = b.terminator
-        if t.kind not in ("br", "condbr"):
+        if t.kind not in ("br", "condbr", "switch") or (t.kind == "switch" and b is latch):
             return False
         if any(op.kind == "call" for op in b.ops):
             return False
@@ -143,6 +143,22 @@ def _convert(func: Function, lp) -> None:
             continue
         if t.kind == "br":
             edge[(b, t.targets[0])] = pred[b]
+        elif t.kind == "switch":
+            # one predicate per distinct target: the cases that lead there (the default:
+            # none of the cases), each ANDed with the block's predicate
+            v = t.operands[0]
+            eqs = []
+            by_target: dict[Block, list] = {}
+            for case, tgt in zip(t.cases, t.targets[1:]):
+                eq = Op(width=1, kind="icmp", operands=[v, Const(v.width, case)],
+                        attrs={"pred": "eq"}, loc=t.loc)
+                merged.append(eq)
+                eqs.append(eq)
+                by_target.setdefault(tgt, []).append(eq)
+            dflt = _not(_or(eqs, merged, t.loc), merged, t.loc) if eqs else TRUE
+            by_target.setdefault(t.targets[0], []).append(dflt)
+            for tgt, conds in by_target.items():
+                edge[(b, tgt)] = _and(pred[b], _or(conds, merged, t.loc), b, merged, t.loc)
         else:
             c = t.operands[0]
             tt, ff = t.targets
