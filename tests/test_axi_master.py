@@ -100,13 +100,16 @@ def test_verilog_deterministic():
 
 # ----------------------------------------------------------------------------- Amaranth sim
 
-def test_amaranth_sim_freeze_and_error():
+@pytest.mark.parametrize("prefetch", [False, True])
+def test_amaranth_sim_freeze_and_error(prefetch):
     """A read miss freezes the core (ready low) until the line is in; q then holds the
-    word; an RRESP error sets the sticky error flag.  A hand-written slave, no cocotb."""
+    word; an RRESP error sets the sticky error flag; with prefetch, the next line's burst
+    is then requested (the slave never answers it: the adapter is not idle).  A
+    hand-written slave, no cocotb."""
     from amaranth.sim import Simulator
 
     ad = AxiMasterAdapter("g", [MasterArg("a", 4, 8, 1, readonly=True)], data_width=64,
-                          line_beats=2)
+                          line_beats=2, prefetch=prefetch)
     p = ad.ports["a"][0]
     ax = ad.axi
 
@@ -149,7 +152,11 @@ def test_amaranth_sim_freeze_and_error():
         await ctx.tick()
         ctx.set(p.ce, 0)
         assert ctx.get(ad.ready) == 1 and ctx.get(p.q) == 0x3333
-        assert ctx.get(ad.idle) == 1
+        if prefetch:                        # line 0x1010, the next one, is requested
+            assert ctx.get(ax["ARVALID"]) == 1 and ctx.get(ax["ARADDR"]) == 0x1010
+            assert ctx.get(ad.idle) == 0
+        else:
+            assert ctx.get(ax["ARVALID"]) == 0 and ctx.get(ad.idle) == 1
 
     sim = Simulator(ad)
     sim.add_clock(1e-8, domain="sync")
@@ -232,10 +239,12 @@ def test_axi_master_cocotb(tmp_path, monkeypatch, capsys):
     with capsys.disabled():
         print()
         for name, r in rep.items():
-            print(f"  AXI master sequential read, {r['data_width']:3d}-bit, "
+            print(f"  AXI master sequential read ({name}), {r['data_width']:3d}-bit, "
                   f"L={r['line_beats']:2d}: {r['cycles_per_element']:.3f} cycles/element")
     # the line streams in while the core consumes it: near one element per cycle
     assert rep["p512"]["cycles_per_element"] < 1.1
     assert rep["p32"]["cycles_per_element"] < 1.5
     assert rep["p32l64"]["cycles_per_element"] < 1.2
     assert rep["p32l1"]["cycles_per_element"] > 2 * rep["p32"]["cycles_per_element"]
+    # prefetch (the next line's burst while the core reads this one) beats line misses
+    assert rep["p64"]["cycles_per_element"] < rep["p64np"]["cycles_per_element"]

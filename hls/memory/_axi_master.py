@@ -27,8 +27,29 @@ aligned line (L * data bytes, never crossing 4 KiB) fetched with one INCR burst
 (``ARLEN = L - 1``).  A read that hits it is answered at once (a synchronous read of the
 line memory at the sampling edge: no stall).  A miss stalls only until the missed beat has
 arrived: the rest of the line streams in while the core goes on, and reads of beats that
-are already in hit (a sequential stream follows the burst one word per cycle).  One fill
-at a time; a write to the line that is streaming in waits for the end of the fill.  Writes of
+are already in hit (a sequential stream follows the burst one word per cycle).
+
+**Prefetch** (``prefetch=True``, the default, when L > 1): each reading port has two line
+buffers (*ways*).  While port p reads line T (the line of the way its last read was
+answered from) and no miss is pending, the adapter issues the burst of line T + 1 into the
+other way, unless that way is busy, already holds T + 1, or T + 1 lies in the next 4 KiB
+page.  So a sequential stream finds its next line already in (or streaming in) and does
+not stall at line boundaries.  Up to two read bursts are in flight (one per way, one ID:
+the R beats of the second follow those of the first); a demand fill goes before any
+prefetch, and evicts the way q does not come from (else the other, whichever is not busy).
+*Over-reading*: a prefetch never leaves the 4 KiB page of a line the core has read, so it
+reads at most to the end of that page.  XRT buffers are 4 KiB aligned (and, we assume,
+allocated in whole pages: a buffer whose size is not a multiple of 4 KiB may be read up to
+its page's end), and hls.verify's co-simulation (``_axi_cosim.axi_layout``) places buffers 4 KiB
+aligned with guard pages inside the AxiRam, so such reads stay in memory that exists; their
+data is never used unless the core reads it (Vitis HLS also reads whole bursts).  The cost:
+one line-boundary stall per 4 KiB page of a stream, and, for irregular accesses, one extra
+burst per miss on the read channel (``prefetch=False``: one way per port, one burst in
+flight).  No prefetch is issued while ``flush`` is high: once ``idle`` is reached at the
+end of a call it stays high while the top holds ``flush``.
+
+A write to a line whose burst is in flight (streaming in or not yet started, demand or
+prefetch) waits until its last beat is in.  Writes of
 all ports go through one **write-combining buffer** of up to L beats per bundle: a write
 to a beat of the buffer's open window, or to the beat just after it (inside the same
 aligned L-beat block), is merged (data and byte strobes); any other write closes the
@@ -37,9 +58,11 @@ Coherence, conservatively:
 
 * every write also updates any line buffer of the bundle that holds its beat (so reads
   that hit always see every earlier write, from any port or argument of the bundle);
-* a line fill waits until every write burst in flight has its B response, and until
-  the open write buffer holds no write to that line (it is closed and drained if it
-  does), so the memory the fill reads holds every earlier write to the line;
+* a line fill or prefetch waits until every write burst in flight has its B response,
+  and until the open write buffer holds no write to that line (a demand fill closes and
+  drains it; a prefetch just waits), and is not issued at an edge where a write to that
+  line is applied, so the memory the burst reads holds every earlier write to the line;
+  later writes to it wait for its last beat (above) and then update the way;
 * the writes of a core cycle are applied after its reads: directly at the sampling edge
   when all the cycle's reads hit (the line memories are read-first), else kept in one
   *slot* per port and applied after the misses are served; a core cycle with two or more
@@ -51,8 +74,9 @@ AXI4 rules kept: VALID outputs are registers and never depend on READY; payload 
 while VALID && !READY (the W beat comes from the buffer memory's read port, which is not
 enabled then); ``WLAST`` on the last beat; every B counted; R beats counted against
 ``ARLEN`` and ``RLAST``; any ``RRESP``/``BRESP`` other than OKAY, or an ``RLAST`` in the
-wrong place, sets the sticky ``error`` output.  One ID (0), one read burst in flight,
-any number of write bursts in flight (up to ``max_writes``).
+wrong place, sets the sticky ``error`` output.  One ID (0); up to two read bursts in flight
+with prefetch (one without), whose R beats return in AR order; any number of write bursts
+in flight (up to ``max_writes``).  ``RREADY`` is high while a burst is expected.
 
 Addresses: the byte address of word ``a`` of argument ``x`` is ``base[x] + a * word_bytes``
 (64 bits); ``base[x]`` must be a multiple of ``word_bytes`` (XRT buffers are 4 KiB
@@ -136,8 +160,10 @@ class AxiMasterAdapter(Elaboratable):
     Parameters: ``bundle`` (the ``m_axi_<bundle>_*`` prefix), ``args`` (the arguments the
     bundle serves), ``data_width`` (32..512, a power of two; at least every argument's
     word), ``id_width`` (width of the ID signals, all IDs are 0), ``line_beats`` (L: beats
-    per read line and per write burst; 1 disables bursts; L * data bytes <= 4096),
-    ``max_writes`` (write bursts in flight waiting for B).
+    per read line and per write burst; 1 disables bursts and prefetch; L * data bytes <=
+    4096), ``max_writes`` (write bursts in flight waiting for B), ``prefetch`` (two line
+    buffers per reading port and a second read burst in flight: the next line of a port's
+    stream is fetched while the core reads the current one).
 
     Signals: ``ports[arg][k]`` (:class:`BramPort`), ``base[arg]`` (64-bit byte address,
     in), ``run`` (in: this clock cycle is a core cycle), ``ready`` (out), ``flush`` (in),
@@ -163,7 +189,8 @@ class AxiMasterAdapter(Elaboratable):
     )
 
     def __init__(self, bundle: str, args: Sequence[MasterArg], *, data_width: int = 64,
-                 id_width: int = 1, line_beats: int = 16, max_writes: int = 15):
+                 id_width: int = 1, line_beats: int = 16, max_writes: int = 15,
+                 prefetch: bool = True):
         try:
             self._check(bundle, args, data_width, id_width, line_beats, max_writes)
         except RTLError:
@@ -176,6 +203,7 @@ class AxiMasterAdapter(Elaboratable):
         self.id_width = id_width
         self.line_beats = line_beats
         self.max_writes = max_writes
+        self.prefetch = prefetch
 
         self.ports: dict[str, list[BramPort]] = {
             a.name: [BramPort(a, k) for k in range(a.nports)] for a in self.args}
@@ -286,56 +314,94 @@ class AxiMasterAdapter(Elaboratable):
                 m.d.comb += r.strb.eq(Cat(*[Mux(r.lane == j, p.we, 0) for j in range(r.lanes)]))
             reqs[i] = r
 
-        # --- read side: line buffers, pending misses
-        # The line fill in progress (at most one): port ``fport`` of ``readers``, line
-        # ``fill_tag``; beats ``0 .. fill_cnt - 1`` are already in the line memory, so
-        # reads of them hit while the rest streams in.
-        fill_busy = Signal(name="fill_busy")
-        fport = Signal(range(max(len(readers), 2)), name="fill_port")
-        fill_tag = Signal(tag_bits, name="fill_tag")
+        # --- read side: line buffers (``NW`` ways per reading port), pending misses
+        # Read bursts in flight: up to ``NW`` (port, way) records in AR order (one ID, so
+        # R beats come in that order); the head's beats ``0 .. cnt - 1`` are already in
+        # its way's memory, so reads of them hit while the rest streams in.
+        NW = 2 if self.prefetch and L > 1 else 1
+        nrd = max(len(readers), 1)
+        fq_n = Signal(range(NW + 1), name="rd_outstanding")
+        fq_port = [Signal(range(max(nrd, 2)), name=f"rd_q{e}_port") for e in range(NW)]
+        fq_way = [Signal(range(2), name=f"rd_q{e}_way") for e in range(NW)]
         cnt = Signal(lb + 1, name="fill_count")
+        arvalid = Signal(name="arvalid")
+        araddr = Signal(ADDR_BITS, name="araddr")
+        fill_busy = Signal(name="fill_busy")
+        m.d.comb += fill_busy.eq(arvalid | (fq_n != 0))
+        head_on = fq_n != 0
+        # the write applied at this edge (driven by _write_side)
+        ap_go = Signal(name="ap_go")
+        ap_tag = Signal(tag_bits, name="ap_tag")
         rd_state = {}
         pend_any = Signal(name="pend_any")
         any_miss = Signal(name="any_miss")
         miss_terms, pend_terms = [], []
-        for p in readers:
+        for jr, p in enumerate(readers):
             i = ports.index(p)
             r = reqs[i]
             a = p.arg
             s = Req()
-            s.mem = Memory(shape=dw, depth=mem_depth, init=[])
-            m.submodules[f"line_{a.name}{p.k}"] = s.mem
-            s.rp = s.mem.read_port(domain="sync")
-            m.d.comb += s.rp.en.eq(0)         # (a read port's en resets to 1)
-            s.wp = s.mem.write_port(granularity=8)
-            s.valid = Signal(name=f"{a.name}{p.k}_line_valid")
-            s.tag = Signal(tag_bits, name=f"{a.name}{p.k}_line_tag")
+            s.ways = []
+            for w in range(NW):
+                wy = Req()
+                wy.mem = Memory(shape=dw, depth=mem_depth, init=[])
+                m.submodules[f"line_{a.name}{p.k}" + (f"_{w}" if NW > 1 else "")] = wy.mem
+                wy.rp = wy.mem.read_port(domain="sync")
+                m.d.comb += wy.rp.en.eq(0)    # (a read port's en resets to 1)
+                wy.wp = wy.mem.write_port(granularity=8)
+                sfx = f"{a.name}{p.k}" + (f"_w{w}" if NW > 1 else "")
+                wy.valid = Signal(name=f"{sfx}_line_valid")   # all L beats in
+                wy.busy = Signal(name=f"{sfx}_line_busy")     # its burst is in flight
+                wy.tag = Signal(tag_bits, name=f"{sfx}_line_tag")
+                wy.streaming = Signal(name=f"{sfx}_streaming")
+                m.d.comb += wy.streaming.eq(head_on & (fq_port[0] == jr) & (fq_way[0] == w))
+                s.ways.append(wy)
+            s.qway = Signal(range(2), name=f"{a.name}{p.k}_qway")  # the way q comes from
             s.lane = Signal(len(r.lane), name=f"{a.name}{p.k}_lane")
             s.pend = Signal(name=f"{a.name}{p.k}_pend")
             s.pend_tag = Signal(tag_bits, name=f"{a.name}{p.k}_pend_tag")
             s.pend_idx = Signal(lbs, name=f"{a.name}{p.k}_pend_idx")
             s.pend_lane = Signal(len(r.lane), name=f"{a.name}{p.k}_pend_lane")
-            s.filling = fill_busy & (fport == len(rd_state))
 
-            def present(tag, idx, s=s):
-                return (s.tag == tag) & (s.valid | (s.filling & (idx < cnt)))
+            def present(tag, idx, wy):
+                return (wy.tag == tag) & (wy.valid | (wy.streaming & (idx < cnt)))
+
+            def lookup(tag, idx, what, s=s, pre=f"{a.name}{p.k}"):
+                """(any way has it, per-way hit signals)"""
+                hs = []
+                for w, wy in enumerate(s.ways):
+                    h = Signal(name=f"{pre}_{what}{w}")
+                    m.d.comb += h.eq(present(tag, idx, wy))
+                    hs.append(h)
+                return Cat(*hs).any(), hs
 
             s.hit = Signal(name=f"{a.name}{p.k}_hit")
-            m.d.comb += s.hit.eq(present(r.tag, r.idx))
+            hit_any, hit_w = lookup(r.tag, r.idx, "hitw")
+            m.d.comb += s.hit.eq(hit_any)
             # a pending miss is served once its beat is in: q has it next cycle
             s.serve = Signal(name=f"{a.name}{p.k}_serve")
-            m.d.comb += s.serve.eq(s.pend & present(s.pend_tag, s.pend_idx))
+            srv_any, srv_w = lookup(s.pend_tag, s.pend_idx, "srvw")
+            m.d.comb += s.serve.eq(s.pend & srv_any)
             with m.If(s.serve):
-                m.d.comb += [s.rp.en.eq(1), s.rp.addr.eq(s.pend_idx)]
+                for w, wy in enumerate(s.ways):
+                    with m.If(srv_w[w]):
+                        m.d.comb += [wy.rp.en.eq(1), wy.rp.addr.eq(s.pend_idx)]
+                        m.d.sync += s.qway.eq(w)
                 m.d.sync += [s.lane.eq(s.pend_lane), s.pend.eq(0)]
+            word = Signal(dw, name=f"{a.name}{p.k}_qword")
+            m.d.comb += word.eq(s.ways[0].rp.data if NW == 1 else
+                                Mux(s.qway, s.ways[1].rp.data, s.ways[0].rp.data))
             if r.lanes == 1:
-                m.d.comb += p.q.eq(s.rp.data)
+                m.d.comb += p.q.eq(word)
             else:
-                m.d.comb += p.q.eq(s.rp.data.word_select(s.lane, 8 * a.word_bytes))
+                m.d.comb += p.q.eq(word.word_select(s.lane, 8 * a.word_bytes))
             # a read of this core cycle: answered now if it hits, else pending
             with m.If(self.run & r.rd):
                 with m.If(s.hit):
-                    m.d.comb += [s.rp.en.eq(1), s.rp.addr.eq(r.idx)]
+                    for w, wy in enumerate(s.ways):
+                        with m.If(hit_w[w]):
+                            m.d.comb += [wy.rp.en.eq(1), wy.rp.addr.eq(r.idx)]
+                            m.d.sync += s.qway.eq(w)
                     m.d.sync += s.lane.eq(r.lane)
                 with m.Else():
                     m.d.sync += [s.pend.eq(1), s.pend_tag.eq(r.tag), s.pend_idx.eq(r.idx),
@@ -345,6 +411,11 @@ class AxiMasterAdapter(Elaboratable):
             rd_state[i] = s
         m.d.comb += [any_miss.eq(Cat(*miss_terms).any() if miss_terms else 0),
                      pend_any.eq(Cat(*pend_terms).any() if pend_terms else 0)]
+
+        def inflight(tag):
+            """Some read burst in flight (or being issued) fetches line ``tag``."""
+            terms = [wy.busy & (wy.tag == tag) for s in rd_state.values() for wy in s.ways]
+            return Cat(*terms).any() if terms else Const(0, 1)
 
         # --- write side: the write-combining buffer (WCB) and the write engine
         slot_any = Signal(name="slot_any")
@@ -358,68 +429,138 @@ class AxiMasterAdapter(Elaboratable):
         if writers:
             self._write_side(m, ports, writers, reqs, rd_state, pend_any, any_miss, slot_any,
                              w_empty, w_busy, w_tag, need_close, b_out, tag_bits, mem_depth,
-                             ones_db, fill_busy, fill_tag)
+                             ones_db, inflight, ap_go, ap_tag)
         else:
             m.d.comb += [w_empty.eq(1), w_tag.eq(0), ax["AWVALID"].eq(0), ax["WVALID"].eq(0),
                          ax["AWADDR"].eq(0), ax["AWLEN"].eq(0), ax["WDATA"].eq(0),
-                         ax["WSTRB"].eq(0), ax["WLAST"].eq(0)]
+                         ax["WSTRB"].eq(0), ax["WLAST"].eq(0), ap_go.eq(0), ap_tag.eq(0)]
 
-        # --- the line-fill engine: one fill at a time, for the lowest port whose pending
-        # miss is not in its line (nor streaming in)
+        # --- the read engine: issues one AR at a time while fewer than NW bursts are in
+        # flight; a demand fill (the lowest port whose pending miss is neither in a way nor
+        # in flight) goes first, else a prefetch of the line after the one a port reads.
         if readers:
             rs = [rd_state[ports.index(p)] for p in readers]
-            need = [s.pend & ~s.serve for s in rs]
-            fsel = Signal.like(fport, name="fill_sel")
-            for j in reversed(range(len(rs))):
+            nr = len(rs)
+            can_issue = ~arvalid & (fq_n != NW)
+            # The memory holds every earlier write to a line once no write burst is in
+            # flight and the open write buffer holds none of it (else: close it), and no
+            # write to it is applied at the issuing edge.  Writes to a line in flight wait
+            # (see _write_side) until its last beat is in.
+            def mem_ok(tag):
+                return (~w_busy & (b_out == 0) & ~(~w_empty & (w_tag == tag))
+                        & ~(ap_go & (ap_tag == tag)))
+
+            need, vict = [], []
+            for j, s in enumerate(rs):
+                nd = Signal(name=f"rd{j}_need")
+                v = Signal(range(2), name=f"rd{j}_victim")
+                vok = Signal(name=f"rd{j}_victim_ok")
+                if NW == 1:
+                    m.d.comb += [v.eq(0), vok.eq(~s.ways[0].busy)]
+                else:   # the way q does not come from, else the other one
+                    other = Signal(range(2), name=f"rd{j}_other")
+                    m.d.comb += other.eq(~s.qway)
+                    busy = Array(wy.busy for wy in s.ways)
+                    with m.If(~busy[other]):
+                        m.d.comb += [v.eq(other), vok.eq(1)]
+                    with m.Elif(~busy[s.qway]):
+                        m.d.comb += [v.eq(s.qway), vok.eq(1)]
+                m.d.comb += nd.eq(s.pend & ~s.serve & ~Cat(
+                    *[wy.busy & (wy.tag == s.pend_tag) for wy in s.ways]).any())
+                need.append(nd & vok)
+                vict.append(v)
+            fsel = Signal(range(max(nr, 2)), name="fill_sel")
+            for j in reversed(range(nr)):
                 with m.If(need[j]):
                     m.d.comb += fsel.eq(j)
-            need_any = Cat(*need).any()
+            need_any = Signal(name="fill_need")
+            m.d.comb += need_any.eq(Cat(*need).any())
             sel_tag = Signal(tag_bits, name="fill_sel_tag")
-            m.d.comb += sel_tag.eq(Array(s.pend_tag for s in rs)[fsel])
-            # The memory holds every earlier write to the missed line once no burst is
-            # in flight and the open write buffer holds none of it (else: close it).
-            # Writes to the line while it streams in wait (see _write_side).
-            wcb_has = ~w_empty & (w_tag == sel_tag)
-            can_fill = Signal(name="can_fill")
-            m.d.comb += can_fill.eq(~w_busy & (b_out == 0) & ~wcb_has)
-            arvalid = Signal(name="arvalid")
-            araddr = Signal(ADDR_BITS, name="araddr")
-            m.d.comb += [ax["ARVALID"].eq(arvalid), ax["ARADDR"].eq(araddr)]
-            with m.FSM(name="fill") as fsm:
-                with m.State("IDLE"):
-                    with m.If(need_any & wcb_has):
-                        m.d.comb += need_close.eq(1)
-                    with m.If(need_any & can_fill):
-                        m.d.sync += [fport.eq(fsel), fill_tag.eq(sel_tag), cnt.eq(0),
-                                     arvalid.eq(1), araddr.eq(Cat(Const(0, ob + lb), sel_tag))]
-                        for j, s in enumerate(rs):
-                            with m.If(fsel == j):
-                                m.d.sync += [s.valid.eq(0), s.tag.eq(s.pend_tag)]
-                        m.next = "AR"
-                with m.State("AR"):
-                    with m.If(ax["ARREADY"]):
-                        m.d.sync += arvalid.eq(0)
-                        m.next = "R"
-                with m.State("R"):
-                    m.d.comb += ax["RREADY"].eq(1)
-                    with m.If(ax["RVALID"]):
-                        last = cnt == L - 1
-                        for j, s in enumerate(rs):
-                            with m.If(fport == j):
-                                m.d.comb += [s.wp.addr.eq(cnt), s.wp.data.eq(ax["RDATA"]),
-                                             s.wp.en.eq(ones_db)]
-                        m.d.sync += cnt.eq(cnt + 1)
-                        with m.If((ax["RRESP"] != 0) | (ax["RLAST"] != last)):
-                            m.d.sync += error.eq(1)
-                        with m.If(last):
-                            for j, s in enumerate(rs):
-                                with m.If(fport == j):
-                                    m.d.sync += s.valid.eq(1)
-                            m.next = "IDLE"
-            m.d.comb += fill_busy.eq(~fsm.ongoing("IDLE"))
+            sel_way = Signal(range(2), name="fill_sel_way")
+            m.d.comb += [sel_tag.eq(Array(s.pend_tag for s in rs)[fsel]),
+                         sel_way.eq(Array(vict)[fsel])]
+            with m.If(need_any & ~w_empty & (w_tag == sel_tag)):
+                m.d.comb += need_close.eq(1)
+
+            # prefetch: port j reads line T (the line of way qway); line T + 1 is fetched
+            # into the other way if it is in the same 4 KiB page, not held nor in flight,
+            # the other way is not busy, and no miss is pending (demand first)
+            pb = 12 - ob - lb                   # lines per 4 KiB page: 2**pb
+            pf_ok, pf_tags = [], []
+            if NW == 2 and pb > 0:
+                for j, s in enumerate(rs):
+                    w0, w1 = s.ways
+                    q1 = s.qway
+                    t = Signal(tag_bits, name=f"rd{j}_cur_tag")
+                    nt = Signal(tag_bits, name=f"rd{j}_pf_tag")
+                    ok = Signal(name=f"rd{j}_pf_ok")
+                    held = Mux(q1, w1.valid | w1.busy, w0.valid | w0.busy)
+                    o_busy = Mux(q1, w0.busy, w1.busy)
+                    o_has = Mux(q1, w0.valid & (w0.tag == nt), w1.valid & (w1.tag == nt))
+                    m.d.comb += [t.eq(Mux(q1, w1.tag, w0.tag)), nt.eq(t + 1)]
+                    m.d.comb += ok.eq(held & (t[:pb] != (1 << pb) - 1) & ~o_busy & ~o_has
+                                      & mem_ok(nt))
+                    pf_ok.append(ok)
+                    pf_tags.append(nt)
+            pf_go = Signal(name="pf_go")
+            psel = Signal(range(max(nr, 2)), name="pf_sel")
+            pf_tag = Signal(tag_bits, name="pf_sel_tag")
+            if pf_ok:
+                for j in reversed(range(nr)):
+                    with m.If(pf_ok[j]):
+                        m.d.comb += psel.eq(j)
+                m.d.comb += [pf_tag.eq(Array(pf_tags)[psel]),
+                             pf_go.eq(can_issue & ~pend_any & ~self.flush & Cat(*pf_ok).any())]
+
+            dem_go = Signal(name="fill_go")
+            m.d.comb += dem_go.eq(can_issue & need_any & mem_ok(sel_tag))
+            iss_port = Signal(range(max(nr, 2)), name="issue_port")
+            iss_way = Signal(range(2), name="issue_way")
+            iss_tag = Signal(tag_bits, name="issue_tag")
+            iss = Signal(name="issue")
+            with m.If(dem_go):
+                m.d.comb += [iss.eq(1), iss_port.eq(fsel), iss_way.eq(sel_way),
+                             iss_tag.eq(sel_tag)]
+            with m.Elif(pf_go):
+                m.d.comb += [iss.eq(1), iss_port.eq(psel), iss_tag.eq(pf_tag)]
+                m.d.comb += iss_way.eq(Array(~s.qway for s in rs)[psel])
+
+            m.d.comb += [ax["ARVALID"].eq(arvalid), ax["ARADDR"].eq(araddr),
+                         ax["RREADY"].eq(head_on)]
+            with m.If(arvalid & ax["ARREADY"]):
+                m.d.sync += arvalid.eq(0)
+            # R beats: into the head's way
+            pop = Signal(name="rd_pop")
+            with m.If(head_on & ax["RVALID"]):
+                last = cnt == L - 1
+                for j, s in enumerate(rs):
+                    for w, wy in enumerate(s.ways):
+                        with m.If(wy.streaming):
+                            m.d.comb += [wy.wp.addr.eq(cnt), wy.wp.data.eq(ax["RDATA"]),
+                                         wy.wp.en.eq(ones_db)]
+                            with m.If(last):
+                                m.d.sync += [wy.valid.eq(1), wy.busy.eq(0)]
+                m.d.sync += cnt.eq(cnt + 1)
+                with m.If((ax["RRESP"] != 0) | (ax["RLAST"] != last)):
+                    m.d.sync += error.eq(1)
+                with m.If(last):
+                    m.d.sync += cnt.eq(0)
+                    m.d.comb += pop.eq(1)
+            with m.If(pop):
+                for e in range(NW - 1):
+                    m.d.sync += [fq_port[e].eq(fq_port[e + 1]), fq_way[e].eq(fq_way[e + 1])]
+            with m.If(iss):
+                m.d.sync += [arvalid.eq(1), araddr.eq(Cat(Const(0, ob + lb), iss_tag))]
+                for e in range(NW):
+                    with m.If(fq_n - pop == e):
+                        m.d.sync += [fq_port[e].eq(iss_port), fq_way[e].eq(iss_way)]
+                for j, s in enumerate(rs):
+                    for w, wy in enumerate(s.ways):
+                        with m.If((iss_port == j) & (iss_way == w)):
+                            m.d.sync += [wy.valid.eq(0), wy.busy.eq(1), wy.tag.eq(iss_tag)]
+            m.d.sync += fq_n.eq(fq_n + iss - pop)
         else:
-            m.d.comb += [fill_busy.eq(0), ax["ARVALID"].eq(0), ax["ARADDR"].eq(0),
-                         ax["RREADY"].eq(0)]
+            m.d.comb += [ax["ARVALID"].eq(0), ax["ARADDR"].eq(0), ax["RREADY"].eq(0)]
 
         m.d.comb += [
             self.ready.eq(~pend_any & ~slot_any),
@@ -431,7 +572,7 @@ class AxiMasterAdapter(Elaboratable):
 
     def _write_side(self, m, ports, writers, reqs, rd_state, pend_any, any_miss, slot_any,
                     w_empty, w_busy, w_tag, need_close, b_out, tag_bits, mem_depth,
-                    ones_db, fill_busy, fill_tag):
+                    ones_db, inflight, ap_go, ap_tag):
         ax = self.axi
         dw, db, L = self.data_width, self.data_width // 8, self.line_beats
         ob, lb = _log2(db), _log2(L)
@@ -452,13 +593,11 @@ class AxiMasterAdapter(Elaboratable):
         m.d.comb += slot_any.eq(Cat(*[s.v for s in slots]).any())
 
         # the write to apply this clock: the lowest slot, else the core's first writer
-        ap_tag = Signal(tag_bits, name="ap_tag")
         ap_idx = Signal(lbs, name="ap_idx")
         ap_data = Signal(dw, name="ap_data")
         ap_strb = Signal(db, name="ap_strb")
         ap_req = Signal(name="ap_req")      # there is a write to apply
         ap_can = Signal(name="ap_can")      # the WCB accepts it
-        ap_go = Signal(name="ap_go")        # applied at this edge
         slot_sel = [Signal(name=f"slot_sel{j}") for j in range(len(slots))]
         first = [Signal(name=f"first_writer{j}") for j in range(len(writers))]
         seen = Const(0, 1)
@@ -502,7 +641,7 @@ class AxiMasterAdapter(Elaboratable):
         m.d.comb += wcb_can.eq(~w_busy & (w_empty | in_window))
         # a write to the line streaming in waits for the fill's end (its later beats would
         # overwrite it in the line memory, and that memory port is the fill's meanwhile)
-        m.d.comb += ap_can.eq(wcb_can & ~(fill_busy & (ap_tag == fill_tag)))
+        m.d.comb += ap_can.eq(wcb_can & ~inflight(ap_tag))
         m.d.comb += ap_go.eq(ap_can & ((slot_any & ~pend_any) | (direct & self.run)))
 
         data_mem = Memory(shape=dw, depth=mem_depth, init=[])
@@ -524,9 +663,10 @@ class AxiMasterAdapter(Elaboratable):
                 m.d.sync += w_count.eq(w_count + 1)
             # keep every line buffer that holds this beat up to date
             for s in rd_state.values():
-                with m.If(s.valid & (s.tag == ap_tag)):
-                    m.d.comb += [s.wp.addr.eq(ap_idx), s.wp.data.eq(ap_data),
-                                 s.wp.en.eq(ap_strb)]
+                for wy in s.ways:
+                    with m.If(wy.valid & (wy.tag == ap_tag)):
+                        m.d.comb += [wy.wp.addr.eq(ap_idx), wy.wp.data.eq(ap_data),
+                                     wy.wp.en.eq(ap_strb)]
         # slots: cleared when applied, filled at a sampling edge
         with m.If(slot_any & ~pend_any & ap_can):
             for j, s in enumerate(slots):

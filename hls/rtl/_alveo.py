@@ -111,12 +111,13 @@ class AlveoTop(Elaboratable):
     AXI4-Stream interfaces instead (each must be only read or only written; that the
     accesses are in order is :func:`hls.analysis.stream_order_problem`'s job, and the
     adapters check it at run time); ``data_width``: bits of each bundle's data (raised to the
-    widest word of its arguments); ``line_beats``: beats per line/burst (1: no bursts)."""
+    widest word of its arguments); ``line_beats``: beats per line/burst (1: no bursts);
+    ``prefetch``: sequential read prefetch in the m_axi adapters."""
 
     def __init__(self, core: TopRTL, interface: TopInterface,
                  m_axi_bundles: Mapping[str, str] | None = None, *,
                  axis: Iterable[str] = (), data_width: int = 64,
-                 line_beats: int = 16, max_writes: int = 15):
+                 line_beats: int = 16, max_writes: int = 15, prefetch: bool = True):
         core._MustUse__silence = True      # only its FunctionRTL is elaborated (here)
         try:
             if core.external_globals:
@@ -152,7 +153,8 @@ class AlveoTop(Elaboratable):
                                            readonly=m.readonly, writeonly=m.writeonly))
                 dw = max([data_width] + [8 * a.word_bytes for a in margs])
                 self.adapters[b] = AxiMasterAdapter(b, margs, data_width=dw,
-                                                    line_beats=line_beats, max_writes=max_writes)
+                                                    line_beats=line_beats, max_writes=max_writes,
+                                                    prefetch=prefetch)
                 bundles.append(AxiBundle(b, dw, line_beats, tuple(a.name for a in margs)))
             self.streams: dict[str, AxisAdapter] = {}
             sports = []

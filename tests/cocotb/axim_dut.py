@@ -14,7 +14,8 @@ wrapper raises ``flush`` and waits for the adapter's ``idle`` (every B response)
   on ``q`` in core cycle ``t + 1``, where the core compares it with the expected value of
   the Python model (counting ``checks`` and ``mismatch``, summing ``checksum``) and may use
   it combinationally as an address or a write operand (pointer chasing, read-modify-write).
-* *sequential* channels (``p32``, ``p64``, ``p512``, ``p32l1``, ``p32l64``): the core reads words
+* *sequential* channels (``p32``, ``p64``, ``p512``, ``p32l1``, ``p32l64``, and ``p64np``
+  without prefetch): the core reads words
   ``0..n-1`` of one argument, one per core cycle, and checks ``q == pattern(i)``; the
   testbench measures cycles per element.
 """
@@ -49,6 +50,7 @@ class ChannelCfg:
     kind: str = "program"           # "program" | "seq"
     seq_len: int = 0
     seed: int = 1
+    prefetch: bool = True
 
     def depth(self, a: MasterArg) -> int:
         return 1 << (a.addr_bits - 1)
@@ -65,6 +67,7 @@ CHANNELS: tuple[ChannelCfg, ...] = (
     ChannelCfg("f64l1", 64, 1, _FARGS + (_E,), seed=13),
     ChannelCfg("p32", 32, 16, (_X,), "seq", SEQ_LEN),
     ChannelCfg("p64", 64, 16, (_X,), "seq", SEQ_LEN),
+    ChannelCfg("p64np", 64, 16, (_X,), "seq", SEQ_LEN, prefetch=False),
     ChannelCfg("p512", 512, 16, (_X,), "seq", SEQ_LEN),
     ChannelCfg("p32l1", 32, 1, (_X,), "seq", SEQ_LEN),
     ChannelCfg("p32l64", 32, 64, (_X,), "seq", SEQ_LEN),
@@ -270,7 +273,17 @@ def program(cfg: ChannelCfg) -> Program:
             for nn in rng.sample(names, 1):
                 win[ports[pidx[nn]][0].name] = rng.randrange(cfg.depth(ports[pidx[nn]][0]) - 64)
         emit(**accs)
-    # 9. the last cycles write (they must reach memory before done)
+    # 9. sequential streams through several lines (prefetched) on a0 and b0, with writes
+    #    on a1 ahead of a0's stream, into the next line (the prefetched one, maybe still in
+    #    flight), which a0 reads back later
+    wpl = max(1, cfg.line_beats * cfg.data_width // 32)      # words of a per line
+    ahead = wpl // 2 + 1
+    for i in range(6 * wpl):
+        accs = dict(a0=R(600 + i), b0=R(100 + i))
+        if i % 3 == 0 and 600 + i + ahead < 1024:
+            accs["a1"] = W(600 + i + ahead, rng.getrandbits(32), full["a"])
+        emit(**accs)
+    # 10. the last cycles write (they must reach memory before done)
     for i in range(20):
         emit(a0=W(900 + i, i, full["a"]), a1=W(950 + i, i, 0x3), b0=W(400 + i, i, 2),
              c0=W(200 + i, i, 1))
@@ -389,7 +402,7 @@ class Channel(Elaboratable):
     def __init__(self, cfg: ChannelCfg):
         self.cfg = cfg
         self.adapter = AxiMasterAdapter(cfg.name, cfg.args, data_width=cfg.data_width,
-                                        line_beats=cfg.line_beats)
+                                        line_beats=cfg.line_beats, prefetch=cfg.prefetch)
         ports = self.adapter.flat_ports()
         if cfg.kind == "program":
             self.core = ProgramCore(program(cfg), ports)
