@@ -128,12 +128,8 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
         plan = auto_partition_plan(module, schedules, keep_whole)
         redo = set()
         for mem, part in plan.items():
-            users = [f for f in module.functions
-                     if any(op.mem is mem for op in f.ops() if op.kind in ("load", "store"))]
-            partition_array(module, mem, part)
-            partitions.append({"function": users[0].name, "name": mem.name, "kind": mem.kind,
-                               "partition": part.kind, "factor": part.factor,
-                               "banks": part.banks(mem.depth_words), "auto": True})
+            users = partition_array(module, mem, part)
+            partitions.append(_array_entry(users[0], mem, part, auto=True))
             redo.update(users)
         for f in module.functions:
             if f in redo:
@@ -279,10 +275,14 @@ def _partition_by_directives(module: Module, dirs, alveo: bool) -> tuple[list[di
         except HLSError as exc:
             raise HLSError(f"{where}{exc.message}", dirs.source, None) from None
         keep_whole.add(mem)
-        done.append({"function": func.name, "name": mem.name, "kind": mem.kind,
-                     "partition": part.kind, "factor": part.factor,
-                     "banks": part.banks(mem.depth_words), "auto": False})
+        done.append(_array_entry(func, mem, part, auto=False))
     return done, keep_whole
+
+
+def _array_entry(func: Function, mem, part, auto: bool) -> dict:
+    """The report.json entry (``arrays``) of a partitioned array."""
+    return {"function": func.name, "name": mem.name, "kind": mem.kind, "partition": part.kind,
+            "factor": part.factor, "banks": part.banks(mem.depth_words), "auto": auto}
 
 
 def check_stream_arg(module: Module, arg: str) -> None:

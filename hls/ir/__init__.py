@@ -32,7 +32,10 @@ from ._core import (
     Param,
     PtrParam,
     Value,
+    add_guard,
     print_ir,
+    replace_uses,
+    used_outside,
     verify,
 )
 
@@ -51,6 +54,9 @@ __all__ = [
     "Param",
     "PtrParam",
     "Value",
+    "add_guard",
     "print_ir",
+    "replace_uses",
+    "used_outside",
     "verify",
 ]

@@ -297,6 +297,44 @@ class Module:
     fp_formats: dict = field(default_factory=dict)
 
 
+# ----------------------------------------------------------------------------- rewriting
+
+def replace_uses(func: Function, mapping: dict, skip_block: Block | None = None) -> None:
+    """Replace every use (operand or phi incoming value) of a key of ``mapping`` by its
+    value, in every op of ``func`` except those of ``skip_block``."""
+    if not mapping:
+        return
+    for op in func.ops():
+        if op.block is skip_block and skip_block is not None:
+            continue
+        op.operands = [mapping.get(v, v) for v in op.operands]
+        if op.incoming:
+            op.incoming = [(p, mapping.get(v, v)) for p, v in op.incoming]
+
+
+def used_outside(func: Function, block: Block, v: Value) -> bool:
+    """Is ``v`` used by an op (or a phi incoming value) of a block other than ``block``?"""
+    for op in func.ops():
+        if op.block is block:
+            continue
+        if v in op.operands or any(val is v for _, val in op.incoming):
+            return True
+    return False
+
+
+def add_guard(op: Op, cond: Value, emit) -> None:
+    """Make the load/store ``op`` happen only when ``cond`` (an i1) holds as well as its
+    present guard; ``emit(new_op)`` places the ``and`` that combines them before ``op``."""
+    base = 1 if op.kind == "load" else 2
+    if "guard" in op.attrs:
+        both = Op(width=1, kind="and", operands=[op.operands[base], cond], loc=op.loc)
+        emit(both)
+        op.operands[base] = both
+    else:
+        op.operands.append(cond)
+        op.attrs["guard"] = base
+
+
 # ----------------------------------------------------------------------------- printer
 
 def _val(v: Value, names: dict[Value, str]) -> str:

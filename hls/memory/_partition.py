@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from ..analysis._deps import AffineAnalysis
 from ..errors import HLSError
-from ..ir import Bank, Block, Const, Function, MemoryObject, Module, Op
+from ..ir import Bank, Block, Const, Function, MemoryObject, Module, Op, add_guard, replace_uses
 
 __all__ = ["Partition", "partition_array", "static_bank", "auto_partition_plan",
            "partitionable"]
@@ -99,18 +99,9 @@ def static_bank(an: AffineAnalysis, addr, part: Partition, depth_words: int) -> 
     a = an.form(addr)
     if a is None or (1 << a.bits) % nb:
         return None
-    const = a.const
-    for key, c in a.terms:
-        if c % nb == 0:
-            continue
-        # an induction phi stands for its initial value: a constant one folds in
-        if isinstance(key, Op) and key.kind == "phi" and key in an.step:
-            init = [v for p, v in key.incoming if p is not key.block]
-            if len(init) == 1 and isinstance(init[0], Const):
-                const += c * init[0].value
-                continue
+    if any(c % nb for _, c in a.terms):
         return None
-    return const % nb
+    return a.const % nb
 
 
 def _insert(block: Block, before: Op, op: Op) -> Op:
@@ -150,41 +141,22 @@ def _insert_value(block: Block, at: Op, v) -> None:
         _insert(block, at, v)
 
 
-def _guard_with(block: Block, at: Op, op: Op, cond) -> None:
-    """Add ``cond`` to ``op``'s guard (a load/store)."""
-    base = 1 if op.kind == "load" else 2
-    if "guard" in op.attrs:
-        g = _insert(block, at, Op(width=1, kind="and", operands=[op.operands[base], cond],
-                                  loc=op.loc))
-        op.operands[base] = g
-    else:
-        op.operands.append(cond)
-        op.attrs["guard"] = base
-
-
-def _replace_uses(func: Function, old: Op, new) -> None:
-    for op in func.ops():
-        op.operands = [new if v is old else v for v in op.operands]
-        if op.incoming:
-            op.incoming = [(p, new if v is old else v) for p, v in op.incoming]
-
-
-def partition_array(module: Module, mem: MemoryObject, part: Partition,
-                    where: str = "") -> list[MemoryObject]:
-    """Split ``mem`` into banks and rewrite its accesses; returns the banks."""
+def partition_array(module: Module, mem: MemoryObject, part: Partition) -> list[Function]:
+    """Split ``mem`` into banks and rewrite its accesses; returns the functions whose
+    accesses were rewritten (in module order)."""
     if part.kind not in KINDS:
-        raise HLSError(f"{where}partition kind must be one of {', '.join(KINDS)}, not "
+        raise HLSError(f"partition kind must be one of {', '.join(KINDS)}, not "
                        f"'{part.kind}'")
     if part.kind != "complete" and part.factor < 2:
-        raise HLSError(f"{where}partition factor must be >= 2, not {part.factor}")
+        raise HLSError(f"partition factor must be >= 2, not {part.factor}")
     why = partitionable(module, mem)
     if why:
-        raise HLSError(f"{where}array '{mem.name}' cannot be partitioned: {why[0]}")
+        raise HLSError(f"array '{mem.name}' cannot be partitioned: {why[0]}")
     users, _ = _users(module, mem)
     depth = mem.depth_words
     nb = part.banks(depth)
     if nb > 1024:
-        raise HLSError(f"{where}partitioning '{mem.name}' into {nb} banks is too many "
+        raise HLSError(f"partitioning '{mem.name}' into {nb} banks is too many "
                        "(at most 1024)")
     kind = "cyclic" if part.kind == "complete" else part.kind
     banks: list[MemoryObject] = []
@@ -216,14 +188,14 @@ def partition_array(module: Module, mem: MemoryObject, part: Partition,
                     sel = _insert(block, op, Op(width=1, kind="icmp", operands=[
                         bank_no, Const(bank_no.width, b)], attrs={"pred": "eq"}, loc=op.loc))
                     _insert(block, op, cp)
-                    _guard_with(block, cp, cp, sel)
+                    add_guard(cp, sel, lambda a, cp=cp: _insert(block, cp, a))
                     copies.append((sel, cp))
                 if op.kind == "load":
                     res = copies[-1][1]
                     for sel, cp in reversed(copies[:-1]):
                         res = _insert(block, op, Op(width=op.width, kind="select",
                                                     operands=[sel, cp, res], loc=op.loc))
-                    _replace_uses(f, op, res)
+                    replace_uses(f, {op: res})
                 block.ops.remove(op)
         if mem in f.memories:
             i = f.memories.index(mem)
@@ -234,7 +206,7 @@ def partition_array(module: Module, mem: MemoryObject, part: Partition,
     if mem in module.globals:
         i = module.globals.index(mem)
         module.globals[i:i + 1] = banks
-    return banks
+    return [f for f in module.functions if f in users]
 
 
 # ------------------------------------------------------------------ automatic choice
@@ -279,9 +251,9 @@ def auto_partition_plan(module: Module, schedules: dict, exclude: set) -> dict:
         if mem not in held or mem in exclude or partitionable(module, mem):
             continue
 
-        def cost(factor: int) -> int:
-            return sum(max(others, _bank_bound(a, Partition("cyclic", factor), mem.depth_words, an)
-                           if factor > 1 else math.ceil(len(a) / MEM_PORTS))
+        def cost(factor: int) -> int:  # factor 1: the whole array, one bank
+            part = Partition("cyclic", factor)
+            return sum(max(others, _bank_bound(a, part, mem.depth_words, an))
                        for a, others, an in uses[mem])
 
         base, best, factor = cost(1), None, 2

@@ -29,7 +29,7 @@ from __future__ import annotations
 from amaranth.hdl import Cat, Const as AConst, Mux, Signal
 
 from ..errors import RTLError
-from ..ir import FLOAT_KINDS, Op
+from ..ir import FLOAT_KINDS, Op, used_outside
 from ._fp import connect_fp, fp_unit
 from ..scheduling import LoopPipeline
 from ._units import SeqDivider
@@ -54,18 +54,11 @@ class PipelineRTL:
         # stages in which a value is read from its register chain
         self.last_stage: dict[Op, int] = {}
         #: values read after the loop (by later blocks or the exit edge's phi copies) ...
-        self.read_after = [op for op in self.ops if op.width and self._used_outside(op)]
+        self.read_after = [op for op in self.ops
+                           if op.width and used_outside(frtl.func, b, op)]
         #: ... and those of them that later blocks read from the function's registers
         self.live_out = [op for op in self.read_after if op in frtl.bd.reg_of]
         self.chain: dict[Op, list[Signal]] = {}
-
-    def _used_outside(self, v: Op) -> bool:
-        for op in self.f.func.ops():
-            if op.block is self.block:
-                continue
-            if v in op.operands or any(val is v for _, val in op.incoming):
-                return True
-        return False
 
     # ---------------------------------------------------------------- reads
     def _need(self, v: Op, t: int) -> None:

@@ -18,12 +18,12 @@ order:
 from __future__ import annotations
 
 from ..analysis import find_loops
-from ..ir import Block, Const, Function, Op
+from ..ir import Block, Const, Function, Op, replace_uses
 
 TRUE = Const(1, 1)
 
 
-def _and(a, b, anchor_block: Block, out: list[Op], loc):
+def _and(a, b, out: list[Op], loc):
     if a is TRUE or (isinstance(a, Const) and a.value == 1):
         return b
     if b is TRUE or (isinstance(b, Const) and b.value == 1):
@@ -130,7 +130,7 @@ def _convert(func: Function, lp) -> None:
                              loc=phi.loc)
                     merged.append(sel)
                     val = sel
-                _replace_uses(func, phi, val)
+                replace_uses(func, {phi: val})
         for op in b.ops:
             if op.kind == "phi" or op.is_terminator:
                 continue
@@ -158,15 +158,15 @@ def _convert(func: Function, lp) -> None:
             dflt = _not(_or(eqs, merged, t.loc), merged, t.loc) if eqs else TRUE
             by_target.setdefault(t.targets[0], []).append(dflt)
             for tgt, conds in by_target.items():
-                edge[(b, tgt)] = _and(pred[b], _or(conds, merged, t.loc), b, merged, t.loc)
+                edge[(b, tgt)] = _and(pred[b], _or(conds, merged, t.loc), merged, t.loc)
         else:
             c = t.operands[0]
             tt, ff = t.targets
             if tt is ff:
                 edge[(b, tt)] = pred[b]
             else:
-                edge[(b, tt)] = _and(pred[b], c, b, merged, t.loc)
-                edge[(b, ff)] = _and(pred[b], _not(c, merged, t.loc), b, merged, t.loc)
+                edge[(b, tt)] = _and(pred[b], c, merged, t.loc)
+                edge[(b, ff)] = _and(pred[b], _not(c, merged, t.loc), merged, t.loc)
     term = latch.terminator
     term.targets = [header if s is header else s for s in term.targets]
     merged.append(term)
@@ -183,10 +183,3 @@ def _convert(func: Function, lp) -> None:
         for phi in b.phis:
             phi.incoming = [(header if p is latch else p, v) for p, v in phi.incoming]
     func.blocks = [b for b in func.blocks if b is header or b not in body]
-
-
-def _replace_uses(func: Function, old: Op, new) -> None:
-    for op in func.ops():
-        op.operands = [new if v is old else v for v in op.operands]
-        if op.incoming:
-            op.incoming = [(p, new if v is old else v) for p, v in op.incoming]

@@ -20,43 +20,23 @@ from __future__ import annotations
 
 from ..analysis import find_loops
 from ..errors import HLSError
-from ..ir import Block, Const, Function, Op
+from ..ir import Block, Const, Function, Op, add_guard, replace_uses, used_outside
+from ._ifconv import _and, _not
 
 MAX_COPIES = 256
 
 
-def _and(a, b, out: list[Op], loc):
-    if isinstance(a, Const) and a.value == 1:
-        return b
-    op = Op(width=1, kind="and", operands=[a, b], loc=loc)
-    out.append(op)
-    return op
-
-
-def _clone(op: Op, vmap: dict, out: list[Op]) -> Op:
+def _clone(op: Op, vmap: dict) -> Op:
+    """``op`` with its operands mapped through ``vmap`` (not yet placed in a block)."""
     ops = [vmap.get(v, v) for v in op.operands]
     # fold add(add(x, c1), c2) -> add(x, c1 + c2) (induction chains of the copies)
     if (op.kind == "add" and isinstance(ops[1], Const) and isinstance(ops[0], Op)
             and ops[0].kind == "add" and isinstance(ops[0].operands[1], Const)
-            and ops[0].width == op.width and ops[0] in out):
+            and ops[0].width == op.width):
         inner = ops[0]
         ops = [inner.operands[0], Const(op.width, inner.operands[1].value + ops[1].value)]
-    new = Op(width=op.width, kind=op.kind, operands=ops, attrs=dict(op.attrs), loc=op.loc,
-             name=f"{op.name}_u" if op.name else "")
-    out.append(new)
-    return new
-
-
-def _guard(op: Op, act, out: list[Op]) -> None:
-    base = 1 if op.kind == "load" else 2
-    if "guard" in op.attrs:
-        op.operands[base] = _and(op.operands[base], act, out, op.loc)
-        # _and appended the and-op after ``op``; move it before
-        out.remove(op)
-        out.append(op)
-    else:
-        op.operands.append(act)
-        op.attrs["guard"] = base
+    return Op(width=op.width, kind=op.kind, operands=ops, attrs=dict(op.attrs), loc=op.loc,
+              name=f"{op.name}_u" if op.name else "")
 
 
 def unroll_block(func: Function, b: Block, factor: int | str, trip: int | None) -> None:
@@ -87,11 +67,7 @@ def unroll_block(func: Function, b: Block, factor: int | str, trip: int | None) 
 
     def cont_of(vmap):
         c = vmap.get(term.operands[0], term.operands[0])
-        if cont_true:
-            return c
-        n = Op(width=1, kind="xor", operands=[c, Const(1, 1)], loc=loc)
-        out.append(n)
-        return n
+        return c if cont_true else _not(c, out, loc)
 
     guarded = not (exact or full)
     maps = [{}]                     # copy 0: the original values
@@ -102,10 +78,11 @@ def unroll_block(func: Function, b: Block, factor: int | str, trip: int | None) 
         act = _and(acts[-1], conts[-1], out, loc) if guarded else Const(1, 1)
         vmap = {p: prev.get(back[p], back[p]) for p in phis}
         for op in body:
-            new = _clone(op, vmap, out)
+            new = _clone(op, vmap)
             vmap[op] = new
-            if op.kind in ("load", "store") and not (isinstance(act, Const) and act.value == 1):
-                _guard(new, act, out)
+            if op.kind in ("load", "store") and guarded:
+                add_guard(new, act, out.append)
+            out.append(new)
         maps.append(vmap)
         acts.append(act)
         if guarded:
@@ -113,8 +90,7 @@ def unroll_block(func: Function, b: Block, factor: int | str, trip: int | None) 
     last = maps[-1]
 
     # values used after the loop: the last active copy's
-    inside = set(b.ops)
-    used_after = [v for v in phis + body if _used_outside(func, b, v)]
+    used_after = [v for v in phis + body if used_outside(func, b, v)]
     repl = {}
     for v in used_after:
         val = maps[0].get(v, v)
@@ -127,23 +103,12 @@ def unroll_block(func: Function, b: Block, factor: int | str, trip: int | None) 
         else:
             val = last[v]
         repl[v] = val
-    for op in func.ops():
-        if op in inside or op in out:
-            continue
-        op.operands = [repl.get(v, v) for v in op.operands]
-        if op.incoming:
-            op.incoming = [(p, repl.get(v, v)) for p, v in op.incoming]
+    replace_uses(func, repl, skip_block=b)
 
+    init = {}
     if full:
         # straight-line code: phis take their initial values, no back edge
         init = {p: next(v for q, v in p.incoming if q is not b) for p in phis}
-        for op in out:
-            op.operands = [init.get(v, v) for v in op.operands]
-        for op in func.ops():
-            if op.block is not b:
-                op.operands = [init.get(v, v) for v in op.operands]
-                if op.incoming:
-                    op.incoming = [(q, init.get(v, v)) for q, v in op.incoming]
         new_term = Op(width=0, kind="br", operands=[], loc=loc)
         new_term.targets = [exit_blk]
         ops = out + [new_term]
@@ -165,15 +130,7 @@ def unroll_block(func: Function, b: Block, factor: int | str, trip: int | None) 
     for op in ops:
         op.block = b
     b.ops = ops
-
-
-def _used_outside(func: Function, b: Block, v) -> bool:
-    for op in func.ops():
-        if op.block is b:
-            continue
-        if v in op.operands or any(val is v for _, val in op.incoming):
-            return True
-    return False
+    replace_uses(func, init)
 
 
 def merge_blocks(func: Function) -> int:
@@ -191,12 +148,7 @@ def merge_blocks(func: Function) -> int:
             s = t.targets[0]
             if s is a or s is func.entry or preds[s] != [a]:
                 continue
-            for phi in s.phis:  # a single incoming value
-                v = phi.incoming[0][1]
-                for op in func.ops():
-                    op.operands = [v if x is phi else x for x in op.operands]
-                    if op.incoming:
-                        op.incoming = [(q, v if x is phi else x) for q, x in op.incoming]
+            replace_uses(func, {phi: phi.incoming[0][1] for phi in s.phis})  # one incoming each
             rest = [op for op in s.ops if op.kind != "phi"]
             a.ops = a.ops[:-1] + rest
             for op in rest:
