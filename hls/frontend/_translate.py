@@ -19,7 +19,7 @@ from ..fpu import BINARY32, BINARY64, FPFormat
 from ..ir import Block, Const, Function, Loc, MemoryObject, Module, Op, Param, PtrParam, Value
 from ._debuginfo import DebugInfo
 from ._types import (
-    ArrayT, FloatT, IntT, PtrT, StructT, TypeParser, VectorT, field_offsets, sizeof,
+    ArrayT, FloatT, IntT, PtrT, StructT, TypeParser, VectorT, element_layout, field_offsets, sizeof,
     store_size, tokenize,
 )
 
@@ -375,8 +375,10 @@ class Translator:
             init = init.ljust(size, b"\0")
             if any(isinstance(x, FloatT) for x in _leaves(t)) and self.opts.get("reject_float", True):
                 pass  # float data in memory is plain bits; arithmetic on it is rejected later
-            mem = MemoryObject(name=_sanitize(name), kind="global", elem_bytes=size,
-                               init=init, readonly=(kind == "constant"), symbol=name)
+            eb, dims, fields = element_layout(t)
+            mem = MemoryObject(name=_sanitize(name), kind="global", elem_bytes=eb,
+                               init=init, readonly=(kind == "constant"), symbol=name,
+                               elem_dims=dims, elem_fields=fields)
             self.globals[name] = mem
         return Ptr(self.globals[name], Const(OFF_W, 0))
 
