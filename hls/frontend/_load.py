@@ -323,6 +323,7 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
                     lmap)
     module = tr.translate(top)
     module.llvm_ir = text
+    module.abort_sites = dict(getattr(tr, "abort_sites", {}))
     fmts = options.fp_format
     for name in tr.functions:
         c = fmts.get(name, fmts.get("*"))

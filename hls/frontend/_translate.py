@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+import sys
 from dataclasses import dataclass
 
 from ..errors import FrontendError, UnsupportedError
@@ -41,6 +42,27 @@ _IGNORED_INTRINSICS = ("lifetime.", "assume", "dbg.", "experimental.noalias.scop
 
 
 _FLOAT_FORMATS = {32: BINARY32, 64: BINARY64}
+
+#: library functions dropped from the hardware (with a warning)
+_PRINT_CALLS = ("printf", "puts", "putchar", "__printf_chk")
+#: library functions that end the run with a failure
+_ABORT_CALLS = ("abort", "__assert_fail", "__assert_rtn")
+#: library functions with a hardware meaning (when only declared in the module)
+_LIBC_CALLS = (*_PRINT_CALLS, *_ABORT_CALLS, "exit", "memset", "memcpy", "memmove")
+#: the flag memory a failed run (abort, failed assert) writes its site number into
+ABORT_GLOBAL = "__pyhls_abort"
+#: constant-length memset/memcpy/memmove up to this many bytes become straight-line
+#: accesses; longer ones (and any run-time length) become a loop
+_UNROLL_MEM_BYTES = 4096
+#: ... except a memmove within one memory: straight-line only up to this many bytes
+_UNROLL_MEMMOVE_BYTES = 64
+
+
+def _warn(file: str | None, line: int | None, msg: str) -> None:
+    loc = file or "pyhls"
+    if line is not None:
+        loc = f"{loc}:{line}"
+    print(f"{loc}: warning: {msg}", file=sys.stderr)
 
 
 def _scalar(t) -> bool:
@@ -164,6 +186,7 @@ class Translator:
     def translate(self, top: str) -> Module:
         fn = self._find_function(top)
         self._top_mems = set()
+        self._top_name = top
         topf = self._function(fn, is_top=True)
         self._thread_globals(topf)
         self._finish_memories()
@@ -175,6 +198,14 @@ class Translator:
         """Reject constructs without a hardware meaning, on the IR as the user wrote it,
         so the message points at the user's line before any pass rewrites it."""
         fn = self._find_function(top)
+        self._warnings: list[tuple[int, str, str]] = []
+        try:
+            self._check(fn, top)
+        finally:
+            for line, file, msg in sorted(set(self._warnings)):
+                _warn(file, line or None, msg)
+
+    def _check(self, fn, top: str) -> None:
         seen: dict[str, None] = {}
         stack: list[tuple[object, tuple[str, ...]]] = [(fn, ())]
         while stack:
@@ -214,6 +245,9 @@ class Translator:
                         if name.startswith(("llvm.stacksave", "llvm.stackrestore")):
                             raise self.unsupported("a dynamically sized stack array", text, f.name)
                         continue
+                    if callee.is_declaration and name in _LIBC_CALLS:
+                        self._check_libc(name, ins, text, f.name, top)
+                        continue
                     if callee.is_declaration:
                         raise self.unsupported(
                             f"a call to the undefined external function '{name}'", text, f.name)
@@ -222,6 +256,21 @@ class Translator:
                     if name == f.name or name in path:
                         raise self.unsupported("recursion", text, f.name)
                     stack.append((callee, path + (f.name,)))
+
+    def _check_libc(self, name: str, ins, text: str, fn: str, top: str) -> None:
+        """A call of a library function the hardware understands (see ``_libc_call``)."""
+        if name in _PRINT_CALLS:
+            if str(ins.type) != "void" and self._result_used(ins):
+                raise self.unsupported(f"using the value of '{name}', which is dropped from "
+                                       f"the hardware,", text, fn)
+            loc = self.loc_of(text, fn)
+            shown = name
+            if name != "printf" and _source_says(loc, "printf"):
+                shown = "printf"  # clang turns printf("...\\n") into puts, printf("%c") into putchar
+            self._warnings.append((loc.line or 0, loc.file, f"call of '{shown}' is dropped "
+                                                             f"from the hardware"))
+        elif name == "exit" and top != "main":
+            raise self.unsupported("exit() outside a whole program (--top main)", text, fn)
 
     def _instr_error(self, ins, text):
         self._itext = text
@@ -293,8 +342,11 @@ class Translator:
             self._cur = blocks[key(bb)]
             for ins in bb.instructions:
                 self._instr(ins)
+                if self._cur.ops and self._cur.ops[-1].is_terminator:
+                    break  # exit()/abort() ended the block; what follows is unreachable
         for op, ins in self._phis:
             self._fill_phi(op, ins)
+        self._retarget_split_phis()
         return func
 
     def _type_error(self, t, what: str, text: str, fn: str) -> UnsupportedError:
@@ -840,6 +892,9 @@ class Translator:
             self._intrinsic(ins, text, name[5:], args)
             return
         callee = self.llmod.get_function(name)
+        if callee.is_declaration and name in _LIBC_CALLS:
+            self._libc_call(ins, text, name, args)
+            return
         if callee.is_declaration:
             raise self.unsupported(f"a call to the undefined external function '{name}'", text,
                                    self._llname)
@@ -915,41 +970,214 @@ class Translator:
             return
         raise self.unsupported(f"the intrinsic llvm.{name}", text, self._llname)
 
+    # ------------------------------------------------------------------ library calls
+    def _libc_call(self, ins, text, name: str, args) -> None:
+        """printf/puts/putchar: dropped (warned about in ``check``); exit(n): a return of n
+        from main; abort()/failed assert: the site number into the abort flag memory and
+        a return; memset/memcpy/memmove: as the intrinsics."""
+        if name in _PRINT_CALLS:
+            if str(ins.type) != "void" and self._result_used(ins):
+                raise self.unsupported(f"using the value of '{name}', which is dropped from "
+                                       f"the hardware,", text, self._llname)
+            return
+        if name in ("memset", "memcpy", "memmove"):
+            self._mem_intrinsic(name, ins, text, args)
+            if str(ins.type) == "ptr":
+                self._set(ins, self._ptr(args[0]))
+            return
+        if name == "exit":
+            if self._llname != "main" or getattr(self, "_top_name", None) != "main":
+                raise self.unsupported("exit() in a function that is not inlined into main "
+                                       "(a noinline function, or a top other than main)",
+                                       text, self._llname)
+            w = self._fn.return_width
+            status = self._int(args[0]) if args else Const(32, 0)
+            self._emit("ret", [self._fit(status, w)] if w else [], 0)
+            return
+        what = "abort()"
+        if name in ("__assert_fail", "__assert_rtn"):
+            cond = _c_string(self, args[0 if name == "__assert_fail" else 3])
+            what = f"assertion '{cond}' failed" if cond else "an assertion failed"
+        self._abort(what)
+
+    def _fit(self, v: Value, w: int) -> Value:
+        if v.width == w:
+            return v
+        if isinstance(v, Const):
+            return Const(w, v.value)
+        return self._emit("trunc" if v.width > w else "zext", [v], w)
+
+    def _result_used(self, ins) -> bool:
+        name = ins.name
+        if not name:
+            return False
+        uses = re.findall(r"%" + re.escape(name) + r"(?![-\w.$])", str(ins.function))
+        return len(uses) > 1
+
+    def _abort(self, what: str) -> None:
+        """End the call with a failure: write the site number (1, 2, ...) into the abort
+        flag memory (a writable global the co-simulation reads) and return."""
+        mem = self.globals.get(ABORT_GLOBAL)
+        if mem is None:
+            mem = MemoryObject(name=ABORT_GLOBAL.strip("_"), kind="global", elem_bytes=4, init=bytes(4),
+                               symbol=ABORT_GLOBAL)
+            self.globals[ABORT_GLOBAL] = mem
+        sites = self.__dict__.setdefault("abort_sites", {})
+        k = len(sites) + 1
+        loc = self._loc
+        sites[k] = f"{loc.file}:{loc.line}: {what}" if loc and loc.line else what
+        p = Ptr(mem, Const(OFF_W, 0))
+        op = self._emit("store", [p.off, Const(32, k)], 0, mem=mem, size=4)
+        self.accesses.append(_Access(op, p, 4, self._fn))
+        w = self._fn.return_width
+        self._emit("ret", [Const(w, 0)] if w else [], 0)
+
+    # ------------------------------------------------------------------ memset/memcpy/memmove
     def _mem_intrinsic(self, base, ins, text, args) -> None:
+        """Constant lengths up to ``_UNROLL_MEM_BYTES``: straight-line accesses (a memmove
+        within one memory: all loads before all stores, up to ``_UNROLL_MEMMOVE_BYTES``).
+        Otherwise a loop of element accesses (the element: the largest power of two up to
+        8 bytes that divides the length, as far as it is known, and the alignment); a
+        memmove within one memory copies upwards when the destination is below the source
+        and downwards otherwise, so overlapping ranges are right."""
         n = self._val(args[2])
-        if not isinstance(n, Const):
-            raise self.unsupported(f"{base} with a length that is not a constant", text, self._llname)
-        if n.value > 4096:
-            raise self.unsupported(f"{base} of more than 4096 bytes", text, self._llname)
+        if not isinstance(n, Const) and not isinstance(n, Value):
+            raise self.unsupported(f"{base} with a pointer length", text, self._llname)
         dst = self._ptr(args[0])
+        src = self._ptr(args[1]) if base != "memset" else None
         aligns = [int(a) for a in re.findall(r"align (\d+)", text)] or [1]
+        same = src is not None and src.mem is dst.mem
+        limit = _UNROLL_MEMMOVE_BYTES if base == "memmove" and same else _UNROLL_MEM_BYTES
+        if isinstance(n, Const):
+            nres, nbits = n.value, OFF_W
+        else:
+            n = self._to_len(n)
+            nres, nbits = _Residues().get(n)
         chunk = 8
-        while chunk > 1 and (n.value % chunk or chunk > min(aligns)):
+        while chunk > 1 and (chunk > min(aligns) or nbits < chunk.bit_length() - 1
+                             or nres % chunk):
             chunk //= 2
+        word = None
         if base == "memset":
             byte = self._int(args[1])
+            if byte.width != 8:
+                byte = self._fit(byte, 8)
             if isinstance(byte, Const):
                 word = Const(8 * chunk, int.from_bytes(bytes([byte.value]) * chunk, "little"))
             else:
                 word = byte if chunk == 1 else self._emit("concat", [byte] * chunk, 8 * chunk)
-            for off in range(0, n.value, chunk):
+        if isinstance(n, Const) and n.value <= limit:
+            self._mem_unrolled(dst, src, word, n.value, chunk)
+            return
+        if isinstance(n, Const):
+            n = Const(OFF_W, n.value)
+        head = self._cur
+        join = self._new_block("mem_done")
+        if not isinstance(n, Const):  # nothing to do for a zero length
+            z = self._emit("icmp", [n, Const(OFF_W, 0)], 1, pred="eq")
+            body = self._new_block("mem_go")
+            self._branch([z], [join, body])
+            self._cur = body
+        if base == "memmove" and same and isinstance(dst.off, Const) and isinstance(src.off, Const):
+            self._mem_loop(dst, src, None, n, chunk, join, down=dst.off.value > src.off.value)
+        elif base == "memmove" and same:
+            up, down = self._new_block("move_up"), self._new_block("move_down")
+            c = self._emit("icmp", [dst.off, src.off], 1, pred="ule")
+            self._branch([c], [up, down])
+            self._cur = up
+            self._mem_loop(dst, src, None, n, chunk, join, down=False)
+            self._cur = down
+            self._mem_loop(dst, src, None, n, chunk, join, down=True)
+        else:
+            self._mem_loop(dst, src, word, n, chunk, join, down=False)
+        self._cur = join
+        self._note_split(head, join)
+
+    def _to_len(self, n: Value) -> Value:
+        """A length (size_t) as an unsigned OFF_W-bit value."""
+        if n.width == OFF_W:
+            return n
+        return self._emit("trunc" if n.width > OFF_W else "zext", [n], OFF_W)
+
+    def _mem_unrolled(self, dst: Ptr, src: Ptr | None, word, n: int, chunk: int) -> None:
+        offs = range(0, n, chunk)
+        if src is None:
+            for off in offs:
                 p = Ptr(dst.mem, self._add(dst.off, Const(OFF_W, off)))
                 op = self._emit("store", [p.off, word], 0, mem=p.mem, size=chunk)
                 self.accesses.append(_Access(op, p, chunk, self._fn))
             return
-        src = self._ptr(args[1])
-        if base == "memmove" and src.mem is dst.mem:
-            raise self.unsupported("memmove within one memory", text, self._llname)
         loads = []
-        for off in range(0, n.value, chunk):
+        for off in offs:
             p = Ptr(src.mem, self._add(src.off, Const(OFF_W, off)))
             op = self._emit("load", [p.off], 8 * chunk, mem=p.mem, size=chunk)
             self.accesses.append(_Access(op, p, chunk, self._fn))
             loads.append(op)
-        for off, ld in zip(range(0, n.value, chunk), loads):
+        for off, ld in zip(offs, loads):
             p = Ptr(dst.mem, self._add(dst.off, Const(OFF_W, off)))
             op = self._emit("store", [p.off, ld], 0, mem=p.mem, size=chunk)
             self.accesses.append(_Access(op, p, chunk, self._fn))
+
+    def _mem_loop(self, dst: Ptr, src: Ptr | None, word, n: Value, chunk: int, exit_: Block,
+                  down: bool) -> None:
+        """One single-block loop from the current block over ``n`` bytes (n > 0) in
+        ``chunk``-byte elements: stores of ``word`` (memset) or copies from ``src``,
+        upwards from offset 0 or downwards from n - chunk; then on to ``exit_``."""
+        pre = self._cur
+        loop = self._new_block("mem_down" if down else "mem_loop")
+        self._branch([], [loop])
+        self._cur = loop
+        i = self._emit("phi", [], OFF_W)
+        step = Const(OFF_W, -chunk if down else chunk)
+        nxt = self._emit("add", [i, step], OFF_W)
+        if down:  # i: bytes left; the element at i - chunk
+            i.incoming = [(pre, n), (loop, nxt)]
+            at = nxt
+        else:
+            i.incoming = [(pre, Const(OFF_W, 0)), (loop, nxt)]
+            at = i
+        if src is not None:
+            p = Ptr(src.mem, self._add(src.off, at))
+            word = self._emit("load", [p.off], 8 * chunk, mem=p.mem, size=chunk)
+            self.accesses.append(_Access(word, p, chunk, self._fn))
+        p = Ptr(dst.mem, self._add(dst.off, at))
+        op = self._emit("store", [p.off, word], 0, mem=p.mem, size=chunk)
+        self.accesses.append(_Access(op, p, chunk, self._fn))
+        if down:
+            c = self._emit("icmp", [nxt, Const(OFF_W, 0)], 1, pred="ne")
+        else:
+            c = self._emit("icmp", [nxt, n], 1, pred="ult")
+        self._branch([c], [loop, exit_])
+
+    def _branch(self, cond: list[Value], targets: list[Block]) -> None:
+        op = self._emit("condbr" if cond else "br", cond, 0)
+        op.targets = targets
+
+    def _new_block(self, tag: str) -> Block:
+        """A block of the function being translated, after its LLVM blocks (so a branch
+        by LLVM name finds the LLVM block first)."""
+        k = self.__dict__.setdefault("_nsplit", [0])
+        k[0] += 1
+        h = self.__dict__.get("_split_head", {}).get(self._cur, self._cur)
+        b = Block(name=f"{h.name}_{tag}{k[0]}", function=self._fn)
+        self._fn.blocks.append(b)
+        return b
+
+    def _note_split(self, head: Block, tail: Block) -> None:
+        """The LLVM block that began in ``head`` now ends in ``tail``: its successors'
+        phis name ``tail`` as their predecessor (``_retarget_split_phis``)."""
+        heads = self.__dict__.setdefault("_split_head", {})
+        ends = self.__dict__.setdefault("_split_end", {})
+        h = heads.get(head, head)
+        ends[h] = tail
+        heads[tail] = h
+
+    def _retarget_split_phis(self) -> None:
+        ends = getattr(self, "_split_end", None)
+        if not ends:
+            return
+        for op, _ in self._phis:
+            op.incoming = [(ends.get(b, b), v) for b, v in op.incoming]
 
     # ------------------------------------------------------------------ globals in callees
     def _thread_globals(self, top: Function) -> None:
@@ -1108,6 +1336,32 @@ class Translator:
             return
         eb = m.elem_bytes or w
         m.depth_words = max(1, -(-(int(d) * eb) // w))
+
+
+def _source_says(loc: Loc, word: str) -> bool:
+    """Does the source line at ``loc`` contain ``word``?"""
+    try:
+        with open(loc.file, errors="replace") as f:
+            for i, line in enumerate(f, 1):
+                if i == loc.line:
+                    return word in line
+    except (OSError, TypeError):
+        pass
+    return False
+
+
+def _c_string(tr: "Translator", v) -> str | None:
+    """The text of a constant C string argument (a global ``c"...\\00"``), if any."""
+    try:
+        if _vk(v) == "global_variable":
+            gv = tr._gvars[v.name]
+        else:  # a constant getelementptr into one
+            gv = tr._gvars[re.search(r"ptr @([-\w.$]+)", str(v)).group(1)]
+        c = re.search(r'c"((?:[^"\\]|\\[0-9A-Fa-f]{2})*)"', str(gv))
+        raw = re.sub(r"\\([0-9A-Fa-f]{2})", lambda x: chr(int(x.group(1), 16)), c.group(1))
+        return raw.split("\0")[0]
+    except Exception:  # noqa: BLE001 - only a nicer message
+        return None
 
 
 def _rpo(llblocks: list) -> list:

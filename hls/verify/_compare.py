@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from hls.errors import CosimError
+from hls.frontend import ABORT_GLOBAL
 from hls.interface import MemoryPort, TopInterface
 
 from ._golden import Call
@@ -46,7 +47,7 @@ class Mismatch:
 class CallResult:
     cycles: int
     passed: bool
-    status: str                          # "ok" | "timeout" | "error" | "skipped"
+    status: str                          # "ok" | "timeout" | "error" | "skipped" | "aborted"
     mismatches: list[Mismatch] = field(default_factory=list)  # first few of this call
     n_mismatches: int = 0                # all mismatching elements (+ return) of this call
     message: str = ""                    # harness message (design error / timeout)
@@ -162,7 +163,11 @@ def compare_calls(iface: TopInterface, calls: Sequence[Call],
     for i, (call, r) in enumerate(zip(calls, raw)):
         mism: list[Mismatch] = []
         n = 0
+        aborted = 0
         for m in iface.memories:
+            if m.global_name == ABORT_GLOBAL:  # abort()/a failed assert: its site number
+                aborted = int.from_bytes(r.mems[m.name][:4], "little")
+                continue
             exp = _expected_bytes(m, call)
             if exp is not None:
                 n += _compare_memory(i, m, exp, r.mems[m.name], mism, MAX_MISMATCHES_PER_CALL)
@@ -173,9 +178,12 @@ def compare_calls(iface: TopInterface, calls: Sequence[Call],
                 n += 1
                 if len(mism) < MAX_MISMATCHES_PER_CALL:
                     mism.append(Mismatch(i, "return", None, e, g))
-        passed = r.status == "ok" and n == 0
-        results.append(CallResult(cycles=r.cycles, passed=passed, status=r.status,
-                                  mismatches=mism, n_mismatches=n, message=r.message))
+        status, message = r.status, r.message
+        if aborted and status == "ok":
+            status, message = "aborted", f"the design aborted at site {aborted}"
+        passed = status == "ok" and n == 0
+        results.append(CallResult(cycles=r.cycles, passed=passed, status=status,
+                                  mismatches=mism, n_mismatches=n, message=message))
     return results
 
 

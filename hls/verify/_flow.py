@@ -16,7 +16,7 @@ import llvmlite.binding as llvm
 
 from ..errors import CosimError, FrontendError
 from ..flow import SynthOptions, SynthResult, synthesize
-from ..frontend import read_input
+from ..frontend import ABORT_GLOBAL, read_input
 from ._compare import CosimResult, run_cosim, run_cosim_main
 from ._fpgolden import rewrite_ll
 from ._profile import loop_profiles
@@ -52,6 +52,14 @@ def _tb_module_text(result: SynthResult, tb: str | Path, cc: str | None) -> str:
         pass
     tb_mod.link_in(kernel)
     return str(tb_mod)
+
+
+def name_aborts(result: CosimResult, sites: dict) -> None:
+    """Calls that ended in abort() or a failed assert: their message names the site."""
+    for c in result.calls:
+        if c.status == "aborted":
+            k = int(c.message.rsplit(" ", 1)[-1])
+            c.message = f"the design aborted: {sites.get(k, f'site {k}')}"
 
 
 def _fp_formats(spec: dict | None) -> dict:
@@ -129,7 +137,8 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
     if res.axi is not None:     # alveo top: cocotb + AXI models with random stalls
         run_, run_main_ = _axi_runners(res, seed, axi_stall)
     ptr_sizes = {m.arg_index: m.whole_bytes for m in iface.memories if m.arg_index is not None}
-    glob_sizes = {m.global_name: m.whole_bytes for m in iface.memories if m.global_name}
+    glob_sizes = {m.global_name: m.whole_bytes for m in iface.memories
+                  if m.global_name and m.global_name != ABORT_GLOBAL}
     func = res.module.top
     try:
         if tb is not None:
@@ -166,6 +175,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
         if own_tmp is not None and not waves:
             own_tmp.cleanup()
     result.synth = res
+    name_aborts(result, res.module.abort_sites)
     if profile_loops and native_text is not None:
         result.loops = loop_profiles(res, result.loop_activity, native_text)
     return result
