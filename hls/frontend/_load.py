@@ -117,14 +117,10 @@ def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
                 compile_c_to_ll(p, out, cc=cc, extra_flags=tuple(cflags))
             except ToolError as e:
                 # a compile error in the user's C: its first diagnostic, as one line
-                m = re.search(rf"^{re.escape(str(p))}:(\d+):\d+: (?:fatal )?error: (.*)$",
-                              e.message, re.M)
-                if m:
-                    raise FrontendError(m.group(2).strip(), str(p), int(m.group(1))) from None
-                # the first error in another file (a header)
+                # the first error, in the input or in a header it includes
                 m = re.search(r"^([^\s:][^:\n]*):(\d+):\d+: (?:fatal )?error: (.*)$",
                               e.message, re.M)
-                if m and Path(m.group(1)).is_file():
+                if m and (m.group(1) == str(p) or Path(m.group(1)).is_file()):
                     raise FrontendError(m.group(3).strip(), m.group(1), int(m.group(2))) from None
                 raise
             return LoadedInput(str(p), out.read_text(), "c")

@@ -7,9 +7,11 @@
 #define OFFSET 0
 #endif
 
+static inline int scale(int x) { return x * SCALE; }  /* inline: a C99 keyword */
+
 int scaled(int x) {
   for (int i = 0; i < 1; i++)  /* a C99 declaration in the for */
-    x = x * SCALE;
+    x = scale(x);
   return twice(x) + OFFSET;
 }
 
