@@ -159,3 +159,20 @@ def test_cflags_two_inputs_two_file_testbench_cosim(tmp_path, capsys, monkeypatc
     rc = cli(["cosim", "scaled.c", "helper.c", "--top", "scaled", "-o", str(tmp_path / "o"),
               *_flags(), "--tb", "tb.c", "--tb", "tb_values.c", "--tb", "scaled.c"])
     assert rc == 0, capsys.readouterr().err
+
+
+def test_two_inputs_locations(tmp_path, capsys, monkeypatch):
+    """Warnings and errors in the second input name that file."""
+    monkeypatch.chdir(tmp_path)
+    Path("a.c").write_text("int g(int x);\nint f(int x) {\n  return g(x) + 1;\n}\n")
+    Path("b.c").write_text("int printf(const char *, ...);\n\nint g(int x) {\n"
+                           "  printf(\"%d\\n\", x);\n  return x * 2;\n}\n")
+    assert cli(["synth", "a.c", "b.c", "--top", "f", "-o", "o"]) == 0
+    assert "b.c:4: warning: call of 'printf' is dropped" in capsys.readouterr().err
+    Path("b.c").write_text("int printf(const char *, ...);\n\nint g(int x) {\n"
+                           "  return printf(\"%d\\n\", x);\n}\n")
+    assert cli(["synth", "a.c", "b.c", "--top", "f", "-o", "o"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("b.c:4: error: using the value of 'printf'"), err
+    assert cli(["synth", "a.c", "a.c", "--top", "f", "-o", "o"]) == 1
+    assert "an input file is given twice" in capsys.readouterr().err

@@ -357,11 +357,13 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
     lmap = line_map(inp.text) if inp.kind == "ll" else {}
     # reject unsupported constructs on the IR as written (its lines are the user's lines)
     # (the module's own printing, whose metadata numbering is that of its instructions)
-    Translator(mod, str(mod), inp.path, {"depth": options.depth}, lmap).check(top)
+    paths = inp.paths or (inp.path,)
+    Translator(mod, str(mod), inp.path, {"depth": options.depth, "paths": paths},
+               lmap).check(top)
     canonicalise(mod, top)
     text = str(mod)
-    tr = Translator(mod, text, inp.path, {"depth": options.depth, "fp_format": options.fp_format},
-                    lmap)
+    tr = Translator(mod, text, inp.path, {"depth": options.depth, "fp_format": options.fp_format,
+                                          "paths": paths}, lmap)
     module = tr.translate(top)
     module.llvm_ir = text
     module.abort_sites = dict(getattr(tr, "abort_sites", {}))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import re
 import sys
+from pathlib import Path
 from dataclasses import dataclass
 
 from ..errors import FrontendError, UnsupportedError
@@ -142,7 +143,23 @@ class Translator:
         if line is None:
             d = self._define_lines.get(fn_name, "")
             line = self.dbg.subprogram_line(d) or self.line_map.get((fn_name, None))
-        return Loc(self.path, line)
+            return Loc(self._input_of(d.split("{")[0]), line)
+        return Loc(self._input_of(instr_text), line)
+
+    def _input_of(self, text: str) -> str:
+        """Of several linked inputs, the one whose debug info holds ``text``."""
+        paths = self.opts.get("paths") or ()
+        if len(paths) < 2:
+            return self.path
+        f = self.dbg.file_of(text)
+        if f:
+            for p in paths:
+                if p == f or Path(p).resolve() == Path(f).resolve():
+                    return p
+            for p in paths:
+                if Path(p).name == Path(f).name:
+                    return p
+        return self.path
 
     def unsupported(self, what: str, instr_text: str, fn_name: str) -> UnsupportedError:
         loc = self.loc_of(instr_text, fn_name)
@@ -294,7 +311,8 @@ class Translator:
         if name in self.functions:
             return self.functions[name]
         define = self._define_lines.get(name, str(llfn).split("\n", 1)[0])
-        floc = Loc(self.path, self.dbg.subprogram_line(define) or self.line_map.get((name, None)))
+        floc = Loc(self._input_of(define.split("{")[0]),
+                   self.dbg.subprogram_line(define) or self.line_map.get((name, None)))
         ftype = llfn.global_value_type
         if ftype.is_function_vararg:
             raise UnsupportedError(f"a variadic function is not supported for hardware: @{name}",
