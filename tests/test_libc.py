@@ -176,3 +176,22 @@ def test_two_inputs_locations(tmp_path, capsys, monkeypatch):
     assert err.startswith("b.c:4: error: using the value of 'printf'"), err
     assert cli(["synth", "a.c", "a.c", "--top", "f", "-o", "o"]) == 1
     assert "an input file is given twice" in capsys.readouterr().err
+
+
+def test_abort_in_a_callee_ends_the_run():
+    """abort() in a noinline function: no abort, a normal pass; with -DLIMIT=20 the
+    hardware stops at vals[2] (out[0..1] written, nothing after) and the run fails."""
+    src = PROGS / "abort_callee.c"
+    res = cosim(src, "main")
+    assert res.passed, res.summary()
+    with pytest.raises(CosimError, match="called abort"):
+        cosim(src, "main", cflags=("-DLIMIT=20",))
+    syn = synthesize(src, SynthOptions(top="main", cflags=("-DLIMIT=20",)))
+    out = b"".join(v.to_bytes(4, "little") for v in (11, 17, 0, 0, 0, 0, 0, 0))
+    with tempfile.TemporaryDirectory() as d:
+        v = Path(d) / "main.v"
+        v.write_text(syn.verilog)
+        r = run_cosim_main([v], syn.interface, 0, {"out": out}, 100_000, workdir=d)
+    name_aborts(r, syn.module.abort_sites)
+    assert r.calls[0].status == "aborted" and r.calls[0].n_mismatches == 0, r.summary()
+    assert r.calls[0].message.endswith("abort_callee.c:14: abort()")

@@ -934,6 +934,8 @@ class Translator:
         self.call_binds.append((op, binds))
         if sub.return_width:
             self._set(ins, op)
+        if sub.name in self.__dict__.get("_may_abort", ()):
+            self._abort_check()
 
     def _reaches(self, fn, target: str, seen=None) -> bool:
         seen = set() if seen is None else seen
@@ -1032,6 +1034,23 @@ class Translator:
         uses = re.findall(r"%" + re.escape(name) + r"(?![-\w.$])", str(ins.function))
         return len(uses) > 1
 
+    def _abort_check(self) -> None:
+        """After a call that may have aborted: end this call too when the flag is set."""
+        mem = self.globals[ABORT_GLOBAL]
+        p = Ptr(mem, Const(OFF_W, 0))
+        flag = self._emit("load", [p.off], 32, mem=mem, size=4)
+        self.accesses.append(_Access(flag, p, 4, self._fn))
+        c = self._emit("icmp", [flag, Const(32, 0)], 1, pred="ne")
+        head = self._cur
+        stop, cont = self._new_block("aborted"), self._new_block("not_aborted")
+        self._branch([c], [stop, cont])
+        self._cur = stop
+        w = self._fn.return_width
+        self._emit("ret", [Const(w, 0)] if w else [], 0)
+        self._cur = cont
+        self._note_split(head, cont)
+        self.__dict__.setdefault("_may_abort", set()).add(self._fn.name)
+
     def _abort(self, what: str) -> None:
         """End the call with a failure: write the site number (1, 2, ...) into the abort
         flag memory (a writable global the co-simulation reads) and return."""
@@ -1049,6 +1068,7 @@ class Translator:
         self.accesses.append(_Access(op, p, 4, self._fn))
         w = self._fn.return_width
         self._emit("ret", [Const(w, 0)] if w else [], 0)
+        self.__dict__.setdefault("_may_abort", set()).add(self._fn.name)
 
     # ------------------------------------------------------------------ memset/memcpy/memmove
     def _mem_intrinsic(self, base, ins, text, args) -> None:
