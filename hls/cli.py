@@ -43,6 +43,9 @@ def _units(text: str) -> tuple[str, int]:
     return k, int(v)
 
 
+_MAX_OUTPUT_LINES = 40
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pyhls", description="High-level synthesis from LLVM IR "
                                 "(C, .ll, .bc, .mlir) to verified Verilog.")
@@ -242,6 +245,13 @@ def _run(args) -> int:
         print(f"pyhls: co-simulation of {args.top}: {len(calls)} call(s), "
               f"{cres.total_cycles} cycles in total, "
               + ("PASSED" if cres.passed else "FAILED"))
+        if cres.native_output:
+            out_lines = cres.native_output.splitlines()
+            print(f"  output of the native run ({len(out_lines)} line(s)):")
+            for line in out_lines[:_MAX_OUTPUT_LINES]:
+                print(f"  | {line}")
+            if len(out_lines) > _MAX_OUTPUT_LINES:
+                print(f"  | ... {len(out_lines) - _MAX_OUTPUT_LINES} more line(s)")
         for lp in cres.loops:
             print(f"  loop {lp}")
         _print_yosys(result.report)

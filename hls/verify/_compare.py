@@ -73,6 +73,8 @@ class CosimResult:
     loop_activity: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
     #: with ``cosim(..., profile_loops=True)``: one hls.verify.LoopProfile per loop
     loops: list = field(default_factory=list)
+    #: what the program printed (printf, puts, putchar) in its native run (--tb, --top main)
+    native_output: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -155,10 +155,12 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
     glob_sizes = {m.global_name: m.whole_bytes for m in iface.memories
                   if m.global_name and m.global_name != ABORT_GLOBAL}
     func = res.module.top
+    printed: list[str] = []
     try:
         if tb is not None:
             text = native_text = _tb_module_text(res, tb, cc, tuple(cflags))
-            calls = capture_tb_calls(text, func.name, ptr_sizes, globals_=glob_sizes or None)
+            calls = capture_tb_calls(text, func.name, ptr_sizes, globals_=glob_sizes or None,
+                                     output=printed)
             if not calls:
                 raise CosimError(f"the testbench never calls {func.name}",
                                  str(_tb_files(tb)[0]), None)
@@ -170,7 +172,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
             result = run_([vfile], iface, calls, max_cycles, waves, work)
         elif func.name == "main" and not func.params:
             native_text = golden_ir(res.module)
-            ret, globs = run_main(native_text, list(glob_sizes), glob_sizes)
+            ret, globs = run_main(native_text, list(glob_sizes), glob_sizes, output=printed)
             w = func.return_width
             exp_ret = ret & ((1 << w) - 1) if w else None
             result = run_main_([vfile], iface, exp_ret, globs, max_cycles, waves, work)
@@ -191,6 +193,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
         if own_tmp is not None and not waves:
             own_tmp.cleanup()
     result.synth = res
+    result.native_output = "".join(printed)
     name_aborts(result, res.module.abort_sites)
     if profile_loops and native_text is not None:
         result.loops = loop_profiles(res, result.loop_activity, native_text)
