@@ -199,3 +199,20 @@ def test_abort_in_a_callee_ends_the_run():
     name_aborts(r, syn.module.abort_sites)
     assert r.calls[0].status == "aborted" and r.calls[0].n_mismatches == 0, r.summary()
     assert r.calls[0].message.endswith("abort_callee.c:14: abort()")
+
+
+def test_memmove_between_aliased_arguments_is_rejected(tmp_path):
+    """A memmove between two pointer arguments of a noinline function is copied as if they
+    did not overlap: rejected when a call binds both to one memory, accepted otherwise."""
+    src = tmp_path / "mv.c"
+    src.write_text(
+        "unsigned char buf[64], other[64];\n"
+        "__attribute__((noinline)) void mv(unsigned char *d, const unsigned char *s, int n) {\n"
+        "  __builtin_memmove(d, s, n);\n}\n"
+        "int main(void) {\n  for (int i = 0; i < 64; i++) buf[i] = i;\n"
+        "  mv(SAME ? buf + 1 : other, buf, buf[5] + 3);\n  return buf[9] + other[7];\n}\n")
+    with pytest.raises(UnsupportedError, match="memmove between pointer arguments 's' and 'd' "
+                                               "that a call binds to the same memory") as e:
+        synthesize(src, SynthOptions(top="main", cflags=("-DSAME=1",)))
+    assert e.value.line == 3
+    synthesize(src, SynthOptions(top="main", cflags=("-DSAME=0",)))

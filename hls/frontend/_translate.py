@@ -206,6 +206,7 @@ class Translator:
         self._top_name = top
         topf = self._function(fn, is_top=True)
         self._thread_globals(topf)
+        self._check_memmoves()
         self._finish_memories()
         funcs = list(self.functions.values())
         return Module(top=topf, functions=funcs, globals=list(self.globals.values()),
@@ -1127,9 +1128,37 @@ class Translator:
             self._cur = down
             self._mem_loop(dst, src, None, n, chunk, join, down=True)
         else:
+            if base == "memmove" and src.mem.kind == dst.mem.kind == "arg":
+                self.__dict__.setdefault("_memmoves", []).append(
+                    (src.mem, dst.mem, text, self._llname, self._loc))
             self._mem_loop(dst, src, word, n, chunk, join, down=False)
         self._cur = join
         self._note_split(head, join)
+
+    def _check_memmoves(self) -> None:
+        """A memmove between two pointer arguments of a called function copies upwards,
+        as if they did not overlap: reject it where a call binds both to one memory."""
+        pairs = self.__dict__.get("_memmoves", [])
+        if not pairs:
+            return
+        edges: dict[MemoryObject, list[MemoryObject]] = {}
+        for _, binds in self.call_binds:
+            for param, ptr in binds:
+                edges.setdefault(param.mem, []).append(ptr.mem)
+
+        def roots(m, seen=()):
+            if m in seen or m not in edges:
+                return {m}
+            return set().union(*(roots(x, seen + (m,)) for x in edges[m]))
+
+        for src, dst, text, fn, loc in pairs:
+            common = roots(src) & roots(dst)
+            if common:
+                self._loc = loc
+                raise self.unsupported(
+                    f"memmove between pointer arguments '{src.name}' and '{dst.name}' that a "
+                    f"call binds to the same memory ('{sorted(m.name for m in common)[0]}'; "
+                    f"they may overlap)", text, fn)
 
     def _to_len(self, n: Value) -> Value:
         """A length (size_t) as an unsigned OFF_W-bit value."""
