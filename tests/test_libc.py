@@ -27,8 +27,8 @@ PROGS = Path(__file__).resolve().parent / "programs" / "libc"
 CFLAGS_DIR = Path(__file__).resolve().parent / "data" / "cflags"
 
 
-@pytest.mark.parametrize("name", ["memcpy_var", "memmove_overlap", "memset_big",
-                                  "exit_helper", "printf_dropped"])
+@pytest.mark.parametrize("name", ["memcpy_var", "memcpy_in_loop", "memmove_overlap",
+                                  "memset_big", "exit_helper", "printf_dropped"])
 def test_whole_program(name):
     res = cosim(PROGS / f"{name}.c", "main")
     assert res.passed, res.summary()
