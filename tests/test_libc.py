@@ -28,7 +28,7 @@ CFLAGS_DIR = Path(__file__).resolve().parent / "data" / "cflags"
 
 
 @pytest.mark.parametrize("name", ["memcpy_var", "memcpy_in_loop", "memmove_overlap",
-                                  "memset_big", "exit_helper", "printf_dropped"])
+                                  "memset_big", "exit_helper", "exit_callee", "printf_dropped"])
 def test_whole_program(name):
     res = cosim(PROGS / f"{name}.c", "main")
     assert res.passed, res.summary()

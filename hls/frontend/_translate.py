@@ -52,6 +52,10 @@ _ABORT_CALLS = ("abort", "__assert_fail", "__assert_rtn")
 _LIBC_CALLS = (*_PRINT_CALLS, *_ABORT_CALLS, "exit", "memset", "memcpy", "memmove")
 #: the flag memory a failed run (abort, failed assert) writes its site number into
 ABORT_GLOBAL = "__pyhls_abort"
+#: exit(n) in a function called by main: [1, n] in this memory; main returns n
+EXIT_GLOBAL = "__pyhls_exit"
+#: memories of the hardware that stand for no global of the program
+INTERNAL_GLOBALS = (ABORT_GLOBAL, EXIT_GLOBAL)
 #: constant-length memset/memcpy/memmove up to this many bytes become straight-line
 #: accesses; longer ones (and any run-time length) become a loop
 _UNROLL_MEM_BYTES = 4096
@@ -936,7 +940,9 @@ class Translator:
         if sub.return_width:
             self._set(ins, op)
         if sub.name in self.__dict__.get("_may_abort", ()):
-            self._abort_check()
+            self._flag_check(ABORT_GLOBAL)
+        if sub.name in self.__dict__.get("_may_exit", ()):
+            self._flag_check(EXIT_GLOBAL)
 
     def _reaches(self, fn, target: str, seen=None) -> bool:
         seen = set() if seen is None else seen
@@ -1007,12 +1013,20 @@ class Translator:
                 self._set(ins, self._ptr(args[0]))
             return
         if name == "exit":
-            if self._llname != "main" or getattr(self, "_top_name", None) != "main":
-                raise self.unsupported("exit() in a function that is not inlined into main "
-                                       "(a noinline function, or a top other than main)",
-                                       text, self._llname)
+            if getattr(self, "_top_name", None) != "main":
+                raise self.unsupported("exit() outside a whole program (--top main)", text,
+                                       self._llname)
             w = self._fn.return_width
-            status = self._int(args[0]) if args else Const(32, 0)
+            status = self._fit(self._int(args[0]) if args else Const(32, 0), 32)
+            if self._llname != "main":  # a function main calls: [1, status], then return
+                mem = self._flag_mem(EXIT_GLOBAL, 8)
+                for off, v in ((0, Const(32, 1)), (4, status)):
+                    p = Ptr(mem, Const(OFF_W, off))
+                    op = self._emit("store", [p.off, v], 0, mem=mem, size=4)
+                    self.accesses.append(_Access(op, p, 4, self._fn))
+                self.__dict__.setdefault("_may_exit", set()).add(self._fn.name)
+                self._emit("ret", [Const(w, 0)] if w else [], 0)
+                return
             self._emit("ret", [self._fit(status, w)] if w else [], 0)
             return
         what = "abort()"
@@ -1035,31 +1049,44 @@ class Translator:
         uses = re.findall(r"%" + re.escape(name) + r"(?![-\w.$])", str(ins.function))
         return len(uses) > 1
 
-    def _abort_check(self) -> None:
-        """After a call that may have aborted: end this call too when the flag is set."""
-        mem = self.globals[ABORT_GLOBAL]
+    def _flag_mem(self, name: str, nbytes: int) -> MemoryObject:
+        mem = self.globals.get(name)
+        if mem is None:  # Verilator mangles the port names of a leading "__"
+            mem = MemoryObject(name=name.strip("_"), kind="global", elem_bytes=4,
+                               init=bytes(nbytes), symbol=name)
+            self.globals[name] = mem
+        return mem
+
+    def _flag_check(self, name: str) -> None:
+        """After a call that may have aborted (``ABORT_GLOBAL``) or called exit
+        (``EXIT_GLOBAL``): end this call too when the flag is set (main returns the exit
+        status)."""
+        mem = self.globals[name]
         p = Ptr(mem, Const(OFF_W, 0))
         flag = self._emit("load", [p.off], 32, mem=mem, size=4)
         self.accesses.append(_Access(flag, p, 4, self._fn))
         c = self._emit("icmp", [flag, Const(32, 0)], 1, pred="ne")
         head = self._cur
-        stop, cont = self._new_block("aborted"), self._new_block("not_aborted")
+        stop, cont = self._new_block("stop"), self._new_block("go_on")
         self._branch([c], [stop, cont])
         self._cur = stop
         w = self._fn.return_width
-        self._emit("ret", [Const(w, 0)] if w else [], 0)
+        ret = Const(w, 0) if w else None
+        if name == EXIT_GLOBAL and self._llname == "main" and w:
+            p = Ptr(mem, Const(OFF_W, 4))
+            st = self._emit("load", [p.off], 32, mem=mem, size=4)
+            self.accesses.append(_Access(st, p, 4, self._fn))
+            ret = self._fit(st, w)
+        self._emit("ret", [ret] if w else [], 0)
         self._cur = cont
         self._note_split(head, cont)
-        self.__dict__.setdefault("_may_abort", set()).add(self._fn.name)
+        which = "_may_exit" if name == EXIT_GLOBAL else "_may_abort"
+        self.__dict__.setdefault(which, set()).add(self._fn.name)
 
     def _abort(self, what: str) -> None:
         """End the call with a failure: write the site number (1, 2, ...) into the abort
         flag memory (a writable global the co-simulation reads) and return."""
-        mem = self.globals.get(ABORT_GLOBAL)
-        if mem is None:
-            mem = MemoryObject(name=ABORT_GLOBAL.strip("_"), kind="global", elem_bytes=4, init=bytes(4),
-                               symbol=ABORT_GLOBAL)
-            self.globals[ABORT_GLOBAL] = mem
+        mem = self._flag_mem(ABORT_GLOBAL, 4)
         sites = self.__dict__.setdefault("abort_sites", {})
         k = len(sites) + 1
         loc = self._loc

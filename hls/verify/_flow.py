@@ -16,7 +16,7 @@ import llvmlite.binding as llvm
 
 from ..errors import CosimError, FrontendError
 from ..flow import SynthOptions, SynthResult, synthesize
-from ..frontend import ABORT_GLOBAL, read_input
+from ..frontend import INTERNAL_GLOBALS, read_input
 from ._compare import CosimResult, run_cosim, run_cosim_main
 from ._fpgolden import rewrite_ll
 from ._profile import loop_profiles
@@ -153,7 +153,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
         run_, run_main_ = _axi_runners(res, seed, axi_stall)
     ptr_sizes = {m.arg_index: m.whole_bytes for m in iface.memories if m.arg_index is not None}
     glob_sizes = {m.global_name: m.whole_bytes for m in iface.memories
-                  if m.global_name and m.global_name != ABORT_GLOBAL}
+                  if m.global_name and m.global_name not in INTERNAL_GLOBALS}
     func = res.module.top
     printed: list[str] = []
     try:
