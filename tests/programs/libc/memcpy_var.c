@@ -29,6 +29,7 @@ int main(void) {
     copy32(dst32, src32, n / 2);
     zero32(dst32 + 1, n / 4);
     fill8(dst8 + 1, (unsigned char)k, n / 3);
+    __builtin_memset(dst32 + 2, 0x30 + k, (n / 4) * 4);  /* a run-time byte, word elements */
     for (int i = 0; i < 64; i++) sum = sum * 31 + dst8[i];
     for (int i = 0; i < 32; i++) sum = sum * 17 + dst32[i];
   }
