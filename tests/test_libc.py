@@ -216,3 +216,12 @@ def test_memmove_between_aliased_arguments_is_rejected(tmp_path):
         synthesize(src, SynthOptions(top="main", cflags=("-DSAME=1",)))
     assert e.value.line == 3
     synthesize(src, SynthOptions(top="main", cflags=("-DSAME=0",)))
+
+
+def test_printf_value_kept_only_in_debug_info(tmp_path, capsys):
+    """A printf result stored in an unused variable (only debug records name it) is no use."""
+    src = tmp_path / "pr.c"
+    src.write_text("int printf(const char *, ...);\nint main(void) {\n"
+                   "  int n = printf(\"hello %d\\n\", 3);\n  (void)n;\n  return 4;\n}\n")
+    assert cli(["synth", str(src), "--top", "main", "-o", str(tmp_path / "o")]) == 0
+    assert f"{src}:3: warning: call of 'printf' is dropped" in capsys.readouterr().err

@@ -1046,7 +1046,9 @@ class Translator:
         name = ins.name
         if not name:
             return False
-        uses = re.findall(r"%" + re.escape(name) + r"(?![-\w.$])", str(ins.function))
+        body = "\n".join(l for l in str(ins.function).splitlines()
+                         if not l.lstrip().startswith(("#dbg_", "call void @llvm.dbg.")))
+        uses = re.findall(r"%" + re.escape(name) + r"(?![-\w.$])", body)
         return len(uses) > 1
 
     def _flag_mem(self, name: str, nbytes: int) -> MemoryObject:
