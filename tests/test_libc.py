@@ -225,3 +225,21 @@ def test_printf_value_kept_only_in_debug_info(tmp_path, capsys):
                    "  int n = printf(\"hello %d\\n\", 3);\n  (void)n;\n  return 4;\n}\n")
     assert cli(["synth", str(src), "--top", "main", "-o", str(tmp_path / "o")]) == 0
     assert f"{src}:3: warning: call of 'printf' is dropped" in capsys.readouterr().err
+
+
+def test_cli_cosim_shows_native_output(tmp_path, capsys):
+    rc = cli(["cosim", str(PROGS / "printf_dropped.c"), "--top", "main", "-o",
+              str(tmp_path / "out")])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    assert "PASSED" in out.out
+    assert "  output of the native run (11 line(s)):\n  | step 0: 3\n" in out.out
+    assert "  | step 7: 8571\n  | done\n" in out.out
+
+
+def test_cli_cosim_abort_is_an_error(tmp_path, capsys):
+    rc = cli(["cosim", str(PROGS / "abort_run.c"), "--top", "main", "-o", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert "assertion 'vals[i] < limit' failed: native execution gives no golden result" in err
+    assert "Traceback" not in err
