@@ -243,3 +243,11 @@ def test_cli_cosim_abort_is_an_error(tmp_path, capsys):
     assert rc == 1
     assert "assertion 'vals[i] < limit' failed: native execution gives no golden result" in err
     assert "Traceback" not in err
+
+
+def test_builtin_trap_is_an_abort_site(tmp_path):
+    src = tmp_path / "tr.c"
+    src.write_text("int g[4] = {1, 2, 3, 4};\nint main(void) {\n  int s = 0;\n"
+                   "  for (int i = 0; i < 4; i++) {\n    if (g[i] > 10) __builtin_trap();\n"
+                   "    s += g[i];\n  }\n  return s;\n}\n")
+    assert load(src, "main").abort_sites == {1: f"{src}:5: __builtin_trap()"}

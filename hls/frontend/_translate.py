@@ -976,6 +976,9 @@ class Translator:
         if base in ("memset", "memcpy", "memmove"):
             self._mem_intrinsic(base, ins, text, args)
             return
+        if base in ("trap", "ubsantrap"):  # __builtin_trap(): a failed run, as abort()
+            self._abort("__builtin_trap()")
+            return
         if base == "expect":
             self._set(ins, self._int(args[0]))
             return
