@@ -79,6 +79,8 @@ def _run_worker(req: dict[str, Any], timeout: float, what: str) -> dict[str, Any
                     how = f"signal {signal.Signals(-rc).name}"
                 except ValueError:
                     how = f"signal {-rc}"
+            if rc == -signal.SIGILL:
+                how += ", a trap: __builtin_trap() or a check clang inserted"
             tail = (proc.stdout or "")[-3000:]
             raise CosimError(f"{what}: native execution crashed ({how})" + (f":\n{tail}" if tail else ""))
         with open(resp_path, "rb") as f:
