@@ -300,6 +300,9 @@ class Module:
     llvm_ir: str = ""
     #: custom floating-point formats by LLVM function name (``--fp-format``)
     fp_formats: dict = field(default_factory=dict)
+    #: abort()/failed-assert sites: the number the hardware writes into the abort flag
+    #: memory (``hls.frontend.ABORT_GLOBAL``) -> "file:line: what"
+    abort_sites: dict = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------------------- rewriting

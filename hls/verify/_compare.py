@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from hls.errors import CosimError
+from hls.frontend import ABORT_GLOBAL
 from hls.interface import MemoryPort, TopInterface
 
 from ._golden import Call
@@ -85,7 +86,7 @@ def _element_path(index: int, dims: tuple) -> str:
 class CallResult:
     cycles: int
     passed: bool
-    status: str                          # "ok" | "timeout" | "error" | "skipped"
+    status: str                          # "ok" | "timeout" | "error" | "skipped" | "aborted"
     mismatches: list[Mismatch] = field(default_factory=list)  # first few of this call
     n_mismatches: int = 0                # all mismatching elements (+ return) of this call
     message: str = ""                    # harness message (design error / timeout)
@@ -111,6 +112,8 @@ class CosimResult:
     loop_activity: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
     #: with ``cosim(..., profile_loops=True)``: one hls.verify.LoopProfile per loop
     loops: list = field(default_factory=list)
+    #: what the program printed (printf, puts, putchar) in its native run (--tb, --top main)
+    native_output: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -230,7 +233,11 @@ def compare_calls(iface: TopInterface, calls: Sequence[Call],
     for i, (call, r) in enumerate(zip(calls, raw)):
         mism: list[Mismatch] = []
         n = 0
+        aborted = 0
         for m in iface.memories:
+            if m.global_name == ABORT_GLOBAL:  # abort()/a failed assert: its site number
+                aborted = int.from_bytes(r.mems[m.name][:4], "little")
+                continue
             exp = _expected_bytes(m, call)
             if exp is not None:
                 n += _compare_memory(i, m, exp, r.mems[m.name], mism, MAX_MISMATCHES_PER_CALL)
@@ -243,9 +250,12 @@ def compare_calls(iface: TopInterface, calls: Sequence[Call],
                     size = (iface.return_width + 7) // 8
                     mism.append(Mismatch(i, "return", None, e, g, size=size,
                                          float_bits=iface.return_float))
-        passed = r.status == "ok" and n == 0
-        results.append(CallResult(cycles=r.cycles, passed=passed, status=r.status,
-                                  mismatches=mism, n_mismatches=n, message=r.message))
+        status, message = r.status, r.message
+        if aborted and status == "ok":
+            status, message = "aborted", f"the design aborted at site {aborted}"
+        passed = status == "ok" and n == 0
+        results.append(CallResult(cycles=r.cycles, passed=passed, status=status,
+                                  mismatches=mism, n_mismatches=n, message=message))
     return results
 
 
