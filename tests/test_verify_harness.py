@@ -231,3 +231,14 @@ def test_waves_writes_vcd(tmp_path):
     assert res.waves is not None and res.waves.exists()
     text = res.waves.read_text()
     assert "$enddefinitions" in text and "m_we0" in text
+
+
+def test_harness_template_is_package_data():
+    """The harness template lives inside the package (an installed wheel co-simulates;
+    benchmarks/check_wheel.sh checks that end to end)."""
+    import hls
+    from hls.verify._harness import _template_path
+
+    p = _template_path()
+    assert p.is_file()
+    assert Path(hls.__file__).resolve().parent in p.parents

@@ -1,6 +1,6 @@
 """Generate, build (with a content-addressed cache) and run the Verilator C++ harness.
 
-The harness (template ``testbenches/pyhls_harness.cpp.in``) drives an ``ap_ctrl_hs`` top
+The harness (template ``hls/verify/pyhls_harness.cpp.in``, package data) drives an ``ap_ctrl_hs`` top
 module through a sequence of calls and models its memories exactly as ``hls/interface.py``
 describes.  Binary files, all integers little-endian:
 
@@ -90,9 +90,7 @@ VERILATOR_FLAGS: tuple[str, ...] = (
 
 
 def _template_path() -> Path:
-    import hls
-
-    return Path(hls.__file__).resolve().parent.parent / "testbenches" / "pyhls_harness.cpp.in"
+    return Path(__file__).resolve().parent / "pyhls_harness.cpp.in"
 
 
 def default_cache_dir() -> Path:
