@@ -112,6 +112,9 @@ class CosimResult:
     loop_activity: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
     #: with ``cosim(..., profile_loops=True)``: one hls.verify.LoopProfile per loop
     loops: list = field(default_factory=list)
+    #: on failure: whether the final CDFG, interpreted, agrees with native execution
+    #: (hls.verify._irdiag): a translation/rewrite bug or a scheduling/binding/RTL one
+    diagnosis: str = ""
     #: what the program printed (printf, puts, putchar) in its native run (--tb, --top main)
     native_output: str = ""
 
@@ -135,6 +138,8 @@ class CosimResult:
         total = sum(c.n_mismatches for c in self.calls)
         if total > len(self.mismatches):
             lines.append(f"... and {total - len(self.mismatches)} more mismatching value(s)")
+        if self.diagnosis:
+            lines.append(f"diagnosis: {self.diagnosis}")
         nfail = sum(1 for c in self.calls if not c.passed)
         lines.insert(0, f"co-simulation failed: {nfail} of {len(self.calls)} call(s) failed")
         return "\n".join(lines)

@@ -19,8 +19,9 @@ from ..flow import SynthOptions, SynthResult, synthesize
 from ..frontend import INTERNAL_GLOBALS, read_input
 from ._compare import CosimResult, run_cosim, run_cosim_main
 from ._fpgolden import rewrite_ll
+from ._irdiag import ir_diagnosis
 from ._profile import loop_profiles
-from ._golden import capture_tb_calls, random_calls, run_calls, run_main
+from ._golden import Call, capture_tb_calls, random_calls, run_calls, run_main
 
 
 def _tb_files(tb) -> list[Path]:
@@ -176,6 +177,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
             w = func.return_width
             exp_ret = ret & ((1 << w) - 1) if w else None
             result = run_main_([vfile], iface, exp_ret, globs, max_cycles, waves, work)
+            calls = [Call(scalars={}, mem_in={}, ret=exp_ret, glob_out=dict(globs))]
         else:
             fixed_idx: dict[int, int] = {}
             names = {p.name: p.index for p in func.scalar_params}
@@ -194,6 +196,8 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
             own_tmp.cleanup()
     result.synth = res
     result.native_output = "".join(printed)
+    if not result.passed and not any(c.status == "aborted" for c in result.calls):
+        result.diagnosis = ir_diagnosis(res.module, calls, skip_globals=INTERNAL_GLOBALS)
     name_aborts(result, res.module.abort_sites)
     if profile_loops and native_text is not None:
         result.loops = loop_profiles(res, result.loop_activity, native_text)

@@ -1,0 +1,51 @@
+"""A failed co-simulation says which half of the compiler is wrong: the final CDFG is
+interpreted on the same calls; if it agrees with native execution the RTL side is wrong,
+else translation or a rewrite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from amaranth.hdl import Const as AConst, Mux
+
+import hls.flow
+import hls.rtl._fsmd as fsmd
+from hls.verify import cosim
+
+SRC = Path(__file__).resolve().parent / "kernels" / "div_const.c"
+
+
+def test_an_rtl_bug_is_diagnosed_as_such(monkeypatch):
+    def old_div_const(k, x, w, d):  # the pre-fix builder: a narrow quotient negated
+        from hls.transforms import magic_unsigned
+        signed = k[0] == "s"
+        neg = x[w - 1] if signed else AConst(0, 1)
+        mag = Mux(neg, (-x)[:w], x) if signed else x
+        m, sh = magic_unsigned(abs(d), w)
+        q = (mag * AConst(m, max(1, m.bit_length())))[sh:sh + w] if sh or m != 1 else mag
+        if k.endswith("divc"):
+            return Mux(neg ^ (d < 0), (-q)[:w], q) if signed else q
+        r = (mag - (q * AConst(abs(d), max(1, abs(d).bit_length())))[:w])[:w]
+        return Mux(neg, (-r)[:w], r) if signed else r
+
+    monkeypatch.setattr(fsmd, "_div_const", old_div_const)
+    res = cosim(SRC, "main")
+    assert not res.passed
+    assert "agrees with native execution" in res.diagnosis, res.summary()
+    assert "scheduling, binding or RTL" in res.summary()
+
+
+def test_a_rewrite_bug_is_diagnosed_as_such(monkeypatch):
+    real = hls.flow.run_passes
+
+    def wrong_passes(func, *a, **kw):
+        counts = real(func, *a, **kw)
+        for op in func.ops():      # a broken rewrite: signed quotients computed unsigned
+            if op.kind == "sdivc":
+                op.kind = "udivc"
+        return counts
+
+    monkeypatch.setattr(hls.flow, "run_passes", wrong_passes)
+    res = cosim(SRC, "div_const", depth={"o": 8}, runs=6, seed=1)
+    assert not res.passed
+    assert "already disagrees with native execution" in res.diagnosis, res.summary()
