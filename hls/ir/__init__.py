@@ -65,3 +65,7 @@ from ._interp import InterpError, InterpResult, Interpreter, run_function  # noq
 from ._semantics import Undefined, eval_op  # noqa: E402
 
 __all__ += ["InterpError", "InterpResult", "Interpreter", "Undefined", "eval_op", "run_function"]
+
+from ._text import parse_module, print_module  # noqa: E402
+
+__all__ += ["parse_module", "print_module"]
