@@ -1,4 +1,5 @@
-"""Reading inputs (.c, .ll, .bc, .mlir), LLVM canonicalisation, and the checks that
+"""Reading inputs (.c, .ll, .bc, .mlir, and .hir: the IR text of ``hls.ir.print_module``),
+LLVM canonicalisation, and the checks that
 reject constructs without a hardware meaning before any pass can obscure them."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import llvmlite.binding as llvm
 
 from ..errors import FrontendError, ToolError, UnsupportedError
 from ..ir import Module, verify
+from ..ir import parse_module as parse_ir_text
 from ._translate import Translator
 
 _initialised = False
@@ -43,11 +45,13 @@ class LoadedInput:
 
     path: str
     text: str
-    kind: str  # c, ll, bc, mlir
+    kind: str  # c, ll, bc, mlir, hir (then ``text`` is the module's embedded LLVM IR)
     # per function, --depth defaults by argument position (statically shaped MLIR memrefs)
     depths: dict[str, dict[str, int]] = field(default_factory=dict)
     #: every input file (several when they were linked into one module)
     paths: tuple[str, ...] = ()
+    #: a .hir input: its IR text (``load`` parses it afresh each time: passes mutate)
+    hir: str = ""
 
 
 def read_input(path, cc: str | None = None, cflags=(),
@@ -74,6 +78,10 @@ def _read_linked(paths: list[str], cc, cflags, mlir_bare_ptr) -> LoadedInput:
     if len({str(Path(p).resolve()) for p in paths}) != len(paths):
         raise FrontendError("an input file is given twice", paths[0], None)
     parts = [_read_one(p, cc, cflags, mlir_bare_ptr) for p in paths]
+    for part in parts:
+        if part.kind == "hir":
+            raise FrontendError("a .hir input is a whole module: it cannot be linked with "
+                                "other input files", part.path, None)
     _init()
     linked = parse_module(parts[0])
     for part in parts[1:]:
@@ -124,11 +132,15 @@ def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
                     raise FrontendError(m.group(3).strip(), m.group(1), int(m.group(2))) from None
                 raise
             return LoadedInput(str(p), out.read_text(), "c")
+    if suffix == ".hir":
+        text = p.read_text(errors="replace")
+        module = parse_ir_text(text, str(p))
+        return LoadedInput(str(p), module.llvm_ir, "hir", hir=text)
     if suffix == ".mlir":
         bare = mlir_bare_ptr_default() if mlir_bare_ptr is None else mlir_bare_ptr
         return LoadedInput(str(p), _mlir_to_ll(p, bare), "mlir",
                            _mlir_depths(p.read_text(errors="replace"), bare))
-    raise FrontendError(f"input must be .c, .ll, .bc or .mlir, not '{suffix or p.name}'",
+    raise FrontendError(f"input must be .c, .ll, .bc, .mlir or .hir, not '{suffix or p.name}'",
                         str(p), None)
 
 
@@ -350,6 +362,8 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
     it calls) into the hls IR."""
     options = options or FrontendOptions()
     inp = inp or read_input(path, cc=options.cc, cflags=options.cflags)
+    if inp.kind == "hir":
+        return _load_hir(inp, top, options)
     if inp.depths.get(top):  # the user's --depth wins over the memref shapes
         options = FrontendOptions({**inp.depths[top], **options.depth}, options.cc, options.cflags,
                                   options.fp_format)
@@ -377,6 +391,25 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
         raise FrontendError(f"--fp-format names {', '.join(unknown)}, which is not a hardware "
                             f"function of this design (the top or a noinline function it calls; "
                             f"these are: {', '.join(tr.functions)})", inp.path, None)
+    for f in module.functions:
+        verify(f)
+    return module
+
+
+def _load_hir(inp: LoadedInput, top: str, options: FrontendOptions) -> Module:
+    """A .hir input: the module its text describes, verified.  Depths and float formats
+    are fixed in the text; options that would change them are errors, not ignored."""
+    if options.depth:
+        raise FrontendError("--depth does not apply to a .hir input: the IR text fixes the "
+                            "size of every memory", inp.path, None)
+    if options.fp_format:
+        raise FrontendError("--fp-format does not apply to a .hir input: the IR text fixes "
+                            "the format of every float op (and lists it in fp_format lines)",
+                            inp.path, None)
+    module = parse_ir_text(inp.hir, inp.path)
+    if module.top.name != top:
+        raise FrontendError(f"the top of this IR module is '{module.top.name}', not '{top}' "
+                            f"(a .hir file holds the module of one top)", inp.path, None)
     for f in module.functions:
         verify(f)
     return module
