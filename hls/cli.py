@@ -1,4 +1,5 @@
-"""The ``pyhls`` command: ``pyhls synth`` and ``pyhls cosim`` (see ARCHITECTURE.md).
+"""The ``pyhls`` command: ``pyhls synth``, ``pyhls cosim`` and ``pyhls ir`` (see
+ARCHITECTURE.md).
 
 Exit status: 0 success; 1 a user-facing error printed as ``file:line: error: ...``
 (traceback only with ``--debug``); 2 usage error.
@@ -53,7 +54,8 @@ def _parser() -> argparse.ArgumentParser:
 
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("input", nargs="+", help="kernel source(s): .c, .ll, .bc or .mlir; "
-                        "several files are compiled separately and linked into one module")
+                        "several files are compiled separately and linked into one module; "
+                        "or one .hir file (the IR text of pyhls ir)")
         sp.add_argument("-I", dest="cpp", action="append", type=lambda v: ("-I", v),
                         default=[], metavar="DIR",
                         help="C inputs and testbenches: add DIR to the include path")
@@ -118,6 +120,14 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("synth", help="synthesise to Verilog and report.json")
     common(s)
+    r = sub.add_parser("ir", help="print the IR text of the module (.hir: every command "
+                       "reads it back)")
+    common(r)
+    r.add_argument("--after", default="frontend",
+                   choices=("frontend", "if-conversion", "unroll", "passes"),
+                   help="print the module after this stage (default: frontend, what synth of "
+                   "the printed text reproduces byte for byte; passes: what the scheduler "
+                   "gets, before automatic partitioning); -o FILE writes it to FILE")
     c = sub.add_parser("cosim", help="synthesise and co-simulate against native execution")
     common(c)
     c.add_argument("--tb", action="append", default=None, metavar="TB.c[,MORE.c]",
@@ -210,7 +220,6 @@ def _run(args) -> int:
             raise HLSError(f"--interface {arg}={spec}: the bundle must be an identifier, "
                            f"not '{bundle}'")
         m_axi[arg] = bundle or "gmem"
-    out = Path(args.output or f"hls_{args.top}")
     opts = SynthOptions(top=args.top, target=args.target, clock_period_ns=args.clock_period,
                         depth=dict(args.depth), cc=args.cc, cflags=cflags,
                         scheduler=args.scheduler,
@@ -222,6 +231,17 @@ def _run(args) -> int:
                         axi_line_beats=args.axi_line_beats,
                         axi_prefetch=not args.axi_no_prefetch,
                         estimate_area=args.estimate_area)
+    if args.command == "ir":
+        from .flow import ir_module
+        from .ir import print_module
+
+        text = print_module(ir_module(inputs, opts, args.after))
+        if args.output:
+            Path(args.output).write_text(text)
+        else:
+            sys.stdout.write(text)
+        return 0
+    out = Path(args.output or f"hls_{args.top}")
     result = synthesize(inputs, opts)
     extra = {}
     if args.command == "cosim":

@@ -104,17 +104,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
                                                   cflags=tuple(opts.cflags),
                                                   fp_format=dict(opts.fp_format)), inp=inp)
     alveo = target.family == "ultrascale+"
-    if dirs is not None:
-        _check_loop_directives(module, dirs)
-    for f in module.functions:
-        if opts.pipeline:
-            if_convert(f)  # loops with branches become single blocks that can be pipelined
-            verify(f)
-        _apply_unrolls(f, dirs)
-    # arrays: partitioning by directive; 'none' and m_axi arguments stay whole
-    partitions, keep_whole = _partition_by_directives(module, dirs, alveo)
-    for f in module.functions:
-        run_passes(f)
+    partitions, keep_whole = lower_module(module, opts, dirs, alveo)
     t1 = time.perf_counter()
     schedules, bindings = {}, {}
 
@@ -183,6 +173,53 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
         report["time_s"]["yosys"] = round(time.perf_counter() - t3, 3)
     return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
                        axi)
+
+
+#: where ``pyhls ir --after`` may stop: the stages ``lower_module`` runs, in order
+STAGES = ("frontend", "if-conversion", "unroll", "passes")
+
+
+def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
+                 after: str = "passes") -> tuple[list[dict], set]:
+    """The CDFG-to-CDFG stages between the frontend and the scheduler, in place, up to and
+    including ``after`` (``STAGES``): if-conversion (pipelining only), unrolling,
+    partitioning by directive and the registered passes (automatic partitioning comes
+    later: it needs schedules).  Returns the partitions made (report.json entries) and
+    the memories automatic partitioning must leave whole."""
+    if after not in STAGES:
+        raise HLSError(f"no stage '{after}' (stages: {', '.join(STAGES)})")
+    if dirs is not None:
+        _check_loop_directives(module, dirs)
+    if after == "frontend":
+        return [], set()
+    for f in module.functions:
+        if opts.pipeline:
+            if_convert(f)  # loops with branches become single blocks that can be pipelined
+            verify(f)
+        if after != "if-conversion":
+            _apply_unrolls(f, dirs)
+    if after in ("if-conversion", "unroll"):
+        return [], set()
+    # arrays: partitioning by directive; 'none' and m_axi arguments stay whole
+    partitions, keep_whole = _partition_by_directives(module, dirs, alveo)
+    for f in module.functions:
+        run_passes(f)
+    return partitions, keep_whole
+
+
+def ir_module(path, opts: SynthOptions, after: str = "frontend",
+              inp: LoadedInput | None = None) -> Module:
+    """The module as ``synthesize`` holds it after the stage ``after`` (``pyhls ir``)."""
+    if after not in STAGES:
+        raise HLSError(f"--after {after}: expected one of {', '.join(STAGES)}")
+    target = get_target(opts.target)
+    dirs = load_directives(opts.directives) if opts.directives else None
+    inp = inp or read_input(path, cc=opts.cc, cflags=tuple(opts.cflags))
+    module = load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
+                                                  cflags=tuple(opts.cflags),
+                                                  fp_format=dict(opts.fp_format)), inp=inp)
+    lower_module(module, opts, dirs, target.family == "ultrascale+", after)
+    return module
 
 
 def _check_loop_directives(module: Module, dirs) -> None:
