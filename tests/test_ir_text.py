@@ -134,3 +134,46 @@ def test_cosim_of_hir_random(tmp_path):
                   "-o", str(hir)]) == 0
     res = cosim(hir, "k", runs=3, seed=1)
     assert res.passed, res.summary()
+
+
+def test_odd_names_and_values_round_trip():
+    """Names that need quoting or repeat, memories sharing a name, banks, a named constant,
+    every attribute value type, and LLVM text with a carriage return."""
+    from hls.fpu import FPFormat
+    from hls.ir import Bank, Loc, verify
+
+    loc = Loc("dir with space/k.c", 3)
+    whole = MemoryObject("a", "arg", word_bytes=4, depth_words=4, elem_bytes=4, arg_index=0,
+                         elem_dims=(4,), elem_fields=((0, 4, "", 32),), float_bits=32)
+    banks = [MemoryObject("a", "arg", 4, 2, 4, bank=Bank("cyclic", 2, i, 4), whole=whole)
+             for i in range(2)]
+    rom = MemoryObject("a", "global", 1, 3, 1, init=b"\x01\x00\xff", readonly=True,
+                       symbol="a.rom", loc=Loc("k.c", None))
+    zero = MemoryObject("", "local", 2, 2, 2, init=bytes(4))
+    g = Function("g h", params=[PtrParam(-1, "p q", banks[0])], return_width=8, loc=loc)
+    gb = Block("entry", function=g)
+    g.blocks = [gb]
+    gb.append(Op(width=0, kind="ret", operands=[Const(8, -3, name="c")]))
+    f = Function("f", return_width=1, return_signed=True, memories=[zero], loc=loc)
+    f.params = [Param(32, "x y", 0), Param(32, "x y", 1), Param(32, "p1", 2),
+                PtrParam(3, "a", whole, banks=banks)]
+    b0, b1 = Block("entry", function=f), Block("loop body", function=f)
+    f.blocks = [b0, b1]
+    c = b0.append(Op(width=1, kind="icmp", operands=[f.params[0], f.params[1]],
+                     attrs={"pred": "eq"}, loc=loc, name="cmp"))
+    b0.append(Op(width=0, kind="switch", operands=[f.params[2]], targets=[b1, b1],
+                 cases=[-5]))
+    ph = b1.append(Op(width=1, kind="phi", incoming=[(b0, c), (b1, Const(1, 1))]))
+    b1.append(Op(width=8, kind="call", operands=[Const(1, 0)],
+                 attrs={"callee": g, "ptr_args": [(g.params[0], banks[1])]}))
+    b1.append(Op(width=32, kind="fadd", operands=[f.params[0], f.params[1]],
+                 attrs={"fmt": FPFormat(8, 23), "odd key": (1,), "t": (), "d": {1: None},
+                        "mem": rom, "where": loc, "flag": False, "s": "q\"\n"}))
+    b1.append(Op(width=0, kind="condbr", operands=[ph], targets=[b1, b1],
+                 attrs={"loop_md": {"ii": 2, "pipeline": True}, "unrolled": (4, True)}))
+    m = Module(f, [f, g], globals=[rom], source="k.c", llvm_ir="a\r\nb\n\n",
+               fp_formats={"f": FPFormat(5, 10)}, abort_sites={1: "k.c:3: abort"})
+    for fn in m.functions:
+        verify(fn)
+    text = _round_trip(m)
+    assert '&"a.1"' not in text and "&a.1 arg" in text and 'name="a"' in text

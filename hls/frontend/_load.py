@@ -133,7 +133,8 @@ def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
                 raise
             return LoadedInput(str(p), out.read_text(), "c")
     if suffix == ".hir":
-        text = p.read_text(errors="replace")
+        with open(p, encoding="utf-8", errors="replace", newline="") as fh:
+            text = fh.read()            # newline="": the embedded LLVM IR stays exact
         module = parse_ir_text(text, str(p))
         return LoadedInput(str(p), module.llvm_ir, "hir", hir=text)
     if suffix == ".mlir":

@@ -223,11 +223,11 @@ class _Printer:
         for i, p in enumerate(f.params):
             if isinstance(p, Param):
                 ref = p.name
-                if not (_IDENT.match(ref) or "") or ref in taken:
-                    k = i
-                    while f"p{k}" in taken or any(q.name == f"p{k}" for q in f.params if q is not p):
-                        k += 1000
-                    ref = f"p{k}"
+                if not _IDENT.match(ref) or ref in taken:     # then p<position>, made unique
+                    ref, k = f"p{i}", 0
+                    while ref in taken or any(q.name == ref for q in f.params):
+                        k += 1
+                        ref = f"p{i}_{k}"
                 taken.add(ref)
                 names[p] = "%" + ref
                 line = f"  param %{ref}: i{p.width} index={p.index}"
