@@ -103,6 +103,13 @@ def test_parse_error_names_the_line(tmp_path):
     with pytest.raises(FrontendError) as e:
         parse_module("\n".join(lines), "bad.hir")
     assert e.value.line == k + 1 and "%nowhere is not defined" in e.value.message
+    lines[k] = lines[k].split(" = ")[0] + " = add 1:i32"    # parses; verify() rejects it
+    bad = tmp_path / "bad.hir"
+    bad.write_text("\n".join(lines))
+    with pytest.raises(FrontendError) as e:
+        load(bad, "main")
+    assert (e.value.file, e.value.line) == (str(bad), k + 1), e.value
+    assert "add takes 2 operands, not 1" in e.value.message
     lines[k] = "  %0:i32 = add ( 1"
     bad = tmp_path / "bad.hir"
     bad.write_text("\n".join(lines))

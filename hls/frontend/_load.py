@@ -14,7 +14,7 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 
-from ..errors import FrontendError, ToolError, UnsupportedError
+from ..errors import FrontendError, HLSError, ToolError, UnsupportedError
 from ..ir import Module, verify
 from ..ir import parse_module as parse_ir_text
 from ._translate import Translator
@@ -407,12 +407,17 @@ def _load_hir(inp: LoadedInput, top: str, options: FrontendOptions) -> Module:
         raise FrontendError("--fp-format does not apply to a .hir input: the IR text fixes "
                             "the format of every float op (and lists it in fp_format lines)",
                             inp.path, None)
-    module = parse_ir_text(inp.hir, inp.path)
+    op_lines: dict = {}
+    module = parse_ir_text(inp.hir, inp.path, op_lines)
     if module.top.name != top:
         raise FrontendError(f"the top of this IR module is '{module.top.name}', not '{top}' "
                             f"(a .hir file holds the module of one top)", inp.path, None)
     for f in module.functions:
-        verify(f)
+        try:
+            verify(f)
+        except HLSError as e:   # at the op's line of the text, not of the C source
+            line = op_lines.get(getattr(e, "op", None))
+            raise FrontendError(e.message, inp.path, line) from None
     return module
 
 

@@ -408,8 +408,10 @@ def verify(func: Function) -> None:
 
     def fail(msg: str, op: Op | None = None) -> None:
         loc = op.loc if op is not None and op.loc else func.loc
-        raise HLSError(f"IR verification failed in @{func.name}: {msg}",
+        err = HLSError(f"IR verification failed in @{func.name}: {msg}",
                        loc.file if loc else None, loc.line if loc else None)
+        err.op = op  # the op at fault (IR text inputs report its line of the text)
+        raise err
 
     blocks = set(func.blocks)
     defined: set[Value] = set(p for p in func.params if isinstance(p, Param))

@@ -389,7 +389,8 @@ def _int(text: str) -> int:
 
 
 class _Parser:
-    def __init__(self, text: str, path: str) -> None:
+    def __init__(self, text: str, path: str, op_lines: dict | None = None) -> None:
+        self.op_lines = op_lines if op_lines is not None else {}
         self.lines = text.split("\n")
         self.path = path
         self.lineno = 0
@@ -725,6 +726,7 @@ class _Parser:
                     t.done()
                     continue
                 op, raw = self.op(t, block)
+                self.op_lines[op] = self.lineno
                 cur.append(op)
                 if op.width:
                     ref = raw.pop("ref")
@@ -847,7 +849,7 @@ def _resolve(v):
     return v
 
 
-def parse_module(text: str, path: str = "<ir>") -> Module:
+def parse_module(text: str, path: str = "<ir>", op_lines: dict | None = None) -> Module:
     """Parse IR text (``print_module``'s syntax); errors are ``FrontendError`` at
-    ``path:line``."""
-    return _Parser(text, path).run()
+    ``path:line``.  ``op_lines``, when given, is filled with the line of every op."""
+    return _Parser(text, path, op_lines).run()
