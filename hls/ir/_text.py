@@ -157,11 +157,13 @@ class _Printer:
             items = []
             for k, x in v.items():
                 if isinstance(k, str):
-                    key = k if _IDENT.match(k) and k not in ("true", "false", "none") else json.dumps(k)
+                    plain = _IDENT.match(k) and k not in ("true", "false", "none")
+                    key = k if plain else json.dumps(k)
                 elif isinstance(k, int) and not isinstance(k, bool):
                     key = str(k)
                 else:
-                    raise TypeError(f"IR text: a dict key must be a string or an integer, not {k!r}")
+                    raise TypeError(f"IR text: a dict key must be a string or an integer, "
+                                    f"not {k!r}")
                 items.append(f"{key}: {self.value(x)}")
             return "{" + ", ".join(items) + "}"
         if isinstance(v, FPFormat):
@@ -402,7 +404,8 @@ class _Parser:
         self.pending_params: list[tuple[str, int, int]] = []
 
     def error(self, msg: str, line: int | None = None) -> FrontendError:
-        return FrontendError(f"IR text: {msg}", self.path, line if line is not None else self.lineno)
+        return FrontendError(f"IR text: {msg}", self.path,
+                             line if line is not None else self.lineno)
 
     def func(self, name: str) -> Function:
         f = self.funcs.get(name)
