@@ -1,7 +1,7 @@
 """The IR text form (hls.ir.print_module / parse_module, ``.hir`` inputs, ``pyhls ir``).
 
-For every kernel of examples/kernels (manifest top and depths) and tests/kernels (their
-``main``): the printed module parses back to a structurally equal module that prints to
+For every kernel of examples/kernels (manifest top and depths), tests/kernels (their
+``main``) and an MLIR input: the printed module parses back to a structurally equal module that prints to
 the same text, and synthesising the printed text gives the same Verilog as synthesising
 the source.  The final CDFG (after if-conversion, unrolling, partitioning and the passes)
 round-trips too, banks included."""
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,10 @@ def _cases():
                            marks=[pytest.mark.slow] if man.stem in SLOW else [])
     for src in TEST_KERNELS:
         yield pytest.param(src, "main", {}, id=f"tests-{src.stem}")
+    have_mlir = shutil.which("mlir-opt") or shutil.which("mlir-opt-19") or Path(
+        "/usr/lib/llvm-19/bin/mlir-opt").is_file()
+    yield pytest.param(ROOT / "tests" / "mlir" / "saxpy.mlir", "saxpy", {}, id="mlir-saxpy",
+                       marks=pytest.mark.skipif(not have_mlir, reason="no mlir-opt"))
 
 
 _NODES = (Module, Function, Block, Op, Param, PtrParam, MemoryObject)
