@@ -24,6 +24,7 @@ from ._types import (
 )
 
 OFF_W = 32  # width of byte offsets
+TAG_W = 32  # width of a pointer's memory tag: a pointer as a value is ``tag << 32 | offset``
 
 _BINOPS = {"add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr",
            "and", "or", "xor"}
@@ -70,8 +71,34 @@ def _strip_instr(s: str) -> str:
 
 @dataclass
 class Ptr:
-    mem: MemoryObject
+    """A pointer: a memory and a byte offset (``OFF_W`` bits).  A pointer whose memory is
+    decided at run time (a phi or select over different memories, a pointer loaded from
+    memory, a possible null) is *tagged*: ``mem`` is None, ``tag`` (``TAG_W`` bits) names
+    the memory at run time (0 for null) and ``mems`` lists the memories it may point into.
+    One virtual address space: a pointer as an integer is ``tag << 32 | off``."""
+
+    mem: MemoryObject | None
     off: Value  # byte offset, OFF_W bits
+    tag: Value | None = None
+    mems: tuple = ()
+
+    @property
+    def targets(self) -> tuple:
+        return (self.mem,) if self.mem is not None else self.mems
+
+
+class AddressTakenGrew(Exception):
+    """Translation saw pointers stored to memory into more memories than the points-to
+    set it assumed for pointers loaded from memory: translate again with ``keys``."""
+
+    def __init__(self, keys: tuple):
+        super().__init__("address-taken set grew")
+        self.keys = keys
+
+
+def _is_global_ref(v) -> bool:
+    """A global variable used as an operand (``is_global`` is false for those)."""
+    return bool(v.is_global) or _vk(v) == "global_variable"
 
 
 @dataclass
@@ -84,8 +111,17 @@ class _Access:
 
 
 class Translator:
-    def __init__(self, llmod, text: str, path: str, opts: dict, line_map: dict | None = None):
+    def __init__(self, llmod, text: str, path: str, opts: dict, line_map: dict | None = None,
+                 addr_taken: tuple = ()):
         self.llmod = llmod
+        #: memory keys (``_mem_key``) whose addresses may be stored in memory, assumed as
+        #: the points-to set of every pointer loaded from memory; and those seen so far
+        self.addr_taken_seed = tuple(addr_taken)
+        self.addr_taken: dict = {}
+        self._seed_used = False
+        self._deferred: list[UnsupportedError] = []
+        self._tags: dict = {}
+        self._ptr_slots: dict[str, list[int]] = {}
         self.text = text
         self.path = path
         self.opts = opts
@@ -94,6 +130,7 @@ class Translator:
         for m in re.finditer(r"^(%[-\w.$\"]+) = type (.*)$", text, re.M):
             named[m.group(1)] = m.group(2)
         self.tp = TypeParser(named)
+        self.tp.ptr_const = self._init_ptr
         self._gvars = {g.name: g for g in llmod.global_variables}
         self.functions: dict[str, Function] = {}
         self.globals: dict[str, MemoryObject] = {}
@@ -163,13 +200,28 @@ class Translator:
     # ------------------------------------------------------------------ entry
     def translate(self, top: str) -> Module:
         fn = self._find_function(top)
+        self._top_name = fn.name
         self._top_mems = set()
         topf = self._function(fn, is_top=True)
+        if self._seed_used and any(k not in self.addr_taken_seed for k in self.addr_taken):
+            raise AddressTakenGrew(self.addr_taken_seed
+                                   + tuple(k for k in self.addr_taken
+                                           if k not in self.addr_taken_seed))
+        if self._deferred:
+            raise self._deferred[0]
         self._thread_globals(topf)
         self._finish_memories()
         funcs = list(self.functions.values())
-        return Module(top=topf, functions=funcs, globals=list(self.globals.values()),
-                      source=self.path)
+        mod = Module(top=topf, functions=funcs, globals=list(self.globals.values()),
+                     source=self.path)
+        for k, tag in self._tags.items():
+            if k[0] == "g" and k[1] in self._gvars:
+                t = self.tp.type_of(str(self._gvars[k[1]].global_value_type))
+                mod.ptr_tags[k[1]] = (tag, sizeof(t))
+        for name, slots in self._ptr_slots.items():
+            if slots:
+                mod.ptr_slots[name] = slots
+        return mod
 
     def check(self, top: str) -> None:
         """Reject constructs without a hardware meaning, on the IR as the user wrote it,
@@ -317,7 +369,7 @@ class Translator:
         if k in self._vals:
             return self._vals[k]
         tstr = str(v.type)
-        if v.is_global or _vk(v) == "global_variable":
+        if _is_global_ref(v):
             return self._global_ptr(v)
         if v.is_constant:
             if tstr == "ptr":
@@ -372,6 +424,7 @@ class Translator:
                                        self._llname)
             init, _ = self.tp.parse_const(toks, i, t)
             size = sizeof(t)
+            self._ptr_slots[name] = _ptr_offsets(t)
             init = init.ljust(size, b"\0")
             if any(isinstance(x, FloatT) for x in _leaves(t)) and self.opts.get("reject_float", True):
                 pass  # float data in memory is plain bits; arithmetic on it is rejected later
@@ -382,8 +435,8 @@ class Translator:
 
     def _const_ptr(self, v) -> Ptr:
         text = str(v).strip()
-        if text.endswith("null") or text == "ptr null":
-            raise self.unsupported("a null pointer access", self._itext, self._llname)
+        if text.endswith(("null", "undef", "poison")):
+            return Ptr(None, Const(OFF_W, 0), Const(TAG_W, 0), ())
         m = re.match(r"ptr getelementptr (?:inbounds |nuw |nusw |inrange\([^)]*\) )*\((.*)\)$", text)
         if not m:
             raise self.unsupported("this constant pointer expression", text, self._llname)
@@ -402,6 +455,140 @@ class Translator:
             i += 1
         off = _const_gep_offset(src, idx)
         return Ptr(base.mem, Const(OFF_W, off))
+
+    # ------------------------------------------------------------------ pointers as values
+    def _mem_key(self, m: MemoryObject):
+        """A name for a memory that survives a second translation (``AddressTakenGrew``)."""
+        if m.kind == "global":
+            return ("g", m.symbol)
+        if m.kind == "local":
+            return ("l", m.name)
+        if m in self._top_mems:
+            return ("a", m.arg_index)
+        return None
+
+    def _tag_of(self, m: MemoryObject | None) -> int:
+        """Memory tags from 1 in order of first use (0 is null): a memory's base address
+        in the virtual address space is ``tag << 32``."""
+        k = self._mem_key(m)
+        if k is None:
+            raise self.unsupported("a pointer argument of a called (noinline) function used as "
+                                   "a value (stored, compared or merged with another memory)",
+                                   self._itext, self._llname)
+        return self._tags.setdefault(k, len(self._tags) + 1)
+
+    def _tagv(self, p: Ptr) -> Value:
+        return Const(TAG_W, self._tag_of(p.mem)) if p.mem is not None else p.tag
+
+    def _vaddr(self, p: Ptr) -> Value:
+        """The pointer as a 64-bit integer: its virtual address ``tag << 32 | off``."""
+        tag = self._tagv(p)
+        if isinstance(tag, Const) and isinstance(p.off, Const):
+            return Const(2 * OFF_W, (tag.value << OFF_W) | (p.off.value & ((1 << OFF_W) - 1)))
+        return self._emit("concat", [p.off, tag], OFF_W + TAG_W)
+
+    def _encode(self, p: Ptr) -> Value:
+        """A pointer stored to memory: its memories become address-taken."""
+        for m in p.targets:
+            k = self._mem_key(m)
+            if k is None:
+                self._tag_of(m)  # the error
+            self.addr_taken.setdefault(k, None)
+        return self._vaddr(p)
+
+    def _resolve_key(self, k) -> MemoryObject | None:
+        if k[0] == "g":
+            return self._global_ptr(self._gvars[k[1]]).mem
+        if k[0] == "l":
+            return next((m for m in self._fn.memories if m.name == k[1]), None)
+        if self._fn.name == self._top_name:
+            return next((p.mem for p in self._fn.ptr_params if p.mem.arg_index == k[1]), None)
+        return None
+
+    def _loaded_mems(self) -> tuple:
+        """The points-to set of a pointer loaded from memory: the address-taken memories."""
+        self._seed_used = True
+        out = []
+        for k in self.addr_taken_seed:
+            m = self._resolve_key(k)
+            if m is not None and m not in out:
+                out.append(m)
+        return tuple(out)
+
+    def _decode(self, word: Value) -> Ptr:
+        tag = self._emit("slice", [word], TAG_W, lo=OFF_W)
+        off = self._emit("trunc", [word], OFF_W)
+        return Ptr(None, off, tag, self._loaded_mems())
+
+    def _merge(self, pa: Ptr, pb: Ptr, make) -> Ptr:
+        """A pointer that is ``pa`` or ``pb``: ``make(a, b, width)`` merges their parts."""
+        if pa.mem is not None and pa.mem is pb.mem:
+            return Ptr(pa.mem, make(pa.off, pb.off, OFF_W))
+        mems = list(pa.targets)
+        mems += [m for m in pb.targets if m not in mems]
+        return Ptr(None, make(pa.off, pb.off, OFF_W),
+                   make(self._tagv(pa), self._tagv(pb), TAG_W), tuple(mems))
+
+    def _init_ptr(self, toks: list[str], i: int) -> tuple[int, int]:
+        """A pointer in a global's initialiser: ``@g`` or a constant getelementptr."""
+        off = 0
+        if toks[i] == "getelementptr":
+            j = i + 1
+            while toks[j] != "(":
+                j += 1
+            src, j = self.tp.parse_type(toks, j + 1)
+            assert toks[j] == "," and toks[j + 1] == "ptr", toks[j:j + 2]
+            name, j = toks[j + 2], j + 3
+            idx = []
+            while toks[j] == ",":
+                _, j = self.tp.parse_type(toks, j + 1)
+                idx.append(int(toks[j]))
+                j += 1
+            assert toks[j] == ")"
+            j += 1
+            off = _const_gep_offset(src, idx)
+        else:
+            name, j = toks[i], i + 1
+        name = name[1:].strip('"')
+        if name not in self._gvars:
+            raise self.unsupported("taking the address of a function (indirect calls)",
+                                   getattr(self, "_itext", ""), getattr(self, "_llname", ""))
+        k = ("g", name)
+        self.addr_taken.setdefault(k, None)
+        tag = self._tags.setdefault(k, len(self._tags) + 1)
+        return (tag << OFF_W) | (off & ((1 << OFF_W) - 1)), j
+
+    def _pts(self, v, seen: set) -> list:
+        """What an LLVM pointer value may point to, before it is translated: memories,
+        ``("g", name)`` for globals, ``"tagged"`` when the pointer needs a run-time tag."""
+        known = self._vals.get(key(v))
+        if isinstance(known, Ptr):
+            return [known.mem] if known.mem is not None else list(known.mems) + ["tagged"]
+        if _is_global_ref(v):
+            return [("g", v.name)]
+        if v.is_constant:
+            text = str(v).strip()
+            m = re.search(r"getelementptr .*?\(.*?, ptr (@[-\w.$]+|@\"[^\"]+\")", text)
+            if m:
+                return [("g", m.group(1)[1:].strip('"'))]
+            return ["tagged"]  # null, undef
+        if key(v) in seen:
+            return []
+        seen.add(key(v))
+        try:
+            opc = v.opcode
+        except ValueError:  # not an instruction
+            opc = None
+        ops = list(v.operands) if opc else []
+        if opc in ("getelementptr", "freeze", "bitcast"):
+            return self._pts(ops[0], seen)
+        if opc == "select":
+            return self._pts(ops[1], seen) + self._pts(ops[2], seen)
+        if opc == "phi":
+            return [x for o in ops for x in self._pts(o, seen)]
+        if opc == "load":
+            return list(self._loaded_mems()) + ["tagged"]
+        return ["tagged"]
 
     # ------------------------------------------------------------------ instructions
     def _instr(self, ins) -> None:
@@ -538,11 +725,13 @@ class Translator:
         pred = m.group(1)
         a, b = ins.operands
         if str(a.type) == "ptr":
-            pa, pb = self._val(a), self._val(b)
-            if isinstance(pa, Ptr) and isinstance(pb, Ptr) and pa.mem is pb.mem:
+            pa, pb = self._ptr(a), self._ptr(b)
+            if pa.mem is not None and pa.mem is pb.mem:
                 self._set(ins, self._emit("icmp", [pa.off, pb.off], 1, pred=pred))
                 return
-            raise self.unsupported("comparing pointers into different memories", text, self._llname)
+            # different memories: compare virtual addresses (distinct bases per memory)
+            self._set(ins, self._emit("icmp", [self._vaddr(pa), self._vaddr(pb)], 1, pred=pred))
+            return
         self._set(ins, self._emit("icmp", [self._int(a), self._int(b)], 1, pred=pred))
 
     def _i_select(self, ins, text):
@@ -550,10 +739,8 @@ class Translator:
         cond = self._int(c)
         if str(a.type) == "ptr":
             pa, pb = self._ptr(a), self._ptr(b)
-            if pa.mem is not pb.mem:
-                raise self.unsupported("selecting between pointers into different memories",
-                                       text, self._llname)
-            self._set(ins, Ptr(pa.mem, self._emit("select", [cond, pa.off, pb.off], OFF_W)))
+            self._set(ins, self._merge(
+                pa, pb, lambda x, y, w: self._emit("select", [cond, x, y], w)))
             return
         t = self._result_type(ins)
         if not _scalar(t):
@@ -598,13 +785,29 @@ class Translator:
                 known = self._vals.get(k)
                 if isinstance(known, Ptr) and known.mem is not None:
                     mem = known.mem
-                elif v.is_global or (v.is_constant and str(v).strip().startswith("ptr getelementptr")):
+                elif _is_global_ref(v) or (v.is_constant and str(v).strip().startswith("ptr getelementptr")):
                     mem = self._ptr(v).mem
                 if mem is not None:
                     break
+            refs = self._pts(ins, set())
+            names = {("g", r.symbol) if isinstance(r, MemoryObject) and r.kind == "global"
+                     else r for r in refs}
+            if len(names) != 1 or "tagged" in names or (mem is None and not refs):
+                # several memories (or null): a tagged pointer, one phi for tags, one for offsets
+                mems: list[MemoryObject] = []
+                for r in refs:
+                    m = self._global_ptr(self._gvars[r[1]]).mem if isinstance(r, tuple) else r
+                    if isinstance(m, MemoryObject) and m not in mems:
+                        mems.append(m)
+                op = self._emit("phi", [], OFF_W, ptr_phi="tagged")
+                tag = self._emit("phi", [], TAG_W)
+                op.attrs["tag_phi"] = tag
+                self._phis.append((op, ins))
+                self._set(ins, Ptr(None, op, tag, tuple(mems)))
+                return
             if mem is None:
-                raise self.unsupported("a pointer phi whose memory is not known on entry",
-                                       text, self._llname)
+                r = refs[0]
+                mem = self._global_ptr(self._gvars[r[1]]).mem if isinstance(r, tuple) else r
             op = self._emit("phi", [], OFF_W, ptr_phi=True)
             self._phis.append((op, ins))
             self._set(ins, Ptr(mem, op))
@@ -621,7 +824,24 @@ class Translator:
         self._loc = op.loc
         self._cur = op.block
         incoming = list(zip(ins.incoming_blocks, ins.operands))
-        if op.attrs.pop("ptr_phi", False):
+        kind = op.attrs.pop("ptr_phi", False)
+        if kind == "tagged":
+            tag = op.attrs.pop("tag_phi")
+            me = self._vals[key(ins)]
+            op.incoming, tag.incoming = [], []
+            seen_t: set[int] = set()
+            for bb, v in incoming:
+                if key(bb) in seen_t:
+                    continue
+                seen_t.add(key(bb))
+                p = self._ptr(v)
+                if any(m not in me.mems for m in p.targets):
+                    raise self.unsupported("a pointer phi whose memories are not known on entry",
+                                           self._itext, self._llname)
+                op.incoming.append((self._blocks[key(bb)], p.off))
+                tag.incoming.append((self._blocks[key(bb)], self._tagv(p)))
+            return
+        if kind:
             mem = self._vals[key(ins)].mem
             pairs = []
             seen_b: set[int] = set()
@@ -672,7 +892,7 @@ class Translator:
             stride = sizeof(stride_t)
             iv = self._int(idx)
             off = self._add(off, self._scale(self._to_off(iv), stride))
-        self._set(ins, Ptr(base.mem, off))
+        self._set(ins, Ptr(base.mem, off, base.tag, base.mems))
 
     def _i_ptradd(self, ins, text):
         raise self.unsupported("ptradd", text, self._llname)
@@ -727,12 +947,15 @@ class Translator:
         if " atomic " in text:
             raise self.unsupported("an atomic load", text, self._llname)
         t = self._result_type(ins)
+        if isinstance(t, PtrT):  # a pointer in memory: its virtual address
+            word = self._load(self._ptr(next(iter(ins.operands))), 8, 0)
+            self._set(ins, self._decode(word))
+            return
         if not _scalar(t):
             raise self._type_error(t, "a load", text, self._llname)
         p = self._ptr(next(iter(ins.operands)))
         size = store_size(t)
-        op = self._emit("load", [p.off], 8 * size, mem=p.mem, size=size)
-        self.accesses.append(_Access(op, p, size, self._fn, t.bits if isinstance(t, FloatT) else 0))
+        op = self._load(p, size, t.bits if isinstance(t, FloatT) else 0)
         if 8 * size != t.bits:
             op2 = self._emit("trunc", [op], t.bits)
             self._set(ins, op2)
@@ -744,6 +967,9 @@ class Translator:
             raise self.unsupported("an atomic store", text, self._llname)
         v, pv = ins.operands
         t = self.tp.type_of(str(v.type))
+        if isinstance(t, PtrT):  # a pointer to memory: its virtual address
+            self._store(self._ptr(pv), self._encode(self._ptr(v)), 8, 0)
+            return
         if not _scalar(t):
             raise self._type_error(t, "a store", text, self._llname)
         p = self._ptr(pv)
@@ -751,8 +977,50 @@ class Translator:
         size = store_size(t)
         if 8 * size != t.bits:
             data = self._emit("zext", [data], 8 * size)
-        op = self._emit("store", [p.off, data], 0, mem=p.mem, size=size)
-        self.accesses.append(_Access(op, p, size, self._fn, t.bits if isinstance(t, FloatT) else 0))
+        self._store(p, data, size, t.bits if isinstance(t, FloatT) else 0)
+
+    def _steer(self, p: Ptr) -> list[tuple[MemoryObject, Value | None]]:
+        """The memories an access through ``p`` may touch, each with its guard."""
+        if p.mem is not None:
+            return [(p.mem, None)]
+        if not p.mems:
+            err = self.unsupported("a null pointer access", self._itext, self._llname)
+            if not self._seed_used:
+                raise err
+            # a pointer loaded from memory before all stored pointers were seen: decided
+            # at the end of translation (``AddressTakenGrew``)
+            self._deferred.append(err)
+            return []
+        if len(p.mems) == 1:
+            return [(p.mems[0], None)]  # or null: undefined
+        return [(m, self._emit("icmp", [p.tag, Const(TAG_W, self._tag_of(m))], 1, pred="eq"))
+                for m in p.mems]
+
+    def _load(self, p: Ptr, size: int, float_bits: int) -> Op:
+        """A load through ``p``; through a tagged pointer, one guarded load per memory it
+        may point into, the value selected by the tag."""
+        out = None
+        steer = self._steer(p)
+        if not steer:
+            return Const(8 * size, 0)
+        for m, g in steer:
+            q = p if p.mem is not None else Ptr(m, p.off)
+            op = self._emit("load", [p.off] + ([g] if g is not None else []), 8 * size,
+                            mem=m, size=size)
+            if g is not None:
+                op.attrs["guard"] = 1
+            self.accesses.append(_Access(op, q, size, self._fn, float_bits))
+            out = op if out is None else self._emit("select", [g, op, out], 8 * size)
+        return out
+
+    def _store(self, p: Ptr, data: Value, size: int, float_bits: int) -> None:
+        for m, g in self._steer(p):
+            op = self._emit("store", [p.off, data] + ([g] if g is not None else []), 0,
+                            mem=m, size=size)
+            if g is not None:
+                op.attrs["guard"] = 2
+            self.accesses.append(_Access(op, p if p.mem is not None else Ptr(m, p.off), size,
+                                         self._fn, float_bits))
 
     def _i_br(self, ins, text):
         labels = re.findall(r"label (%[-\w.$]+|%\"[^\"]+\")", text)
@@ -854,7 +1122,12 @@ class Translator:
         binds: list[tuple[PtrParam, Ptr]] = []
         for p, a in zip(sub.params, args):
             if isinstance(p, PtrParam):
-                binds.append((p, self._ptr(a)))
+                pa = self._ptr(a)
+                if pa.mem is None:
+                    raise self.unsupported("passing a pointer whose memory is decided at run time "
+                                           "(several memories, loaded from memory, or null) to a "
+                                           "noinline function", text, self._llname)
+                binds.append((p, pa))
             else:
                 scalars.append(self._int(a))
         op = self._emit("call", scalars, sub.return_width, callee=sub, ptr_args=[])
@@ -922,6 +1195,9 @@ class Translator:
         if n.value > 4096:
             raise self.unsupported(f"{base} of more than 4096 bytes", text, self._llname)
         dst = self._ptr(args[0])
+        if dst.mem is None or (base != "memset" and self._ptr(args[1]).mem is None):
+            raise self.unsupported(f"{base} through a pointer whose memory is decided at run time",
+                                   text, self._llname)
         aligns = [int(a) for a in re.findall(r"align (\d+)", text)] or [1]
         chunk = 8
         while chunk > 1 and (n.value % chunk or chunk > min(aligns)):
@@ -1147,6 +1423,20 @@ def _leaves(t):
         yield t
 
 
+def _ptr_offsets(t, base: int = 0) -> list[int]:
+    """Byte offsets of the pointers inside a value of type ``t``."""
+    if isinstance(t, PtrT):
+        return [base]
+    if isinstance(t, ArrayT):
+        inner = _ptr_offsets(t.elem)
+        n = sizeof(t.elem)
+        return [base + i * n + o for i in range(t.n)
+                for o in inner] if inner else []
+    if isinstance(t, StructT):
+        return [o for f, fo in zip(t.fields, field_offsets(t)) for o in _ptr_offsets(f, base + fo)]
+    return []
+
+
 def _const_gep_offset(src, idx: list[int]) -> int:
     off = idx[0] * sizeof(src) if idx else 0
     t = src
@@ -1299,6 +1589,7 @@ def _lower_access(acc: _Access, res: _Residues) -> None:
         return
     # split into word accesses: word i at base + i
     n = acc.size // w
+    guard = [op.operands[op.attrs["guard"]]] if "guard" in op.attrs else []
     b = op.block
     parts: list[Value] = []
     idx = b.ops.index(op)
@@ -1313,15 +1604,15 @@ def _lower_access(acc: _Access, res: _Residues) -> None:
             addr = Op(width=aw, kind="add", operands=[base, Const(aw, i)], loc=op.loc)
             new_ops.append(addr)
         if op.kind == "load":
-            ld = Op(width=8 * w, kind="load", operands=[addr], loc=op.loc,
-                    attrs={"mem": mem, "lane": 0, "size": w})
+            ld = Op(width=8 * w, kind="load", operands=[addr] + guard, loc=op.loc,
+                    attrs={"mem": mem, "lane": 0, "size": w, **({"guard": 1} if guard else {})})
             new_ops.append(ld)
             parts.append(ld)
         else:
             piece = Op(width=8 * w, kind="slice", operands=[op.operands[1]], loc=op.loc,
                        attrs={"lo": 8 * w * i})
-            st = Op(width=0, kind="store", operands=[addr, piece], loc=op.loc,
-                    attrs={"mem": mem, "lane": 0, "size": w})
+            st = Op(width=0, kind="store", operands=[addr, piece] + guard, loc=op.loc,
+                    attrs={"mem": mem, "lane": 0, "size": w, **({"guard": 2} if guard else {})})
             new_ops += [piece, st]
     for o in new_ops:
         o.block = b

@@ -145,7 +145,8 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
             result = run_([vfile], iface, calls, max_cycles, waves, work)
         elif func.name == "main" and not func.params:
             native_text = golden_ir(res.module)
-            ret, globs = run_main(native_text, list(glob_sizes), glob_sizes)
+            ret, globs = run_main(native_text, list(glob_sizes), glob_sizes,
+                                  ptr_tags=res.module.ptr_tags, ptr_slots=res.module.ptr_slots)
             w = func.return_width
             exp_ret = ret & ((1 << w) - 1) if w else None
             result = run_main_([vfile], iface, exp_ret, globs, max_cycles, waves, work)
