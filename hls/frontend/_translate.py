@@ -340,6 +340,7 @@ class Translator:
             blocks[key(bb)] = b
             func.blocks.append(b)
         self._blocks = blocks
+        self._llins = {key(i): i for bb in llblocks for i in bb.instructions}
         self._phis: list[tuple[Op, object]] = []
         for bb in _rpo(llblocks):
             self._cur = blocks[key(bb)]
@@ -575,6 +576,7 @@ class Translator:
         if key(v) in seen:
             return []
         seen.add(key(v))
+        v = self._llins.get(key(v), v)  # operands are wrapped as such: their instruction
         try:
             opc = v.opcode
         except ValueError:  # not an instruction
@@ -1113,10 +1115,10 @@ class Translator:
                                    self._llname)
         if name == self._llname or self._reaches(callee, self._llname):
             raise self.unsupported("recursion", text, self._llname)
-        saved = (self._fn, self._vals, self._llname, self._blocks, self._phis, self._cur,
+        saved = (self._fn, self._vals, self._llname, self._blocks, self._llins, self._phis, self._cur,
                  self._loc, self._itext)
         sub = self._function(callee)
-        (self._fn, self._vals, self._llname, self._blocks, self._phis, self._cur,
+        (self._fn, self._vals, self._llname, self._blocks, self._llins, self._phis, self._cur,
          self._loc, self._itext) = saved
         scalars: list[Value] = []
         binds: list[tuple[PtrParam, Ptr]] = []
