@@ -108,6 +108,7 @@ class _Access:
     size: int
     func: Function
     float_bits: int = 0  # the access is a float (32) or double (64)
+    align: int = 0  # a tagged pointer's access: LLVM's ``align`` (its offset is a multiple)
 
 
 class Translator:
@@ -122,6 +123,7 @@ class Translator:
         self._deferred: list[UnsupportedError] = []
         self._tags: dict = {}
         self._ptr_slots: dict[str, list[int]] = {}
+        self._mem_align: dict[MemoryObject, int] = {}
         self.text = text
         self.path = path
         self.opts = opts
@@ -432,6 +434,7 @@ class Translator:
             mem = MemoryObject(name=_sanitize(name), kind="global", elem_bytes=size,
                                init=init, readonly=(kind == "constant"), symbol=name)
             self.globals[name] = mem
+            self._mem_align[mem] = _align(text)
         return Ptr(self.globals[name], Const(OFF_W, 0))
 
     def _const_ptr(self, v) -> Ptr:
@@ -943,6 +946,7 @@ class Translator:
         mem = MemoryObject(name=f"{self._fn.name}_{name}", kind="local", elem_bytes=sizeof(t),
                            init=bytes(sizeof(t)), loc=self._loc)
         self._fn.memories.append(mem)
+        self._mem_align[mem] = _align(text)
         self._set(ins, Ptr(mem, Const(OFF_W, 0)))
 
     def _i_load(self, ins, text):
@@ -950,14 +954,14 @@ class Translator:
             raise self.unsupported("an atomic load", text, self._llname)
         t = self._result_type(ins)
         if isinstance(t, PtrT):  # a pointer in memory: its virtual address
-            word = self._load(self._ptr(next(iter(ins.operands))), 8, 0)
+            word = self._load(self._ptr(next(iter(ins.operands))), 8, 0, _align(text))
             self._set(ins, self._decode(word))
             return
         if not _scalar(t):
             raise self._type_error(t, "a load", text, self._llname)
         p = self._ptr(next(iter(ins.operands)))
         size = store_size(t)
-        op = self._load(p, size, t.bits if isinstance(t, FloatT) else 0)
+        op = self._load(p, size, t.bits if isinstance(t, FloatT) else 0, _align(text))
         if 8 * size != t.bits:
             op2 = self._emit("trunc", [op], t.bits)
             self._set(ins, op2)
@@ -970,7 +974,7 @@ class Translator:
         v, pv = ins.operands
         t = self.tp.type_of(str(v.type))
         if isinstance(t, PtrT):  # a pointer to memory: its virtual address
-            self._store(self._ptr(pv), self._encode(self._ptr(v)), 8, 0)
+            self._store(self._ptr(pv), self._encode(self._ptr(v)), 8, 0, _align(text))
             return
         if not _scalar(t):
             raise self._type_error(t, "a store", text, self._llname)
@@ -979,7 +983,7 @@ class Translator:
         size = store_size(t)
         if 8 * size != t.bits:
             data = self._emit("zext", [data], 8 * size)
-        self._store(p, data, size, t.bits if isinstance(t, FloatT) else 0)
+        self._store(p, data, size, t.bits if isinstance(t, FloatT) else 0, _align(text))
 
     def _steer(self, p: Ptr) -> list[tuple[MemoryObject, Value | None]]:
         """The memories an access through ``p`` may touch, each with its guard."""
@@ -998,7 +1002,12 @@ class Translator:
         return [(m, self._emit("icmp", [p.tag, Const(TAG_W, self._tag_of(m))], 1, pred="eq"))
                 for m in p.mems]
 
-    def _load(self, p: Ptr, size: int, float_bits: int) -> Op:
+    def _base_align(self, m: MemoryObject, align: int) -> int:
+        """The alignment an access's offset has: the access's own, when its memory's base
+        is at least as aligned natively (a global's or alloca's ``align``)."""
+        return min(align, self._mem_align.get(m, 0))
+
+    def _load(self, p: Ptr, size: int, float_bits: int, align: int = 0) -> Op:
         """A load through ``p``; through a tagged pointer, one guarded load per memory it
         may point into, the value selected by the tag."""
         out = None
@@ -1011,18 +1020,20 @@ class Translator:
                             mem=m, size=size)
             if g is not None:
                 op.attrs["guard"] = 1
-            self.accesses.append(_Access(op, q, size, self._fn, float_bits))
+            self.accesses.append(_Access(op, q, size, self._fn, float_bits,
+                                         self._base_align(m, align) if p.mem is None else 0))
             out = op if out is None else self._emit("select", [g, op, out], 8 * size)
         return out
 
-    def _store(self, p: Ptr, data: Value, size: int, float_bits: int) -> None:
+    def _store(self, p: Ptr, data: Value, size: int, float_bits: int, align: int = 0) -> None:
         for m, g in self._steer(p):
             op = self._emit("store", [p.off, data] + ([g] if g is not None else []), 0,
                             mem=m, size=size)
             if g is not None:
                 op.attrs["guard"] = 2
             self.accesses.append(_Access(op, p if p.mem is not None else Ptr(m, p.off), size,
-                                         self._fn, float_bits))
+                                         self._fn, float_bits,
+                                         self._base_align(m, align) if p.mem is None else 0))
 
     def _i_br(self, ins, text):
         labels = re.findall(r"label (%[-\w.$]+|%\"[^\"]+\")", text)
@@ -1534,6 +1545,21 @@ def _meet(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
     return a[0] % (1 << n) if n else 0, n
 
 
+def _align(text: str) -> int:
+    m = re.search(r", align (\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
+def _known(acc: _Access, res: _Residues) -> tuple[int, int]:
+    """Known low bits of an access's byte offset; a tagged pointer's access (an offset
+    loaded from memory, say) may also rely on the alignment LLVM states for it."""
+    r, k = res.get(acc.ptr.off)
+    a = (acc.align & -acc.align).bit_length() - 1 if acc.align else 0
+    if a > k:
+        return 0, a
+    return r, k
+
+
 def _choose_word_bytes(accs: list[_Access], bind_offs: list[Value], res: _Residues) -> int:
     if not accs:
         return 1
@@ -1544,7 +1570,7 @@ def _choose_word_bytes(accs: list[_Access], bind_offs: list[Value], res: _Residu
         lg = w.bit_length() - 1
         ok = True
         for a in accs:
-            r, k = res.get(a.ptr.off)
+            r, k = _known(a, res)
             if k < lg:
                 ok = False
                 break
@@ -1580,7 +1606,7 @@ def _lower_access(acc: _Access, res: _Residues) -> None:
     op, mem = acc.op, acc.ptr.mem
     w = mem.word_bytes
     lg = w.bit_length() - 1
-    r, _ = res.get(acc.ptr.off)
+    r, _ = _known(acc, res)
     lane = r % w
     aw = OFF_W - lg
     base = _slice_before(op, acc.ptr.off, lg, aw)
