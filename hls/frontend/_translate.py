@@ -124,6 +124,7 @@ class Translator:
         self._tags: dict = {}
         self._ptr_slots: dict[str, list[int]] = {}
         self._mem_align: dict[MemoryObject, int] = {}
+        self._p2i_ok: set[int] = set()
         self.text = text
         self.path = path
         self.opts = opts
@@ -240,10 +241,15 @@ class Translator:
             if f.global_value_type.is_function_vararg:
                 d = self._define_lines.get(f.name, "")
                 raise self.unsupported("a variadic function", d.split("{")[0], f.name)
+            diffs = _pointer_differences(f)
             for bb in f.blocks:
                 for ins in bb.instructions:
                     text = self._ins_text(ins)
                     opc = ins.opcode
+                    if opc == "ptrtoint":
+                        if key(ins) in diffs:
+                            continue  # only subtracted from another pointer: p - q
+                        raise self.unsupported("a pointer-to-integer conversion", text, f.name)
                     if opc in ("invoke", "landingpad", "resume", "va_arg", "indirectbr",
                                "callbr", "ptrtoint", "inttoptr"):
                         self._instr_error(ins, text)
@@ -343,6 +349,7 @@ class Translator:
             func.blocks.append(b)
         self._blocks = blocks
         self._llins = {key(i): i for bb in llblocks for i in bb.instructions}
+        self._p2i_ok |= _pointer_differences(llfn)
         self._phis: list[tuple[Op, object]] = []
         for bb in _rpo(llblocks):
             self._cur = blocks[key(bb)]
@@ -393,6 +400,12 @@ class Translator:
                 tail = text.split(" ", 1)[1].strip() if " " in text else text
                 if tail in ("undef", "poison"):
                     return Const(t.bits, 0)
+                m = re.match(r"ptrtoint \(ptr (.*) to i\d+\)$", tail)
+                if m and k in self._p2i_ok:  # a constant pointer in a difference p - q
+                    inner = m.group(1).strip()
+                    p = (self._global_ptr(self._gvars[inner[1:].strip('"')])
+                         if inner.startswith("@") else self._const_ptr_text("ptr " + inner))
+                    return self._p2i(p, t.bits)
                 try:
                     return Const(t.bits, v.get_constant_value(signed_int=False))
                 except Exception:
@@ -438,7 +451,9 @@ class Translator:
         return Ptr(self.globals[name], Const(OFF_W, 0))
 
     def _const_ptr(self, v) -> Ptr:
-        text = str(v).strip()
+        return self._const_ptr_text(str(v).strip())
+
+    def _const_ptr_text(self, text: str) -> Ptr:
         if text.endswith(("null", "undef", "poison")):
             return Ptr(None, Const(OFF_W, 0), Const(TAG_W, 0), ())
         m = re.match(r"ptr getelementptr (?:inbounds |nuw |nusw |inrange\([^)]*\) )*\((.*)\)$", text)
@@ -867,6 +882,22 @@ class Translator:
             if key(bb) not in seen:
                 seen.add(key(bb))
                 op.incoming.append((self._blocks[key(bb)], self._int(v)))
+
+    def _i_ptrtoint(self, ins, text):
+        """Only in a pointer difference (``check``): the virtual addresses of two pointers
+        into one memory differ by the difference of their offsets."""
+        if key(ins) not in self._p2i_ok:
+            raise self.unsupported("a pointer-to-integer conversion", text, self._llname)
+        t = self._result_type(ins)
+        self._set(ins, self._p2i(self._ptr(next(iter(ins.operands))), t.bits))
+
+    def _p2i(self, p: Ptr, bits: int) -> Value:
+        v = self._vaddr(p)
+        if bits == v.width:
+            return v
+        if isinstance(v, Const):
+            return Const(bits, v.value)
+        return self._emit("trunc" if bits < v.width else "zext", [v], bits)
 
     def _i_getelementptr(self, ins, text):
         m = re.search(r"getelementptr (?:(?:inbounds|nuw|nusw|inrange\([^)]*\)) )*(.*)$", text)
@@ -1397,6 +1428,22 @@ class Translator:
             return
         eb = m.elem_bytes or w
         m.depth_words = max(1, -(-(int(d) * eb) // w))
+
+
+def _pointer_differences(fn) -> set[int]:
+    """ptrtoints whose every use is a ``sub`` of two ptrtoints (C's ``p - q``)."""
+    p2i = {key(i) for bb in fn.blocks for i in bb.instructions if i.opcode == "ptrtoint"}
+    consts: set[int] = set()
+    bad: set[int] = set()
+    for bb in fn.blocks:
+        for i in bb.instructions:
+            ops = list(i.operands)
+            const = {key(o) for o in ops if o.is_constant and " ptrtoint (ptr " in str(o)}
+            if i.opcode == "sub" and all(key(o) in p2i or key(o) in const for o in ops):
+                consts |= const
+                continue
+            bad.update(key(o) for o in ops if key(o) in p2i)
+    return (p2i - bad) | consts
 
 
 def _rpo(llblocks: list) -> list:
