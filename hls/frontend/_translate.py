@@ -530,7 +530,12 @@ class Translator:
         out = []
         for k in self.addr_taken_seed:
             m = self._resolve_key(k)
-            if m is not None and m not in out:
+            if m is None:  # not visible here: a local or argument of another function
+                what = "a local array" if k[0] == "l" else "a pointer argument"
+                raise self.unsupported(f"a pointer loaded from memory in @{self._fn.name} that may "
+                                       f"point into {what} of another function", self._itext,
+                                       self._llname)
+            if m not in out:
                 out.append(m)
         return tuple(out)
 
@@ -985,7 +990,8 @@ class Translator:
             raise self.unsupported("an atomic load", text, self._llname)
         t = self._result_type(ins)
         if isinstance(t, PtrT):  # a pointer in memory: its virtual address
-            word = self._load(self._ptr(next(iter(ins.operands))), 8, 0, _align(text))
+            word = self._load(self._host_free(self._ptr(next(iter(ins.operands)))), 8, 0,
+                              _align(text))
             self._set(ins, self._decode(word))
             return
         if not _scalar(t):
@@ -1005,7 +1011,8 @@ class Translator:
         v, pv = ins.operands
         t = self.tp.type_of(str(v.type))
         if isinstance(t, PtrT):  # a pointer to memory: its virtual address
-            self._store(self._ptr(pv), self._encode(self._ptr(v)), 8, 0, _align(text))
+            self._store(self._host_free(self._ptr(pv)), self._encode(self._ptr(v)), 8, 0,
+                        _align(text))
             return
         if not _scalar(t):
             raise self._type_error(t, "a store", text, self._llname)
@@ -1016,14 +1023,24 @@ class Translator:
             data = self._emit("zext", [data], 8 * size)
         self._store(p, data, size, t.bits if isinstance(t, FloatT) else 0, _align(text))
 
+    def _host_free(self, p: Ptr) -> Ptr:
+        """A pointer held in memory must not live in a buffer of the host (a pointer
+        argument of the top): the host's addresses mean nothing in hardware."""
+        if any(m in self._top_mems for m in p.targets):
+            raise self.unsupported("a pointer held in the buffer of a pointer argument of the "
+                                   "top function (host addresses)", self._itext, self._llname)
+        return p
+
     def _steer(self, p: Ptr) -> list[tuple[MemoryObject, Value | None]]:
         """The memories an access through ``p`` may touch, each with its guard."""
         if p.mem is not None:
             return [(p.mem, None)]
         if not p.mems:
-            err = self.unsupported("a null pointer access", self._itext, self._llname)
             if not self._seed_used:
-                raise err
+                raise self.unsupported("a null pointer access", self._itext, self._llname)
+            err = self.unsupported("an access through a pointer loaded from memory that no code "
+                                   "of the design sets (null, or set outside the top function)",
+                                   self._itext, self._llname)
             # a pointer loaded from memory before all stored pointers were seen: decided
             # at the end of translation (``AddressTakenGrew``)
             self._deferred.append(err)

@@ -131,6 +131,10 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
     ptr_sizes = {m.arg_index: m.whole_bytes for m in iface.memories if m.arg_index is not None}
     glob_sizes = {m.global_name: m.whole_bytes for m in iface.memories if m.global_name}
     func = res.module.top
+    if res.module.ptr_slots and not (tb is None and func.name == "main" and not func.params):
+        raise CosimError("globals holding pointers (" + ", ".join(sorted(res.module.ptr_slots))
+                         + ") are co-simulated only as a whole program (--top main): a "
+                         "testbench or random stimulus would give them host addresses")
     try:
         if tb is not None:
             text = native_text = _tb_module_text(res, tb, cc)
