@@ -1226,7 +1226,10 @@ class Translator:
             self._set(ins, self._emit(kind, vals, t.bits))
             return
         if base in ("memset", "memcpy", "memmove"):
-            self._mem_intrinsic(base, ins, text, args)
+            if any(self._ptr(a).mem is None for a in args[:1 if base == "memset" else 2]):
+                self._mem_tagged(base, text, args)
+            else:
+                self._mem_intrinsic(base, ins, text, args)
             return
         if base == "expect":
             self._set(ins, self._int(args[0]))
@@ -1256,9 +1259,6 @@ class Translator:
         if n.value > 4096:
             raise self.unsupported(f"{base} of more than 4096 bytes", text, self._llname)
         dst = self._ptr(args[0])
-        if dst.mem is None or (base != "memset" and self._ptr(args[1]).mem is None):
-            raise self.unsupported(f"{base} through a pointer whose memory is decided at run time",
-                                   text, self._llname)
         aligns = [int(a) for a in re.findall(r"align (\d+)", text)] or [1]
         chunk = 8
         while chunk > 1 and (n.value % chunk or chunk > min(aligns)):
@@ -1287,6 +1287,39 @@ class Translator:
             p = Ptr(dst.mem, self._add(dst.off, Const(OFF_W, off)))
             op = self._emit("store", [p.off, ld], 0, mem=p.mem, size=chunk)
             self.accesses.append(_Access(op, p, chunk, self._fn))
+
+    def _mem_tagged(self, base, text, args) -> None:
+        """memset/memcpy/memmove of a constant length through a tagged pointer (a struct
+        copied through a pointer loaded from memory, say): every chunk steered."""
+        n = self._val(args[2])
+        if not isinstance(n, Const) or n.value > 4096:
+            raise self.unsupported(f"{base} through a pointer whose memory is decided at run time, "
+                                   "of a length that is not a constant of at most 4096 bytes",
+                                   text, self._llname)
+        aligns = [int(a) for a in re.findall(r"align (\d+)", text)] or [1]
+        chunk = 8
+        while chunk > 1 and (n.value % chunk or chunk > min(aligns)):
+            chunk //= 2
+
+        def at(p: Ptr, off: int) -> Ptr:
+            return Ptr(p.mem, self._add(p.off, Const(OFF_W, off)), p.tag, p.mems)
+
+        dst = self._ptr(args[0])
+        if base == "memset":
+            byte = self._int(args[1])
+            if isinstance(byte, Const):
+                word = Const(8 * chunk, int.from_bytes(bytes([byte.value]) * chunk, "little"))
+            else:
+                word = byte if chunk == 1 else self._emit("concat", [byte] * chunk, 8 * chunk)
+            for off in range(0, n.value, chunk):
+                self._store(at(dst, off), word, chunk, 0, chunk)
+            return
+        src = self._ptr(args[1])
+        if base == "memmove" and set(src.targets) & set(dst.targets):
+            raise self.unsupported("memmove within one memory", text, self._llname)
+        loads = [self._load(at(src, off), chunk, 0, chunk) for off in range(0, n.value, chunk)]
+        for off, ld in zip(range(0, n.value, chunk), loads):
+            self._store(at(dst, off), ld, chunk, 0, chunk)
 
     # ------------------------------------------------------------------ globals in callees
     def _thread_globals(self, top: Function) -> None:
