@@ -43,13 +43,27 @@ def _units(text: str) -> tuple[str, int]:
     return k, int(v)
 
 
+_MAX_OUTPUT_LINES = 40
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pyhls", description="High-level synthesis from LLVM IR "
                                 "(C, .ll, .bc, .mlir) to verified Verilog.")
     sub = p.add_subparsers(dest="command", required=True)
 
     def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("input", help="kernel source: .c, .ll, .bc or .mlir")
+        sp.add_argument("input", nargs="+", help="kernel source(s): .c, .ll, .bc or .mlir; "
+                        "several files are compiled separately and linked into one module")
+        sp.add_argument("-I", dest="cpp", action="append", type=lambda v: ("-I", v),
+                        default=[], metavar="DIR",
+                        help="C inputs and testbenches: add DIR to the include path")
+        sp.add_argument("-D", dest="cpp", action="append", type=lambda v: ("-D", v),
+                        metavar="NAME[=VALUE]", help="C inputs and testbenches: define a macro")
+        sp.add_argument("-U", dest="cpp", action="append", type=lambda v: ("-U", v),
+                        metavar="NAME", help="C inputs and testbenches: undefine a macro "
+                        "(-D and -U apply in command-line order)")
+        sp.add_argument("--std", "-std", dest="std", default=None, metavar="STD",
+                        help="C inputs and testbenches: language standard (e.g. c99, gnu11)")
         sp.add_argument("--top", required=True, help="the function to synthesise")
         sp.add_argument("--target", default="generic", help="target device (default: generic)")
         sp.add_argument("--clock-period", type=float, default=None, metavar="NS",
@@ -62,7 +76,10 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--directives", default=None, metavar="FILE",
                         help="directives file (TOML or JSON)")
         sp.add_argument("--fp-format", action="append", default=[], metavar="FUNC=eEmM",
-                        help="custom floating-point format (not available yet)")
+                        help="compute the float/double arithmetic of function FUNC ('*': "
+                        "every function) in the custom format eEmM (E exponent and M mantissa "
+                        "bits, e.g. e8m7; it must fit in the C type it replaces); cosim then "
+                        "uses bit-exact reference models as golden")
         sp.add_argument("--report-json", default=None, metavar="FILE",
                         help="also write report.json to FILE")
         sp.add_argument("--cc", default=None, help="C compiler for .c inputs (default: clang "
@@ -103,8 +120,11 @@ def _parser() -> argparse.ArgumentParser:
     common(s)
     c = sub.add_parser("cosim", help="synthesise and co-simulate against native execution")
     common(c)
-    c.add_argument("--tb", default=None, metavar="TB.c",
-                   help="C testbench whose main calls the top (may be the input itself)")
+    c.add_argument("--tb", action="append", default=None, metavar="TB.c[,MORE.c]",
+                   help="C testbench whose main calls the top (may be the input itself); "
+                   "a testbench of several files: repeat --tb or separate them with commas "
+                   "(they are linked with the design; design files among them are the "
+                   "design's own)")
     c.add_argument("--set", type=_kv, action="append", default=[], metavar="ARG=VALUE",
                    help="fix a scalar argument in random stimulus")
     c.add_argument("--seed", type=int, default=0, help="random stimulus seed")
@@ -134,9 +154,35 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def _cflags(args) -> tuple[str, ...]:
+    """-I/-D/-U/--std as C compiler flags (for clang and zig cc alike)."""
+    out = []
+    for flag, v in args.cpp:
+        if flag == "-I":
+            if not v:
+                raise HLSError("-I needs a directory")
+            out.append(f"-I{v}")
+            continue
+        name = v.split("=", 1)[0] if flag == "-D" else v
+        if not name.isidentifier():
+            raise HLSError(f"{flag} {v}: expected "
+                           + ("NAME or NAME=VALUE with NAME" if flag == "-D" else "NAME,")
+                           + " a C identifier")
+        out.append(f"{flag}{v}")
+    if args.std is not None:
+        if not args.std or not all(c.isalnum() or c in "+-_" for c in args.std):
+            raise HLSError(f"--std {args.std}: expected a language standard such as c99")
+        out.append(f"-std={args.std}")
+    return tuple(out)
+
+
 def _run(args) -> int:
     from .flow import SynthOptions, synthesize, write_outputs
     from .fpu import FPFormat
+
+    cflags = _cflags(args)
+    inputs = args.input[0] if len(args.input) == 1 else list(args.input)
+    input0 = args.input[0]
 
     fp_format = {}
     for item in args.fp_format:
@@ -166,7 +212,8 @@ def _run(args) -> int:
         m_axi[arg] = bundle or "gmem"
     out = Path(args.output or f"hls_{args.top}")
     opts = SynthOptions(top=args.top, target=args.target, clock_period_ns=args.clock_period,
-                        depth=dict(args.depth), cc=args.cc, scheduler=args.scheduler,
+                        depth=dict(args.depth), cc=args.cc, cflags=cflags,
+                        scheduler=args.scheduler,
                         max_units=dict(args.max_units), pipeline=args.pipeline,
                         fp_format=fp_format, directives=args.directives,
                         relax_ii=args.relax_ii, m_axi=m_axi, axis=axis,
@@ -175,16 +222,16 @@ def _run(args) -> int:
                         axi_line_beats=args.axi_line_beats,
                         axi_prefetch=not args.axi_no_prefetch,
                         estimate_area=args.estimate_area)
-    result = synthesize(args.input, opts)
+    result = synthesize(inputs, opts)
     extra = {}
     if args.command == "cosim":
         from .verify import cosim
 
         sim = result
         if args.profile_loops:  # the same design plus probe outputs, for simulation only
-            sim = synthesize(args.input, dataclasses.replace(opts, loop_probes=True,
+            sim = synthesize(inputs, dataclasses.replace(opts, loop_probes=True,
                                                              estimate_area=False))
-        cres = cosim(args.input, args.top, tb=args.tb, fixed=dict(args.set), seed=args.seed,
+        cres = cosim(inputs, args.top, tb=args.tb, cflags=cflags, fixed=dict(args.set), seed=args.seed,
                      runs=args.runs, max_cycles=args.max_cycles, waves=args.waves,
                      cc=args.cc, workdir=out.parent / (out.name + ".cosim") if args.waves else None,
                      synth=sim, profile_loops=args.profile_loops)
@@ -198,11 +245,18 @@ def _run(args) -> int:
         print(f"pyhls: co-simulation of {args.top}: {len(calls)} call(s), "
               f"{cres.total_cycles} cycles in total, "
               + ("PASSED" if cres.passed else "FAILED"))
+        if cres.native_output:
+            out_lines = cres.native_output.splitlines()
+            print(f"  output of the native run ({len(out_lines)} line(s)):")
+            for line in out_lines[:_MAX_OUTPUT_LINES]:
+                print(f"  | {line}")
+            if len(out_lines) > _MAX_OUTPUT_LINES:
+                print(f"  | ... {len(out_lines) - _MAX_OUTPUT_LINES} more line(s)")
         for lp in cres.loops:
             print(f"  loop {lp}")
         _print_yosys(result.report)
         if not cres.passed:
-            raise CosimError(cres.summary().replace("\n", "\n  "), args.input, None)
+            raise CosimError(cres.summary().replace("\n", "\n  "), input0, None)
         return 0
     write_outputs(result, out)
     if args.report_json:

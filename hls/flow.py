@@ -39,6 +39,9 @@ class SynthOptions:
     clock_period_ns: float | None = None
     depth: dict[str, int] = field(default_factory=dict)
     cc: str | None = None
+    #: C compiler flags for .c inputs (and testbenches): -I DIR, -D NAME[=VALUE], -U NAME,
+    #: -std=...
+    cflags: tuple[str, ...] = ()
     scheduler: str = "sdc"
     check_schedules: bool = True
     #: functional-unit limits per block, by class ("mul32") or kind ("mul", "div")
@@ -96,9 +99,10 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
     dirs = load_directives(opts.directives) if opts.directives else None
-    inp = inp or read_input(path, cc=opts.cc)
+    inp = inp or read_input(path, cc=opts.cc, cflags=tuple(opts.cflags))
     module = load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
-                                                           fp_format=dict(opts.fp_format)), inp=inp)
+                                                  cflags=tuple(opts.cflags),
+                                                  fp_format=dict(opts.fp_format)), inp=inp)
     alveo = target.family == "ultrascale+"
     if dirs is not None:
         _check_loop_directives(module, dirs)

@@ -54,6 +54,10 @@ class MemoryPort:
     bank: Bank | None = None
     #: the whole array's name (for messages) when this is a bank
     array_name: str = ""
+    #: for messages: C array extents and the scalars of one element (see
+    #: hls.ir.MemoryObject.elem_fields); empty: elements of ``elem_bytes``
+    elem_dims: tuple = ()
+    elem_fields: tuple = ()
 
     @property
     def whole_bytes(self) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,7 +41,12 @@ def _cases(tmp: Path) -> list[tuple[Path, str, dict[str, int]]]:
     mem.write_text(mem_ll())
     ctl = tmp / "ctl.ll"
     ctl.write_text(ctl_ll())
-    out = [(mem, "memk", dict(MEM_DEPTHS)), (ctl, "ctl", dict(CTL_DEPTHS))]
+    div = tmp / "divloop.c"   # a loop limited by a sequential divider (a named resource)
+    div.write_text("int divloop(int *a, int n, int d) { int s = 0;\n"
+                   "  for (int i = 0; i < n; i++) s += a[i] / d + a[i] % (d | 1);\n"
+                   "  return s; }\n")
+    out = [(mem, "memk", dict(MEM_DEPTHS)), (ctl, "ctl", dict(CTL_DEPTHS)),
+           (div, "divloop", {"a": 16})]
     nh = KERNELS / "noinline_helpers.c"
     if nh.exists():
         out.append((nh, "noinline_helpers", {"x": 96, "y": 96, "e": 1}))
@@ -78,7 +84,7 @@ def _read(out: Path) -> tuple[dict[str, bytes], dict]:
     return rtl, report
 
 
-@pytest.mark.parametrize("index", [0, 1, 2])
+@pytest.mark.parametrize("index", [0, 1, 2, 3])
 def test_separate_processes(cases, tmp_path, index):
     if index >= len(cases):
         pytest.skip("kernel suite not available")
@@ -90,6 +96,9 @@ def test_separate_processes(cases, tmp_path, index):
         outs.append(_read(o))
     (rtl0, rep0) = outs[0]
     assert rtl0, "no Verilog written"
+    # nothing that looks like an object id or an address (id() values have 12+ digits)
+    text = json.dumps(_strip_timing(rep0))
+    assert not re.search(r"\d{11,}|0x[0-9a-fA-F]{9,}", text), text
     for rtl, rep in outs[1:]:
         assert rtl.keys() == rtl0.keys()
         for name in rtl0:

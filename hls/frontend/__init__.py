@@ -7,6 +7,7 @@ LLVM's passes and translates the top function into a ``hls.ir.Module``.
 """
 
 from ._load import FrontendOptions, LoadedInput, canonicalise, load, parse_module, read_input
+from ._translate import ABORT_GLOBAL, EXIT_GLOBAL, INTERNAL_GLOBALS
 
-__all__ = ["FrontendOptions", "LoadedInput", "canonicalise", "load", "parse_module", "read_input"]
+__all__ = ["ABORT_GLOBAL", "EXIT_GLOBAL", "INTERNAL_GLOBALS", "FrontendOptions", "LoadedInput", "canonicalise", "load", "parse_module", "read_input"]
 

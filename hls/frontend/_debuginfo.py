@@ -42,6 +42,24 @@ class DebugInfo:
             return line or None
         return None
 
+    def file_of(self, text: str) -> str | None:
+        """The source file (as the compiler was given it) of an instruction's ``!dbg``
+        location or of a define's subprogram: through the scopes to their DIFile."""
+        m = _DBG_REF.search(text)
+        ref = int(m.group(1)) if m else None
+        for _ in range(64):
+            node = self.nodes.get(ref) if ref is not None else None
+            if node is None:
+                return None
+            kind, f = node
+            if kind == "DIFile":
+                return f.get("filename", '""').strip('"') or None
+            if kind != "DILocation" and f.get("file"):
+                ref = self._ref(f.get("file"))
+            else:
+                ref = self._ref(f.get("scope"))
+        return None
+
     def subprogram_line(self, define_text: str) -> int | None:
         m = _DBG_REF.search(define_text.split("{")[0])
         if not m:

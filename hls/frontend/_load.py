@@ -46,13 +46,53 @@ class LoadedInput:
     kind: str  # c, ll, bc, mlir
     # per function, --depth defaults by argument position (statically shaped MLIR memrefs)
     depths: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: every input file (several when they were linked into one module)
+    paths: tuple[str, ...] = ()
 
 
-def read_input(path: str | Path, cc: str | None = None, cflags=(),
+def read_input(path, cc: str | None = None, cflags=(),
                mlir_bare_ptr: bool | None = None) -> LoadedInput:
     """Turn any supported input into LLVM IR text (the golden model runs this text).
-    ``mlir_bare_ptr``: memref calling convention of a .mlir input (None: the
-    ``PYHLS_MLIR_BARE_PTR`` environment variable, else MLIR's expanded descriptors)."""
+    ``path``: one file, or a list of files, each compiled (C: with ``cflags``, e.g. -I,
+    -D, -U, -std=) and linked into one module.  ``mlir_bare_ptr``: memref calling
+    convention of a .mlir input (None: the ``PYHLS_MLIR_BARE_PTR`` environment variable,
+    else MLIR's expanded descriptors)."""
+    if isinstance(path, (list, tuple)):
+        if not path:
+            raise FrontendError("no input file", None, None)
+        if len(path) > 1:
+            return _read_linked([str(x) for x in path], cc, cflags, mlir_bare_ptr)
+        path = path[0]
+    inp = _read_one(path, cc, cflags, mlir_bare_ptr)
+    inp.paths = (inp.path,)
+    return inp
+
+
+def _read_linked(paths: list[str], cc, cflags, mlir_bare_ptr) -> LoadedInput:
+    """Several inputs linked into one module (llvmlite's linker): the first file names the
+    result; --depth hints of .mlir inputs are merged."""
+    if len({str(Path(p).resolve()) for p in paths}) != len(paths):
+        raise FrontendError("an input file is given twice", paths[0], None)
+    parts = [_read_one(p, cc, cflags, mlir_bare_ptr) for p in paths]
+    _init()
+    linked = parse_module(parts[0])
+    for part in parts[1:]:
+        mod = parse_module(part)
+        try:
+            linked.link_in(mod)
+        except RuntimeError as e:
+            raise FrontendError(f"linking {part.path} into {parts[0].path} failed: "
+                                f"{_first_line(str(e))}", part.path, None) from None
+    depths: dict[str, dict[str, int]] = {}
+    for part in parts:
+        depths.update(part.depths)
+    kinds = {p.kind for p in parts}
+    kind = kinds.pop() if len(kinds) == 1 else "ll"
+    return LoadedInput(parts[0].path, str(linked), "c" if kind == "c" else "linked", depths,
+                       tuple(paths))
+
+
+def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
     p = Path(path)
     if not p.exists():
         raise FrontendError(f"input file '{p}' does not exist", str(p), None)
@@ -77,10 +117,11 @@ def read_input(path: str | Path, cc: str | None = None, cflags=(),
                 compile_c_to_ll(p, out, cc=cc, extra_flags=tuple(cflags))
             except ToolError as e:
                 # a compile error in the user's C: its first diagnostic, as one line
-                m = re.search(rf"^{re.escape(str(p))}:(\d+):\d+: (?:fatal )?error: (.*)$",
+                # the first error, in the input or in a header it includes
+                m = re.search(r"^([^\s:][^:\n]*):(\d+):\d+: (?:fatal )?error: (.*)$",
                               e.message, re.M)
-                if m:
-                    raise FrontendError(m.group(2).strip(), str(p), int(m.group(1))) from None
+                if m and (m.group(1) == str(p) or Path(m.group(1)).is_file()):
+                    raise FrontendError(m.group(3).strip(), m.group(1), int(m.group(2))) from None
                 raise
             return LoadedInput(str(p), out.read_text(), "c")
     if suffix == ".mlir":
@@ -316,19 +357,23 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
     lmap = line_map(inp.text) if inp.kind == "ll" else {}
     # reject unsupported constructs on the IR as written (its lines are the user's lines)
     # (the module's own printing, whose metadata numbering is that of its instructions)
-    Translator(mod, str(mod), inp.path, {"depth": options.depth}, lmap).check(top)
+    paths = inp.paths or (inp.path,)
+    Translator(mod, str(mod), inp.path, {"depth": options.depth, "paths": paths},
+               lmap).check(top)
     canonicalise(mod, top)
     text = str(mod)
     seed: tuple = ()
     while True:  # again when pointers loaded from memory may point into more memories
-        tr = Translator(mod, text, inp.path,
-                        {"depth": options.depth, "fp_format": options.fp_format}, lmap, seed)
+        tr = Translator(mod, text, inp.path, {"depth": options.depth,
+                                              "fp_format": options.fp_format, "paths": paths},
+                        lmap, seed)
         try:
             module = tr.translate(top)
             break
         except AddressTakenGrew as grew:
             seed = grew.keys
     module.llvm_ir = text
+    module.abort_sites = dict(getattr(tr, "abort_sites", {}))
     fmts = options.fp_format
     for name in tr.functions:
         c = fmts.get(name, fmts.get("*"))

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ctypes
 import re
+import sys
+from pathlib import Path
 from dataclasses import dataclass
 
 from ..errors import FrontendError, UnsupportedError
@@ -19,7 +21,7 @@ from ..fpu import BINARY32, BINARY64, FPFormat
 from ..ir import Block, Const, Function, Loc, MemoryObject, Module, Op, Param, PtrParam, Value
 from ._debuginfo import DebugInfo
 from ._types import (
-    ArrayT, FloatT, IntT, PtrT, StructT, TypeParser, VectorT, field_offsets, sizeof,
+    ArrayT, FloatT, IntT, PtrT, StructT, TypeParser, VectorT, element_layout, field_offsets, sizeof,
     store_size, tokenize,
 )
 
@@ -42,6 +44,31 @@ _IGNORED_INTRINSICS = ("lifetime.", "assume", "dbg.", "experimental.noalias.scop
 
 
 _FLOAT_FORMATS = {32: BINARY32, 64: BINARY64}
+
+#: library functions dropped from the hardware (with a warning)
+_PRINT_CALLS = ("printf", "puts", "putchar", "__printf_chk")
+#: library functions that end the run with a failure
+_ABORT_CALLS = ("abort", "__assert_fail", "__assert_rtn")
+#: library functions with a hardware meaning (when only declared in the module)
+_LIBC_CALLS = (*_PRINT_CALLS, *_ABORT_CALLS, "exit", "memset", "memcpy", "memmove")
+#: the flag memory a failed run (abort, failed assert) writes its site number into
+ABORT_GLOBAL = "__pyhls_abort"
+#: exit(n) in a function called by main: [1, n] in this memory; main returns n
+EXIT_GLOBAL = "__pyhls_exit"
+#: memories of the hardware that stand for no global of the program
+INTERNAL_GLOBALS = (ABORT_GLOBAL, EXIT_GLOBAL)
+#: constant-length memset/memcpy/memmove up to this many bytes become straight-line
+#: accesses; longer ones (and any run-time length) become a loop
+_UNROLL_MEM_BYTES = 4096
+#: ... except a memmove within one memory: straight-line only up to this many bytes
+_UNROLL_MEMMOVE_BYTES = 64
+
+
+def _warn(file: str | None, line: int | None, msg: str) -> None:
+    loc = file or "pyhls"
+    if line is not None:
+        loc = f"{loc}:{line}"
+    print(f"{loc}: warning: {msg}", file=sys.stderr)
 
 
 def _scalar(t) -> bool:
@@ -160,7 +187,23 @@ class Translator:
         if line is None:
             d = self._define_lines.get(fn_name, "")
             line = self.dbg.subprogram_line(d) or self.line_map.get((fn_name, None))
-        return Loc(self.path, line)
+            return Loc(self._input_of(d.split("{")[0]), line)
+        return Loc(self._input_of(instr_text), line)
+
+    def _input_of(self, text: str) -> str:
+        """Of several linked inputs, the one whose debug info holds ``text``."""
+        paths = self.opts.get("paths") or ()
+        if len(paths) < 2:
+            return self.path
+        f = self.dbg.file_of(text)
+        if f:
+            for p in paths:
+                if p == f or Path(p).resolve() == Path(f).resolve():
+                    return p
+            for p in paths:
+                if Path(p).name == Path(f).name:
+                    return p
+        return self.path
 
     def unsupported(self, what: str, instr_text: str, fn_name: str) -> UnsupportedError:
         loc = self.loc_of(instr_text, fn_name)
@@ -203,8 +246,8 @@ class Translator:
     # ------------------------------------------------------------------ entry
     def translate(self, top: str) -> Module:
         fn = self._find_function(top)
-        self._top_name = fn.name
         self._top_mems = set()
+        self._top_name = top
         topf = self._function(fn, is_top=True)
         if self._seed_used and any(k not in self.addr_taken_seed for k in self.addr_taken):
             raise AddressTakenGrew(self.addr_taken_seed
@@ -213,6 +256,7 @@ class Translator:
         if self._deferred:
             raise self._deferred[0]
         self._thread_globals(topf)
+        self._check_memmoves()
         self._finish_memories()
         funcs = list(self.functions.values())
         mod = Module(top=topf, functions=funcs, globals=list(self.globals.values()),
@@ -230,6 +274,14 @@ class Translator:
         """Reject constructs without a hardware meaning, on the IR as the user wrote it,
         so the message points at the user's line before any pass rewrites it."""
         fn = self._find_function(top)
+        self._warnings: list[tuple[int, str, str]] = []
+        try:
+            self._check(fn, top)
+        finally:
+            for line, file, msg in sorted(set(self._warnings)):
+                _warn(file, line or None, msg)
+
+    def _check(self, fn, top: str) -> None:
         seen: dict[str, None] = {}
         stack: list[tuple[object, tuple[str, ...]]] = [(fn, ())]
         while stack:
@@ -274,6 +326,9 @@ class Translator:
                         if name.startswith(("llvm.stacksave", "llvm.stackrestore")):
                             raise self.unsupported("a dynamically sized stack array", text, f.name)
                         continue
+                    if callee.is_declaration and name in _LIBC_CALLS:
+                        self._check_libc(name, ins, text, f.name, top)
+                        continue
                     if callee.is_declaration:
                         raise self.unsupported(
                             f"a call to the undefined external function '{name}'", text, f.name)
@@ -282,6 +337,21 @@ class Translator:
                     if name == f.name or name in path:
                         raise self.unsupported("recursion", text, f.name)
                     stack.append((callee, path + (f.name,)))
+
+    def _check_libc(self, name: str, ins, text: str, fn: str, top: str) -> None:
+        """A call of a library function the hardware understands (see ``_libc_call``)."""
+        if name in _PRINT_CALLS:
+            if str(ins.type) != "void" and self._result_used(ins):
+                raise self.unsupported(f"using the value of '{name}', which is dropped from "
+                                       f"the hardware,", text, fn)
+            loc = self.loc_of(text, fn)
+            shown = name
+            if name != "printf" and _source_says(loc, "printf"):
+                shown = "printf"  # clang turns printf("...\\n") into puts, printf("%c") into putchar
+            self._warnings.append((loc.line or 0, loc.file, f"call of '{shown}' is dropped "
+                                                             f"from the hardware"))
+        elif name == "exit" and top != "main":
+            raise self.unsupported("exit() outside a whole program (--top main)", text, fn)
 
     def _instr_error(self, ins, text):
         self._itext = text
@@ -305,7 +375,8 @@ class Translator:
         if name in self.functions:
             return self.functions[name]
         define = self._define_lines.get(name, str(llfn).split("\n", 1)[0])
-        floc = Loc(self.path, self.dbg.subprogram_line(define) or self.line_map.get((name, None)))
+        floc = Loc(self._input_of(define.split("{")[0]),
+                   self.dbg.subprogram_line(define) or self.line_map.get((name, None)))
         ftype = llfn.global_value_type
         if ftype.is_function_vararg:
             raise UnsupportedError(f"a variadic function is not supported for hardware: @{name}",
@@ -355,8 +426,11 @@ class Translator:
             self._cur = blocks[key(bb)]
             for ins in bb.instructions:
                 self._instr(ins)
+                if self._cur.ops and self._cur.ops[-1].is_terminator:
+                    break  # exit()/abort() ended the block; what follows is unreachable
         for op, ins in self._phis:
             self._fill_phi(op, ins)
+        self._retarget_split_phis()
         return func
 
     def _type_error(self, t, what: str, text: str, fn: str) -> UnsupportedError:
@@ -444,8 +518,10 @@ class Translator:
             init = init.ljust(size, b"\0")
             if any(isinstance(x, FloatT) for x in _leaves(t)) and self.opts.get("reject_float", True):
                 pass  # float data in memory is plain bits; arithmetic on it is rejected later
-            mem = MemoryObject(name=_sanitize(name), kind="global", elem_bytes=size,
-                               init=init, readonly=(kind == "constant"), symbol=name)
+            eb, dims, fields = element_layout(t)
+            mem = MemoryObject(name=_sanitize(name), kind="global", elem_bytes=eb,
+                               init=init, readonly=(kind == "constant"), symbol=name,
+                               elem_dims=dims, elem_fields=fields)
             self.globals[name] = mem
             self._mem_align[mem] = _align(text)
         return Ptr(self.globals[name], Const(OFF_W, 0))
@@ -1169,6 +1245,9 @@ class Translator:
             self._intrinsic(ins, text, name[5:], args)
             return
         callee = self.llmod.get_function(name)
+        if callee.is_declaration and name in _LIBC_CALLS:
+            self._libc_call(ins, text, name, args)
+            return
         if callee.is_declaration:
             raise self.unsupported(f"a call to the undefined external function '{name}'", text,
                                    self._llname)
@@ -1195,6 +1274,10 @@ class Translator:
         self.call_binds.append((op, binds))
         if sub.return_width:
             self._set(ins, op)
+        if sub.name in self.__dict__.get("_may_abort", ()):
+            self._flag_check(ABORT_GLOBAL)
+        if sub.name in self.__dict__.get("_may_exit", ()):
+            self._flag_check(EXIT_GLOBAL)
 
     def _reaches(self, fn, target: str, seen=None) -> bool:
         seen = set() if seen is None else seen
@@ -1231,6 +1314,9 @@ class Translator:
             else:
                 self._mem_intrinsic(base, ins, text, args)
             return
+        if base in ("trap", "ubsantrap"):  # __builtin_trap(): a failed run, as abort()
+            self._abort("__builtin_trap()")
+            return
         if base == "expect":
             self._set(ins, self._int(args[0]))
             return
@@ -1252,38 +1338,219 @@ class Translator:
             return
         raise self.unsupported(f"the intrinsic llvm.{name}", text, self._llname)
 
+    # ------------------------------------------------------------------ library calls
+    def _libc_call(self, ins, text, name: str, args) -> None:
+        """printf/puts/putchar: dropped (warned about in ``check``); exit(n): a return of n
+        from main; abort()/failed assert: the site number into the abort flag memory and
+        a return; memset/memcpy/memmove: as the intrinsics."""
+        if name in _PRINT_CALLS:
+            if str(ins.type) != "void" and self._result_used(ins):
+                raise self.unsupported(f"using the value of '{name}', which is dropped from "
+                                       f"the hardware,", text, self._llname)
+            return
+        if name in ("memset", "memcpy", "memmove"):
+            self._mem_intrinsic(name, ins, text, args)
+            if str(ins.type) == "ptr":
+                self._set(ins, self._ptr(args[0]))
+            return
+        if name == "exit":
+            if getattr(self, "_top_name", None) != "main":
+                raise self.unsupported("exit() outside a whole program (--top main)", text,
+                                       self._llname)
+            w = self._fn.return_width
+            status = self._fit(self._int(args[0]) if args else Const(32, 0), 32)
+            if self._llname != "main":  # a function main calls: [1, status], then return
+                mem = self._flag_mem(EXIT_GLOBAL, 8)
+                for off, v in ((0, Const(32, 1)), (4, status)):
+                    p = Ptr(mem, Const(OFF_W, off))
+                    op = self._emit("store", [p.off, v], 0, mem=mem, size=4)
+                    self.accesses.append(_Access(op, p, 4, self._fn))
+                self.__dict__.setdefault("_may_exit", set()).add(self._fn.name)
+                self._emit("ret", [Const(w, 0)] if w else [], 0)
+                return
+            self._emit("ret", [self._fit(status, w)] if w else [], 0)
+            return
+        what = "abort()"
+        if name in ("__assert_fail", "__assert_rtn"):
+            cond = _c_string(self, args[0 if name == "__assert_fail" else 3])
+            what = f"assertion '{cond}' failed" if cond else "an assertion failed"
+        self._abort(what)
+
+    def _fit(self, v: Value, w: int) -> Value:
+        if v.width == w:
+            return v
+        if isinstance(v, Const):
+            return Const(w, v.value)
+        return self._emit("trunc" if v.width > w else "zext", [v], w)
+
+    def _result_used(self, ins) -> bool:
+        name = ins.name
+        if not name:
+            return False
+        body = "\n".join(l for l in str(ins.function).splitlines()
+                         if not l.lstrip().startswith(("#dbg_", "call void @llvm.dbg.")))
+        uses = re.findall(r"%" + re.escape(name) + r"(?![-\w.$])", body)
+        return len(uses) > 1
+
+    def _flag_mem(self, name: str, nbytes: int) -> MemoryObject:
+        mem = self.globals.get(name)
+        if mem is None:  # Verilator mangles the port names of a leading "__"
+            mem = MemoryObject(name=name.strip("_"), kind="global", elem_bytes=4,
+                               init=bytes(nbytes), symbol=name)
+            self.globals[name] = mem
+        return mem
+
+    def _flag_check(self, name: str) -> None:
+        """After a call that may have aborted (``ABORT_GLOBAL``) or called exit
+        (``EXIT_GLOBAL``): end this call too when the flag is set (main returns the exit
+        status)."""
+        mem = self.globals[name]
+        p = Ptr(mem, Const(OFF_W, 0))
+        flag = self._emit("load", [p.off], 32, mem=mem, size=4)
+        self.accesses.append(_Access(flag, p, 4, self._fn))
+        c = self._emit("icmp", [flag, Const(32, 0)], 1, pred="ne")
+        head = self._cur
+        stop, cont = self._new_block("stop"), self._new_block("go_on")
+        self._branch([c], [stop, cont])
+        self._cur = stop
+        w = self._fn.return_width
+        ret = Const(w, 0) if w else None
+        if name == EXIT_GLOBAL and self._llname == "main" and w:
+            p = Ptr(mem, Const(OFF_W, 4))
+            st = self._emit("load", [p.off], 32, mem=mem, size=4)
+            self.accesses.append(_Access(st, p, 4, self._fn))
+            ret = self._fit(st, w)
+        self._emit("ret", [ret] if w else [], 0)
+        self._cur = cont
+        self._note_split(head, cont)
+        which = "_may_exit" if name == EXIT_GLOBAL else "_may_abort"
+        self.__dict__.setdefault(which, set()).add(self._fn.name)
+
+    def _abort(self, what: str) -> None:
+        """End the call with a failure: write the site number (1, 2, ...) into the abort
+        flag memory (a writable global the co-simulation reads) and return."""
+        mem = self._flag_mem(ABORT_GLOBAL, 4)
+        sites = self.__dict__.setdefault("abort_sites", {})
+        k = len(sites) + 1
+        loc = self._loc
+        sites[k] = f"{loc.file}:{loc.line}: {what}" if loc and loc.line else what
+        p = Ptr(mem, Const(OFF_W, 0))
+        op = self._emit("store", [p.off, Const(32, k)], 0, mem=mem, size=4)
+        self.accesses.append(_Access(op, p, 4, self._fn))
+        w = self._fn.return_width
+        self._emit("ret", [Const(w, 0)] if w else [], 0)
+        self.__dict__.setdefault("_may_abort", set()).add(self._fn.name)
+
+    # ------------------------------------------------------------------ memset/memcpy/memmove
     def _mem_intrinsic(self, base, ins, text, args) -> None:
+        """Constant lengths up to ``_UNROLL_MEM_BYTES``: straight-line accesses (a memmove
+        within one memory: all loads before all stores, up to ``_UNROLL_MEMMOVE_BYTES``).
+        Otherwise a loop of element accesses (the element: the largest power of two up to
+        8 bytes that divides the length, as far as it is known, and the alignment); a
+        memmove within one memory copies upwards when the destination is below the source
+        and downwards otherwise, so overlapping ranges are right."""
         n = self._val(args[2])
-        if not isinstance(n, Const):
-            raise self.unsupported(f"{base} with a length that is not a constant", text, self._llname)
-        if n.value > 4096:
-            raise self.unsupported(f"{base} of more than 4096 bytes", text, self._llname)
+        if not isinstance(n, Const) and not isinstance(n, Value):
+            raise self.unsupported(f"{base} with a pointer length", text, self._llname)
         dst = self._ptr(args[0])
+        src = self._ptr(args[1]) if base != "memset" else None
         aligns = [int(a) for a in re.findall(r"align (\d+)", text)] or [1]
+        same = src is not None and src.mem is dst.mem
+        limit = _UNROLL_MEMMOVE_BYTES if base == "memmove" and same else _UNROLL_MEM_BYTES
+        if isinstance(n, Const):
+            nres, nbits = n.value, OFF_W
+        else:
+            n = self._to_len(n)
+            nres, nbits = _Residues().get(n)
         chunk = 8
-        while chunk > 1 and (n.value % chunk or chunk > min(aligns)):
+        while chunk > 1 and (chunk > min(aligns) or nbits < chunk.bit_length() - 1
+                             or nres % chunk):
             chunk //= 2
+        word = None
         if base == "memset":
             byte = self._int(args[1])
+            if byte.width != 8:
+                byte = self._fit(byte, 8)
             if isinstance(byte, Const):
                 word = Const(8 * chunk, int.from_bytes(bytes([byte.value]) * chunk, "little"))
             else:
                 word = byte if chunk == 1 else self._emit("concat", [byte] * chunk, 8 * chunk)
-            for off in range(0, n.value, chunk):
+        if isinstance(n, Const) and n.value <= limit:
+            self._mem_unrolled(dst, src, word, n.value, chunk)
+            return
+        if isinstance(n, Const):
+            n = Const(OFF_W, n.value)
+        head = self._cur
+        join = self._new_block("mem_done")
+        if not isinstance(n, Const):  # nothing to do for a zero length
+            z = self._emit("icmp", [n, Const(OFF_W, 0)], 1, pred="eq")
+            body = self._new_block("mem_go")
+            self._branch([z], [join, body])
+            self._cur = body
+        if base == "memmove" and same and isinstance(dst.off, Const) and isinstance(src.off, Const):
+            self._mem_loop(dst, src, None, n, chunk, join, down=dst.off.value > src.off.value)
+        elif base == "memmove" and same:
+            up, down = self._new_block("move_up"), self._new_block("move_down")
+            c = self._emit("icmp", [dst.off, src.off], 1, pred="ule")
+            self._branch([c], [up, down])
+            self._cur = up
+            self._mem_loop(dst, src, None, n, chunk, join, down=False)
+            self._cur = down
+            self._mem_loop(dst, src, None, n, chunk, join, down=True)
+        else:
+            if base == "memmove" and src.mem.kind == dst.mem.kind == "arg":
+                self.__dict__.setdefault("_memmoves", []).append(
+                    (src.mem, dst.mem, text, self._llname, self._loc))
+            self._mem_loop(dst, src, word, n, chunk, join, down=False)
+        self._cur = join
+        self._note_split(head, join)
+
+    def _check_memmoves(self) -> None:
+        """A memmove between two pointer arguments of a called function copies upwards,
+        as if they did not overlap: reject it where a call binds both to one memory."""
+        pairs = self.__dict__.get("_memmoves", [])
+        if not pairs:
+            return
+        edges: dict[MemoryObject, list[MemoryObject]] = {}
+        for _, binds in self.call_binds:
+            for param, ptr in binds:
+                edges.setdefault(param.mem, []).append(ptr.mem)
+
+        def roots(m, seen=()):
+            if m in seen or m not in edges:
+                return {m}
+            return set().union(*(roots(x, seen + (m,)) for x in edges[m]))
+
+        for src, dst, text, fn, loc in pairs:
+            common = roots(src) & roots(dst)
+            if common:
+                self._loc = loc
+                raise self.unsupported(
+                    f"memmove between pointer arguments '{src.name}' and '{dst.name}' that a "
+                    f"call binds to the same memory ('{sorted(m.name for m in common)[0]}'; "
+                    f"they may overlap)", text, fn)
+
+    def _to_len(self, n: Value) -> Value:
+        """A length (size_t) as an unsigned OFF_W-bit value."""
+        if n.width == OFF_W:
+            return n
+        return self._emit("trunc" if n.width > OFF_W else "zext", [n], OFF_W)
+
+    def _mem_unrolled(self, dst: Ptr, src: Ptr | None, word, n: int, chunk: int) -> None:
+        offs = range(0, n, chunk)
+        if src is None:
+            for off in offs:
                 p = Ptr(dst.mem, self._add(dst.off, Const(OFF_W, off)))
                 op = self._emit("store", [p.off, word], 0, mem=p.mem, size=chunk)
                 self.accesses.append(_Access(op, p, chunk, self._fn))
             return
-        src = self._ptr(args[1])
-        if base == "memmove" and src.mem is dst.mem:
-            raise self.unsupported("memmove within one memory", text, self._llname)
         loads = []
-        for off in range(0, n.value, chunk):
+        for off in offs:
             p = Ptr(src.mem, self._add(src.off, Const(OFF_W, off)))
             op = self._emit("load", [p.off], 8 * chunk, mem=p.mem, size=chunk)
             self.accesses.append(_Access(op, p, chunk, self._fn))
             loads.append(op)
-        for off, ld in zip(range(0, n.value, chunk), loads):
+        for off, ld in zip(offs, loads):
             p = Ptr(dst.mem, self._add(dst.off, Const(OFF_W, off)))
             op = self._emit("store", [p.off, ld], 0, mem=p.mem, size=chunk)
             self.accesses.append(_Access(op, p, chunk, self._fn))
@@ -1320,6 +1587,67 @@ class Translator:
         loads = [self._load(at(src, off), chunk, 0, chunk) for off in range(0, n.value, chunk)]
         for off, ld in zip(range(0, n.value, chunk), loads):
             self._store(at(dst, off), ld, chunk, 0, chunk)
+
+    def _mem_loop(self, dst: Ptr, src: Ptr | None, word, n: Value, chunk: int, exit_: Block,
+                  down: bool) -> None:
+        """One single-block loop from the current block over ``n`` bytes (n > 0) in
+        ``chunk``-byte elements: stores of ``word`` (memset) or copies from ``src``,
+        upwards from offset 0 or downwards from n - chunk; then on to ``exit_``."""
+        pre = self._cur
+        loop = self._new_block("mem_down" if down else "mem_loop")
+        self._branch([], [loop])
+        self._cur = loop
+        i = self._emit("phi", [], OFF_W)
+        step = Const(OFF_W, -chunk if down else chunk)
+        nxt = self._emit("add", [i, step], OFF_W)
+        if down:  # i: bytes left; the element at i - chunk
+            i.incoming = [(pre, n), (loop, nxt)]
+            at = nxt
+        else:
+            i.incoming = [(pre, Const(OFF_W, 0)), (loop, nxt)]
+            at = i
+        if src is not None:
+            p = Ptr(src.mem, self._add(src.off, at))
+            word = self._emit("load", [p.off], 8 * chunk, mem=p.mem, size=chunk)
+            self.accesses.append(_Access(word, p, chunk, self._fn))
+        p = Ptr(dst.mem, self._add(dst.off, at))
+        op = self._emit("store", [p.off, word], 0, mem=p.mem, size=chunk)
+        self.accesses.append(_Access(op, p, chunk, self._fn))
+        if down:
+            c = self._emit("icmp", [nxt, Const(OFF_W, 0)], 1, pred="ne")
+        else:
+            c = self._emit("icmp", [nxt, n], 1, pred="ult")
+        self._branch([c], [loop, exit_])
+
+    def _branch(self, cond: list[Value], targets: list[Block]) -> None:
+        op = self._emit("condbr" if cond else "br", cond, 0)
+        op.targets = targets
+
+    def _new_block(self, tag: str) -> Block:
+        """A block of the function being translated, after its LLVM blocks (so a branch
+        by LLVM name finds the LLVM block first)."""
+        k = self.__dict__.setdefault("_nsplit", [0])
+        k[0] += 1
+        h = self.__dict__.get("_split_head", {}).get(self._cur, self._cur)
+        b = Block(name=f"{h.name}_{tag}{k[0]}", function=self._fn)
+        self._fn.blocks.append(b)
+        return b
+
+    def _note_split(self, head: Block, tail: Block) -> None:
+        """The LLVM block that began in ``head`` now ends in ``tail``: its successors'
+        phis name ``tail`` as their predecessor (``_retarget_split_phis``)."""
+        heads = self.__dict__.setdefault("_split_head", {})
+        ends = self.__dict__.setdefault("_split_end", {})
+        h = heads.get(head, head)
+        ends[h] = tail
+        heads[tail] = h
+
+    def _retarget_split_phis(self) -> None:
+        ends = getattr(self, "_split_end", None)
+        if not ends:
+            return
+        for op, _ in self._phis:
+            op.incoming = [(ends.get(b, b), v) for b, v in op.incoming]
 
     # ------------------------------------------------------------------ globals in callees
     def _thread_globals(self, top: Function) -> None:
@@ -1494,6 +1822,32 @@ def _pointer_differences(fn) -> set[int]:
                 continue
             bad.update(key(o) for o in ops if key(o) in p2i)
     return (p2i - bad) | consts
+
+
+def _source_says(loc: Loc, word: str) -> bool:
+    """Does the source line at ``loc`` contain ``word``?"""
+    try:
+        with open(loc.file, errors="replace") as f:
+            for i, line in enumerate(f, 1):
+                if i == loc.line:
+                    return word in line
+    except (OSError, TypeError):
+        pass
+    return False
+
+
+def _c_string(tr: "Translator", v) -> str | None:
+    """The text of a constant C string argument (a global ``c"...\\00"``), if any."""
+    try:
+        if _vk(v) == "global_variable":
+            gv = tr._gvars[v.name]
+        else:  # a constant getelementptr into one
+            gv = tr._gvars[re.search(r"ptr @([-\w.$]+)", str(v)).group(1)]
+        c = re.search(r'c"((?:[^"\\]|\\[0-9A-Fa-f]{2})*)"', str(gv))
+        raw = re.sub(r"\\([0-9A-Fa-f]{2})", lambda x: chr(int(x.group(1), 16)), c.group(1))
+        return raw.split("\0")[0]
+    except Exception:  # noqa: BLE001 - only a nicer message
+        return None
 
 
 def _rpo(llblocks: list) -> list:

@@ -257,3 +257,32 @@ def field_offsets(t: StructT) -> list[int]:
         offs.append(off)
         off += sizeof(f)
     return offs
+
+
+def element_layout(t: LType) -> tuple[int, tuple[int, ...], tuple[tuple[int, int, str, int], ...]]:
+    """How co-simulation messages name the parts of a memory of type ``t``:
+    ``(elem_bytes, dims, fields)``.  ``dims`` are the extents of the (nested) array
+    ``t`` is, ``elem_bytes`` the size of its innermost element, and ``fields`` one
+    ``(byte offset, bytes, suffix, float bits)`` per scalar of an element (suffix ``""``
+    for a scalar element, ``.1[2]`` for element 2 of an array in field 1 of a struct)."""
+    dims = []
+    while isinstance(t, ArrayT):
+        dims.append(t.n)
+        t = t.elem
+    fields: list[tuple[int, int, str, int]] = []
+
+    def leaves(t: LType, off: int, path: str) -> None:
+        if len(fields) > 4096:
+            return
+        if isinstance(t, StructT):
+            for i, (f, o) in enumerate(zip(t.fields, field_offsets(t))):
+                leaves(f, off + o, f"{path}.{i}")
+        elif isinstance(t, (ArrayT, VectorT)):
+            for k in range(t.n):
+                leaves(t.elem, off + k * sizeof(t.elem), f"{path}[{k}]")
+        else:
+            fb = t.bits if isinstance(t, FloatT) else 0
+            fields.append((off, store_size(t) if not isinstance(t, PtrT) else 8, path, fb))
+
+    leaves(t, 0, "")
+    return sizeof(t), tuple(dims), tuple(fields)

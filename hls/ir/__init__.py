@@ -60,3 +60,8 @@ __all__ = [
     "used_outside",
     "verify",
 ]
+
+from ._interp import InterpError, InterpResult, Interpreter, run_function  # noqa: E402
+from ._semantics import Undefined, eval_op  # noqa: E402
+
+__all__ += ["InterpError", "InterpResult", "Interpreter", "Undefined", "eval_op", "run_function"]

@@ -152,6 +152,10 @@ class MemoryObject:
     bank: Bank | None = None
     #: the whole (unpartitioned) array of a bank
     whole: "MemoryObject | None" = None
+    #: for messages (hls.frontend._types.element_layout): the C array extents and the
+    #: scalars of one element ``(byte offset, bytes, suffix, float bits)``
+    elem_dims: tuple = ()
+    elem_fields: tuple = ()
 
     @property
     def addr_bits(self) -> int:
@@ -187,11 +191,12 @@ class Op(Value):
     operands: list[Value] = field(default_factory=list)
     attrs: dict = field(default_factory=dict)
     loc: Loc | None = None
-    block: "Block | None" = None
+    # (not in the repr: the graph is cyclic, and a repr through it has no end in sight)
+    block: "Block | None" = field(default=None, repr=False)
     #: phi only: (predecessor block, value) pairs
-    incoming: list[tuple["Block", Value]] = field(default_factory=list)
+    incoming: list[tuple["Block", Value]] = field(default_factory=list, repr=False)
     #: terminators only: successor blocks (condbr: [true, false]; switch: default first)
-    targets: list["Block"] = field(default_factory=list)
+    targets: list["Block"] = field(default_factory=list, repr=False)
     #: switch only: case constants, parallel to targets[1:]
     cases: list[int] = field(default_factory=list)
 
@@ -219,8 +224,8 @@ class Op(Value):
 @dataclass(eq=False)
 class Block:
     name: str
-    ops: list[Op] = field(default_factory=list)
-    function: "Function | None" = None
+    ops: list[Op] = field(default_factory=list, repr=False)
+    function: "Function | None" = field(default=None, repr=False)
 
     @property
     def terminator(self) -> Op:
@@ -300,6 +305,9 @@ class Module:
     #: each global (symbol -> offsets); a pointer in memory is ``tag << 32 | offset``
     ptr_tags: dict = field(default_factory=dict)
     ptr_slots: dict = field(default_factory=dict)
+    #: abort()/failed-assert sites: the number the hardware writes into the abort flag
+    #: memory (``hls.frontend.ABORT_GLOBAL``) -> "file:line: what"
+    abort_sites: dict = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------------------- rewriting

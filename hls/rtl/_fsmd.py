@@ -413,28 +413,40 @@ class FunctionRTL(Elaboratable):
             raise RTLError(f"internal error: unknown terminator {t.kind}")
 
 
+def _neg(v, w: int):
+    """``-v`` modulo ``2**w`` as a ``w``-bit value, whatever the width of ``v``: a narrower
+    ``v`` is zero-extended first (``(-v)[:w]`` of a narrow ``v`` would be narrow too, and
+    zero-extend where the negation must sign-extend)."""
+    return (AConst(0, w) - v)[:w]
+
+
 def _div_const(k: str, x, w: int, d: int):
-    """Quotient/remainder by the constant ``d`` (see hls.transforms._divconst)."""
+    """Quotient/remainder by the constant ``d`` (see hls.transforms._divconst).  Every
+    intermediate is exactly ``w`` bits wide."""
     from ..transforms import magic_unsigned
 
     signed = k[0] == "s"
     ad = abs(d)
     if signed:
         neg_x = x[w - 1]
-        mag = Mux(neg_x, (-x)[:w], x)  # |x| as w-bit unsigned (INT_MIN stays 2**(w-1))
+        mag = Mux(neg_x, _neg(x, w), x)[:w]  # |x| as w-bit unsigned (INT_MIN stays 2**(w-1))
     else:
         mag = x
     m, sh = magic_unsigned(ad, w)
-    q = (mag * AConst(m, max(1, m.bit_length())))[sh:sh + w] if sh or m != 1 else mag
+    if sh or m != 1:
+        prod = mag * AConst(m, max(1, m.bit_length()))
+        q = Cat(prod, AConst(0, w))[sh:sh + w]  # the product may be narrower than sh + w
+    else:
+        q = mag
     if k.endswith("divc"):
         if not signed:
             return q
         neg_q = neg_x ^ (d < 0)
-        return Mux(neg_q, (-q)[:w], q)
+        return Mux(neg_q, _neg(q, w), q)
     r = (mag - (q * AConst(ad, max(1, ad.bit_length())))[:w])[:w]
     if not signed:
         return r
-    return Mux(neg_x, (-r)[:w], r)
+    return Mux(neg_x, _neg(r, w), r)
 
 
 def _shamt(b, w: int):

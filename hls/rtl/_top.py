@@ -101,7 +101,8 @@ class TopRTL(Elaboratable):
                 elem_bytes=mem.elem_bytes or mem.word_bytes,
                 init=whole.init if mem.kind == "global" else None,
                 readonly=mem.readonly, writeonly=mem.writeonly, float_bits=mem.float_bits,
-                bank=mem.bank, array_name=array))
+                bank=mem.bank, array_name=array, elem_dims=whole.elem_dims,
+                elem_fields=whole.elem_fields))
         return TopInterface(module_name, f.name, scal, tuple(mems), f.return_width,
                             return_float=f.return_float,
                             probes=tuple(pp for pp, _, _ in self.probes))

@@ -122,6 +122,7 @@ def build_loop_problem(block: Block, target: Target, trip_count: int | None,
     ops += [op for op in block.ops if op.kind != "phi" and not op.is_terminator]
     inb = set(ops)
     lat, dly, res, occ = {}, {}, {}, {}
+    ndiv = 0
     for op in ops:
         if op.kind == "phi":
             lat[op], dly[op], res[op], occ[op] = 0, 0.0, None, 1
@@ -131,7 +132,10 @@ def build_loop_problem(block: Block, target: Target, trip_count: int | None,
         if op.kind in ("load", "store"):
             res[op], occ[op] = f"mem:{op.mem.name}", 1
         elif op.kind in ("udiv", "sdiv", "urem", "srem"):
-            res[op] = f"div:{id(op)}"
+            # one sequential divider each, named by its order in the body (deterministic)
+            line = f" at line {op.loc.line}" if op.loc and op.loc.line else ""
+            res[op] = f"divider {ndiv} ({op.kind}{line})"
+            ndiv += 1
         else:
             res[op] = None
     edges: list[LoopEdge] = []
@@ -163,7 +167,7 @@ def build_loop_problem(block: Block, target: Target, trip_count: int | None,
     if cond_op is not None:
         edges.append(LoopEdge(cond_op, "start", lat[cond_op] + 1, 1, False))
     caps = {r: MEM_PORTS for r in res.values() if r and r.startswith("mem:")}
-    caps.update({r: 1 for r in res.values() if r and r.startswith("div:")})
+    caps.update({r: 1 for r in res.values() if r and r.startswith("divider ")})
     return LoopProblem(block, ops, lat, dly, res, occ, edges, caps, target.clock_period_ns, cond_op)
 
 

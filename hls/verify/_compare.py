@@ -8,11 +8,13 @@ byte of every memory and the return value of every call against golden results.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from hls.errors import CosimError
+from hls.frontend import ABORT_GLOBAL
 from hls.interface import MemoryPort, TopInterface
 
 from ._golden import Call
@@ -21,8 +23,8 @@ from ._harness import RawCallResult, build_harness, run_harness
 __all__ = ["Mismatch", "CallResult", "CosimResult", "run_cosim", "run_cosim_main",
            "compare_calls"]
 
-MAX_MISMATCHES_PER_CALL = 10
-MAX_MISMATCHES_TOTAL = 20
+MAX_MISMATCHES_PER_CALL = 8
+MAX_MISMATCHES_TOTAL = 8
 
 
 @dataclass
@@ -32,21 +34,59 @@ class Mismatch:
     index: int | None       # element index (byte offset // elem_bytes); None for the return
     expected: int
     got: int
+    #: the scalar of the element that differs: its C path (``[1][2]``, ``.0``) after the
+    #: array name, its size in bytes (0: the return value) and float bits (32/64) if a float
+    where: str = ""
+    size: int = 0
+    float_bits: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"call": self.call, "arg": self.arg, "index": self.index,
-                "expected": self.expected, "got": self.got}
+        d = {"call": self.call, "arg": self.arg, "index": self.index,
+             "expected": self.expected, "got": self.got}
+        if self.where and self.where != f"[{self.index}]":  # a field or a 2-D position
+            d["where"] = self.where
+        return d
 
     def __str__(self) -> str:
-        where = self.arg if self.index is None else f"{self.arg}[{self.index}]"
-        return f"call {self.call}: {where}: expected {self.expected}, got {self.got}"
+        if self.index is None:
+            where = self.arg
+        else:
+            where = self.arg + (self.where or f"[{self.index}]")
+        return (f"call {self.call}: {where}: expected {format_value(self.expected, self.size, self.float_bits)}, "
+                f"got {format_value(self.got, self.size, self.float_bits)}")
+
+
+def format_value(v: int, size: int, float_bits: int = 0) -> str:
+    """A scalar as C would show it: a float's value, else the signed decimal (with the
+    unsigned hex when negative); ``size`` 0: plain decimal."""
+    if float_bits in (32, 64) and size * 8 == float_bits:
+        f = struct.unpack("<f" if float_bits == 32 else "<d", v.to_bytes(size, "little"))[0]
+        return f"{f!r} ({v:#0{2 + 2 * size}x})"
+    if size <= 0:
+        return str(v)
+    bits = 8 * size
+    if v >> (bits - 1):
+        return f"{v - (1 << bits)} ({v:#x})"
+    return str(v)
+
+
+def _element_path(index: int, dims: tuple) -> str:
+    """``[i][j]...`` of flat element ``index`` in an array of extents ``dims``."""
+    if len(dims) < 2:
+        return f"[{index}]"
+    parts = []
+    for n in reversed(dims[1:]):
+        parts.append(index % n)
+        index //= n
+    parts.append(index)
+    return "".join(f"[{p}]" for p in reversed(parts))
 
 
 @dataclass
 class CallResult:
     cycles: int
     passed: bool
-    status: str                          # "ok" | "timeout" | "error" | "skipped"
+    status: str                          # "ok" | "timeout" | "error" | "skipped" | "aborted"
     mismatches: list[Mismatch] = field(default_factory=list)  # first few of this call
     n_mismatches: int = 0                # all mismatching elements (+ return) of this call
     message: str = ""                    # harness message (design error / timeout)
@@ -72,6 +112,8 @@ class CosimResult:
     loop_activity: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
     #: with ``cosim(..., profile_loops=True)``: one hls.verify.LoopProfile per loop
     loops: list = field(default_factory=list)
+    #: what the program printed (printf, puts, putchar) in its native run (--tb, --top main)
+    native_output: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,6 +132,9 @@ class CosimResult:
             if c.status != "ok":
                 lines.append(f"call {i}: {c.status}: {c.message}")
         lines += [str(m) for m in self.mismatches]
+        total = sum(c.n_mismatches for c in self.calls)
+        if total > len(self.mismatches):
+            lines.append(f"... and {total - len(self.mismatches)} more mismatching value(s)")
         nfail = sum(1 for c in self.calls if not c.passed)
         lines.insert(0, f"co-simulation failed: {nfail} of {len(self.calls)} call(s) failed")
         return "\n".join(lines)
@@ -134,22 +179,48 @@ def _same(e: int, g: int, float_bits: int) -> bool:
     return e == g or (float_bits and is_nan(e, float_bits) and is_nan(g, float_bits))
 
 
+def _fields(m: MemoryPort, eb: int, fb: int) -> tuple:
+    """The scalars of one element (offset, bytes, suffix, float bits): the C layout when
+    known, else the element itself, in pieces of at most 8 bytes."""
+    if m.elem_fields and sum(f[1] for f in m.elem_fields) <= eb:
+        return m.elem_fields
+    if eb <= 8:
+        return ((0, eb, "", fb),)
+    return tuple((o, min(8, eb - o), f"+{o}", 0) for o in range(0, eb, 8))
+
+
 def _compare_memory(call_no: int, m: MemoryPort, exp: bytes, got: bytes,
                     out: list[Mismatch], limit: int) -> int:
+    """Count the differing scalars of ``m`` (NaN-aware for floats); append the first
+    ones to ``out`` while it holds fewer than ``limit``."""
     if exp == got:
         return 0
     eb = m.elem_bytes or m.word_bytes
     fb = m.float_bits if m.float_bits and m.float_bits // 8 == eb else 0
     name = m.global_name if (m.arg_index is None and m.global_name) else (m.array_name or m.name)
+    fields = _fields(m, eb, fb)
+    covered = sum(f[1] for f in fields)
     n = 0
     for off in range(0, len(exp), eb):
-        e = exp[off:off + eb]
-        g = got[off:off + eb]
-        if e != g and not (fb and _same(int.from_bytes(e, "little"), int.from_bytes(g, "little"), fb)):
+        e_el = exp[off:off + eb]
+        g_el = got[off:off + eb]
+        if e_el == g_el:
+            continue
+        idx = m.element_index(off)
+        path = _element_path(idx, m.elem_dims)
+        for (fo, fs, suffix, ffb) in fields:
+            e = int.from_bytes(e_el[fo:fo + fs], "little")
+            g = int.from_bytes(g_el[fo:fo + fs], "little")
+            if _same(e, g, ffb if ffb // 8 == fs else 0):
+                continue
             n += 1
             if len(out) < limit:
-                out.append(Mismatch(call_no, name, m.element_index(off),
-                                    int.from_bytes(e, "little"), int.from_bytes(g, "little")))
+                out.append(Mismatch(call_no, name, idx, e, g, where=path + suffix, size=fs,
+                                    float_bits=ffb))
+        if covered < len(e_el):  # padding between fields
+            pad = [k for k in range(len(e_el)) if not any(fo <= k < fo + fs for fo, fs, _, _ in fields)]
+            if any(e_el[k] != g_el[k] for k in pad if k < len(g_el)):
+                n += 1
     return n
 
 
@@ -162,7 +233,11 @@ def compare_calls(iface: TopInterface, calls: Sequence[Call],
     for i, (call, r) in enumerate(zip(calls, raw)):
         mism: list[Mismatch] = []
         n = 0
+        aborted = 0
         for m in iface.memories:
+            if m.global_name == ABORT_GLOBAL:  # abort()/a failed assert: its site number
+                aborted = int.from_bytes(r.mems[m.name][:4], "little")
+                continue
             exp = _expected_bytes(m, call)
             if exp is not None:
                 n += _compare_memory(i, m, exp, r.mems[m.name], mism, MAX_MISMATCHES_PER_CALL)
@@ -172,10 +247,15 @@ def compare_calls(iface: TopInterface, calls: Sequence[Call],
             if not _same(e, g, iface.return_float):
                 n += 1
                 if len(mism) < MAX_MISMATCHES_PER_CALL:
-                    mism.append(Mismatch(i, "return", None, e, g))
-        passed = r.status == "ok" and n == 0
-        results.append(CallResult(cycles=r.cycles, passed=passed, status=r.status,
-                                  mismatches=mism, n_mismatches=n, message=r.message))
+                    size = (iface.return_width + 7) // 8
+                    mism.append(Mismatch(i, "return", None, e, g, size=size,
+                                         float_bits=iface.return_float))
+        status, message = r.status, r.message
+        if aborted and status == "ok":
+            status, message = "aborted", f"the design aborted at site {aborted}"
+        passed = status == "ok" and n == 0
+        results.append(CallResult(cycles=r.cycles, passed=passed, status=status,
+                                  mismatches=mism, n_mismatches=n, message=message))
     return results
 
 

@@ -16,20 +16,32 @@ import llvmlite.binding as llvm
 
 from ..errors import CosimError, FrontendError
 from ..flow import SynthOptions, SynthResult, synthesize
-from ..frontend import read_input
+from ..frontend import INTERNAL_GLOBALS, read_input
 from ._compare import CosimResult, run_cosim, run_cosim_main
 from ._fpgolden import rewrite_ll
 from ._profile import loop_profiles
 from ._golden import capture_tb_calls, random_calls, run_calls, run_main
 
 
-def _tb_module_text(result: SynthResult, tb: str | Path, cc: str | None) -> str:
-    """LLVM text holding the testbench ``main`` and the top function."""
-    src = Path(result.source.path)
-    tbp = Path(tb)
-    if tbp.resolve() == src.resolve():
+def _tb_files(tb) -> list[Path]:
+    """``tb``: one file, a comma-separated list, or a sequence of either."""
+    items = [tb] if isinstance(tb, (str, Path)) else list(tb)
+    out = []
+    for t in items:
+        out += [Path(x) for x in str(t).split(",") if x.strip()] if isinstance(t, str) else [Path(t)]
+    return out
+
+
+def _tb_module_text(result: SynthResult, tb, cc: str | None, cflags=()) -> str:
+    """LLVM text holding the testbench ``main`` and the top function.  Testbench files that
+    are inputs of the design are taken from the design; the others are compiled (with the
+    design's C flags) and linked with it."""
+    design = {Path(p).resolve() for p in (result.source.paths or (result.source.path,))}
+    tbs = [t for t in _tb_files(tb) if t.resolve() not in design]
+    if not tbs:
         return golden_ir(result.module)
-    tb_in = read_input(tbp, cc=cc)
+    tbp = tbs[0]
+    tb_in = read_input(tbs, cc=cc, cflags=cflags)
     tb_mod = llvm.parse_assembly(tb_in.text)
     top = result.module.top.name
     fn = None
@@ -52,6 +64,14 @@ def _tb_module_text(result: SynthResult, tb: str | Path, cc: str | None) -> str:
         pass
     tb_mod.link_in(kernel)
     return str(tb_mod)
+
+
+def name_aborts(result: CosimResult, sites: dict) -> None:
+    """Calls that ended in abort() or a failed assert: their message names the site."""
+    for c in result.calls:
+        if c.status == "aborted":
+            k = int(c.message.rsplit(" ", 1)[-1])
+            c.message = f"the design aborted: {sites.get(k, f'site {k}')}"
 
 
 def _fp_formats(spec: dict | None) -> dict:
@@ -94,17 +114,20 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
           cc: str | None = None, workdir: str | Path | None = None,
           scheduler: str = "sdc", pipeline: bool = True, fp_format: dict | None = None,
           synth: SynthResult | None = None, axi_stall: float | None = None,
-          profile_loops: bool = False) -> CosimResult:
+          profile_loops: bool = False, cflags=()) -> CosimResult:
     """Co-simulate ``top`` of ``path`` against native execution; returns a CosimResult
     (``passed``, per-call cycles, mismatches) with ``.synth`` holding the SynthResult.
     ``profile_loops`` (testbench or whole-program mode): build the design with loop probes
     and fill ``.loops`` with the cycles of every pipelined loop against its
     trip x II + depth model (hls.verify.LoopProfile).
+    ``path`` and ``tb`` may name several files (a list; ``tb`` also a comma-separated
+    string), compiled with ``cflags`` (-I, -D, -U, -std=; give the same as to ``synth``).
     Alveo targets run in cocotb with random AXI stalls (``axi_stall``: pause probability
     scale, 0 for an ideal memory; the stall pattern follows ``seed``)."""
     res = synth or synthesize(path, SynthOptions(top=top, target=target,
                                                  clock_period_ns=clock_period_ns,
                                                  depth=dict(depth or {}), cc=cc,
+                                                 cflags=tuple(cflags),
                                                  scheduler=scheduler, pipeline=pipeline,
                                                  fp_format=_fp_formats(fp_format),
                                                  loop_probes=profile_loops))
@@ -129,18 +152,22 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
     if res.axi is not None:     # alveo top: cocotb + AXI models with random stalls
         run_, run_main_ = _axi_runners(res, seed, axi_stall)
     ptr_sizes = {m.arg_index: m.whole_bytes for m in iface.memories if m.arg_index is not None}
-    glob_sizes = {m.global_name: m.whole_bytes for m in iface.memories if m.global_name}
+    glob_sizes = {m.global_name: m.whole_bytes for m in iface.memories
+                  if m.global_name and m.global_name not in INTERNAL_GLOBALS}
     func = res.module.top
     if res.module.ptr_slots and not (tb is None and func.name == "main" and not func.params):
         raise CosimError("globals holding pointers (" + ", ".join(sorted(res.module.ptr_slots))
                          + ") are co-simulated only as a whole program (--top main): a "
                          "testbench or random stimulus would give them host addresses")
+    printed: list[str] = []
     try:
         if tb is not None:
-            text = native_text = _tb_module_text(res, tb, cc)
-            calls = capture_tb_calls(text, func.name, ptr_sizes, globals_=glob_sizes or None)
+            text = native_text = _tb_module_text(res, tb, cc, tuple(cflags))
+            calls = capture_tb_calls(text, func.name, ptr_sizes, globals_=glob_sizes or None,
+                                     output=printed)
             if not calls:
-                raise CosimError(f"the testbench never calls {func.name}", str(tb), None)
+                raise CosimError(f"the testbench never calls {func.name}",
+                                 str(_tb_files(tb)[0]), None)
             if glob_sizes:
                 # globals start as the testbench left them before its first call
                 iface = dataclasses.replace(iface, memories=tuple(
@@ -149,7 +176,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
             result = run_([vfile], iface, calls, max_cycles, waves, work)
         elif func.name == "main" and not func.params:
             native_text = golden_ir(res.module)
-            ret, globs = run_main(native_text, list(glob_sizes), glob_sizes,
+            ret, globs = run_main(native_text, list(glob_sizes), glob_sizes, output=printed,
                                   ptr_tags=res.module.ptr_tags, ptr_slots=res.module.ptr_slots)
             w = func.return_width
             exp_ret = ret & ((1 << w) - 1) if w else None
@@ -171,6 +198,8 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
         if own_tmp is not None and not waves:
             own_tmp.cleanup()
     result.synth = res
+    result.native_output = "".join(printed)
+    name_aborts(result, res.module.abort_sites)
     if profile_loops and native_text is not None:
         result.loops = loop_profiles(res, result.loop_activity, native_text)
     return result

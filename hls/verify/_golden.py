@@ -79,12 +79,15 @@ def _run_worker(req: dict[str, Any], timeout: float, what: str) -> dict[str, Any
                     how = f"signal {signal.Signals(-rc).name}"
                 except ValueError:
                     how = f"signal {-rc}"
+            if rc == -signal.SIGILL:
+                how += ", a trap: __builtin_trap() or a check clang inserted"
             tail = (proc.stdout or "")[-3000:]
             raise CosimError(f"{what}: native execution crashed ({how})" + (f":\n{tail}" if tail else ""))
         with open(resp_path, "rb") as f:
             resp = pickle.load(f)
     if not resp.get("ok"):
         raise CosimError(f"{what}: {resp.get('error', 'unknown error')}")
+    resp["stdout"] = proc.stdout or ""
     return resp
 
 
@@ -94,15 +97,19 @@ def capture_tb_calls(
     ptr_args: Mapping[int, int],
     timeout: float = 120.0,
     globals_: Mapping[str, int] | None = None,
+    output: list[str] | None = None,
 ) -> list[Call]:
     """Run the testbench ``main`` of ``tb_ll_text`` natively and record each call of
     ``top``: scalar bits, ``ptr_args[k]`` bytes at pointer argument ``k`` before and after
     the call, and the return value.  ``globals_`` (name -> bytes) additionally records
-    those globals before/after each call (``Call.glob_in``/``glob_out``)."""
+    those globals before/after each call (``Call.glob_in``/``glob_out``).  ``output``:
+    a list to append the program's standard output (printf, puts) to."""
     req = {"kind": "capture", "ll": tb_ll_text, "top": top,
            "ptr_args": {int(k): int(v) for k, v in ptr_args.items()},
            "globals": dict(globals_ or {})}
     resp = _run_worker(req, timeout, f"capturing calls of {top}")
+    if output is not None:
+        output.append(resp["stdout"])
     return [_call_from_dict(d) for d in resp["calls"]]
 
 
@@ -113,9 +120,11 @@ def run_main(
     timeout: float = 120.0,
     ptr_tags: Mapping[str, tuple[int, int]] | None = None,
     ptr_slots: Mapping[str, Sequence[int]] | None = None,
+    output: list[str] | None = None,
 ) -> tuple[int, dict[str, bytes]]:
-    """Execute ``main()``; return its value and the final bytes of the listed globals
-    (``sizes``: name -> bytes, or a list parallel to ``global_names``)."""
+    """Execute ``main()``; return its value (the status of ``exit`` if it calls that) and
+    the final bytes of the listed globals (``sizes``: name -> bytes, or a list parallel to
+    ``global_names``).  ``output``: a list to append the program's standard output to."""
     if isinstance(sizes, Mapping):
         gs = {n: int(sizes[n]) for n in global_names}
     else:
@@ -127,6 +136,8 @@ def run_main(
         req["ptr_tags"] = {k: list(v) for k, v in (ptr_tags or {}).items()}
         req["ptr_slots"] = {k: list(v) for k, v in ptr_slots.items()}
     resp = _run_worker(req, timeout, "running main")
+    if output is not None:
+        output.append(resp["stdout"])
     return int(resp["main_ret"]), dict(resp["globals"])
 
 

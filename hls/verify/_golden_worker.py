@@ -18,6 +18,7 @@ Requests (``kind``):
 from __future__ import annotations
 
 import ctypes
+import os
 import pickle
 import re
 import struct
@@ -26,6 +27,12 @@ import traceback
 from typing import Any
 
 REAL_PREFIX = "__pyhls_real_"
+
+#: the response file of this run (written early when the program calls exit or abort)
+_RESP_PATH: str | None = None
+#: set by the running request: exit status -> the response of a program ending there
+_ON_EXIT: dict[str, Any] = {"fn": None}
+_HOOKS: dict[str, Any] = {}  # ctypes callbacks replacing exit/abort/assert (kept alive)
 
 
 class WorkerError(Exception):
@@ -143,6 +150,69 @@ def signature(ll: str, top: str) -> tuple[ParamType, list[ParamType]]:
     return ret, params
 
 
+# --------------------------------------------------------------------------- libc hooks
+
+
+def _finish(resp: dict[str, Any]) -> None:
+    """Write ``resp`` and end this process now (from inside native code)."""
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except Exception:  # noqa: BLE001
+        pass
+    sys.stdout.flush()
+    if _RESP_PATH is not None:
+        with open(_RESP_PATH, "wb") as f:
+            pickle.dump(resp, f)
+    os._exit(0)
+
+
+def _on_exit(status: int) -> None:
+    fn = _ON_EXIT["fn"]
+    try:
+        if fn is None:
+            raise WorkerError(f"the program called exit({status})")
+        resp = {"ok": True, "exited": status, **fn(status)}
+    except WorkerError as exc:
+        resp = {"ok": False, "error": str(exc)}
+    except Exception:  # noqa: BLE001
+        resp = {"ok": False, "error": traceback.format_exc()}
+    _finish(resp)
+
+
+_NO_GOLDEN = "native execution gives no golden result"
+
+
+def _on_abort() -> None:
+    _finish({"ok": False, "aborted": True, "error": f"the program called abort(): {_NO_GOLDEN}"})
+
+
+def _text(b: bytes | None) -> str:
+    return (b or b"?").decode(errors="replace")
+
+
+def _on_assert_fail(expr: bytes, file: bytes, line: int, func: bytes) -> None:
+    _finish({"ok": False, "aborted": True,
+             "error": f"{_text(file)}:{line}: {_text(func)}: assertion '{_text(expr)}' failed: "
+                      f"{_NO_GOLDEN}"})
+
+
+def _on_assert_rtn(func: bytes, file: bytes, line: int, expr: bytes) -> None:
+    _on_assert_fail(expr, file, line, func)
+
+
+def libc_hooks() -> dict[str, int]:
+    """Addresses replacing exit, abort and the assert failure functions in JIT code: the
+    run ends with a response (exit: the request's result with the status as main's value;
+    abort/assert: an error, as there is nothing to compare with)."""
+    if not _HOOKS:
+        s, p, i = ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint
+        _HOOKS["exit"] = ctypes.CFUNCTYPE(None, ctypes.c_int)(_on_exit)
+        _HOOKS["abort"] = ctypes.CFUNCTYPE(None)(_on_abort)
+        _HOOKS["__assert_fail"] = ctypes.CFUNCTYPE(None, s, p, i, s)(_on_assert_fail)
+        _HOOKS["__assert_rtn"] = ctypes.CFUNCTYPE(None, s, p, ctypes.c_int, s)(_on_assert_rtn)
+    return {k: ctypes.cast(v, ctypes.c_void_p).value or 0 for k, v in _HOOKS.items()}
+
+
 # --------------------------------------------------------------------------- JIT
 
 
@@ -156,6 +226,7 @@ class Jit:
             from hls.verify._fpgolden import callback_symbols
 
             symbols = {**callback_symbols(ll), **(symbols or {})}
+        symbols = {**libc_hooks(), **(symbols or {})}
         for name, addr in (symbols or {}).items():
             llvm.add_symbol(name, addr)
         self.mod = llvm.parse_assembly(ll)
@@ -254,20 +325,29 @@ def do_capture(req: dict[str, Any]) -> dict[str, Any]:
     state["jit"] = jit
     state["real"] = proto(jit.fn(real))
     main = ctypes.CFUNCTYPE(ctypes.c_int)(jit.fn("main"))
-    main_ret = main()
-    if state["error"]:
-        raise WorkerError("error while capturing a call of the top function:\n" + state["error"])
-    return {"calls": calls, "main_ret": main_ret}
+
+    def done(main_ret: int) -> dict[str, Any]:
+        if state["error"]:
+            raise WorkerError("error while capturing a call of the top function:\n"
+                              + state["error"])
+        return {"calls": calls, "main_ret": main_ret}
+
+    _ON_EXIT["fn"] = done  # exit(n) in the testbench: the calls so far
+    return done(main())
 
 
 def do_main(req: dict[str, Any]) -> dict[str, Any]:
     jit = Jit(req["ll"])
     main = ctypes.CFUNCTYPE(ctypes.c_int)(jit.fn("main"))
-    ret = main()
-    globs = jit.global_bytes(req.get("globals") or {})
-    if req.get("ptr_slots"):
-        globs = _encode_pointers(jit, globs, req.get("ptr_tags") or {}, req["ptr_slots"])
-    return {"main_ret": ret, "globals": globs}
+    # exit(n) anywhere: as if main returned n
+    def finish(status: int) -> dict[str, Any]:
+        globs = jit.global_bytes(req.get("globals") or {})
+        if req.get("ptr_slots"):  # pointers held in globals: as the hardware encodes them
+            globs = _encode_pointers(jit, globs, req.get("ptr_tags") or {}, req["ptr_slots"])
+        return {"main_ret": status, "globals": globs}
+
+    _ON_EXIT["fn"] = finish
+    return finish(main())
 
 
 def _encode_pointers(jit: "Jit", globs: dict[str, bytes], tags: dict[str, list[int]],
@@ -336,7 +416,9 @@ def do_calls(req: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
+    global _RESP_PATH
     req_path, resp_path = argv[1], argv[2]
+    _RESP_PATH = resp_path
     with open(req_path, "rb") as f:
         req = pickle.load(f)
     try:

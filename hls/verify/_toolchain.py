@@ -235,7 +235,8 @@ def compile_c_to_ll(
     prefix = find_c_compiler(cc)
     argv = [*prefix, *C_TO_LL_FLAGS]
     if _is_zig(prefix):
-        argv += ["-target", "x86_64-linux-gnu"]
+        # zig cc defines NDEBUG from -O1 up, which a C compiler does not: asserts stay
+        argv += ["-target", "x86_64-linux-gnu", "-UNDEBUG"]
     argv += [*extra_flags, str(c_path), "-o", str(out_ll)]
     out_ll.parent.mkdir(parents=True, exist_ok=True)
     try:

@@ -1,9 +1,8 @@
-/* printf is declared but has no definition in the input */
+/* printf is dropped from the hardware, so its value cannot be used */
 int printf(const char *fmt, ...);
 
 int top(int a)
 {
     int b = a * 3;
-    printf("%d\n", b);
-    return b;
+    return printf("%d\n", b) + b;
 }
