@@ -70,10 +70,14 @@ def fingerprint(src: Path, opts: SynthOptions) -> dict:
         res = synthesize(src, opts)
     except HLSError as exc:
         return {"error": str(exc)}
-    rep = json.dumps(_strip(res.report), sort_keys=True)
-    return {"verilog": hashlib.sha256(res.verilog.encode()).hexdigest(),
+    # source locations in the Verilog and the report name files by absolute path: hash
+    # them relative to the checkout, so that any clone compares with the baseline
+    root = str(ROOT) + "/"
+    text = res.verilog.replace(root, "")
+    rep = json.dumps(_strip(res.report), sort_keys=True).replace(root, "")
+    return {"verilog": hashlib.sha256(text.encode()).hexdigest(),
             "report": hashlib.sha256(rep.encode()).hexdigest(),
-            "bytes": len(res.verilog)}
+            "bytes": len(text)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,7 +17,7 @@ import llvmlite.binding as llvm
 from ..errors import FrontendError, HLSError, ToolError, UnsupportedError
 from ..ir import Module, verify
 from ..ir import parse_module as parse_ir_text
-from ._translate import Translator
+from ._translate import AddressTakenGrew, Translator
 
 _initialised = False
 
@@ -377,9 +377,16 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
                lmap).check(top)
     canonicalise(mod, top)
     text = str(mod)
-    tr = Translator(mod, text, inp.path, {"depth": options.depth, "fp_format": options.fp_format,
-                                          "paths": paths}, lmap)
-    module = tr.translate(top)
+    seed: tuple = ()
+    while True:  # again when pointers loaded from memory may point into more memories
+        tr = Translator(mod, text, inp.path, {"depth": options.depth,
+                                              "fp_format": options.fp_format, "paths": paths},
+                        lmap, seed)
+        try:
+            module = tr.translate(top)
+            break
+        except AddressTakenGrew as grew:
+            seed = grew.keys
     module.llvm_ir = text
     module.abort_sites = dict(getattr(tr, "abort_sites", {}))
     fmts = options.fp_format

@@ -26,6 +26,7 @@ from ._types import (
 )
 
 OFF_W = 32  # width of byte offsets
+TAG_W = 32  # width of a pointer's memory tag: a pointer as a value is ``tag << 32 | offset``
 
 _BINOPS = {"add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr",
            "and", "or", "xor"}
@@ -97,8 +98,34 @@ def _strip_instr(s: str) -> str:
 
 @dataclass
 class Ptr:
-    mem: MemoryObject
+    """A pointer: a memory and a byte offset (``OFF_W`` bits).  A pointer whose memory is
+    decided at run time (a phi or select over different memories, a pointer loaded from
+    memory, a possible null) is *tagged*: ``mem`` is None, ``tag`` (``TAG_W`` bits) names
+    the memory at run time (0 for null) and ``mems`` lists the memories it may point into.
+    One virtual address space: a pointer as an integer is ``tag << 32 | off``."""
+
+    mem: MemoryObject | None
     off: Value  # byte offset, OFF_W bits
+    tag: Value | None = None
+    mems: tuple = ()
+
+    @property
+    def targets(self) -> tuple:
+        return (self.mem,) if self.mem is not None else self.mems
+
+
+class AddressTakenGrew(Exception):
+    """Translation saw pointers stored to memory into more memories than the points-to
+    set it assumed for pointers loaded from memory: translate again with ``keys``."""
+
+    def __init__(self, keys: tuple):
+        super().__init__("address-taken set grew")
+        self.keys = keys
+
+
+def _is_global_ref(v) -> bool:
+    """A global variable used as an operand (``is_global`` is false for those)."""
+    return bool(v.is_global) or _vk(v) == "global_variable"
 
 
 @dataclass
@@ -108,11 +135,23 @@ class _Access:
     size: int
     func: Function
     float_bits: int = 0  # the access is a float (32) or double (64)
+    align: int = 0  # a tagged pointer's access: LLVM's ``align`` (its offset is a multiple)
 
 
 class Translator:
-    def __init__(self, llmod, text: str, path: str, opts: dict, line_map: dict | None = None):
+    def __init__(self, llmod, text: str, path: str, opts: dict, line_map: dict | None = None,
+                 addr_taken: tuple = ()):
         self.llmod = llmod
+        #: memory keys (``_mem_key``) whose addresses may be stored in memory, assumed as
+        #: the points-to set of every pointer loaded from memory; and those seen so far
+        self.addr_taken_seed = tuple(addr_taken)
+        self.addr_taken: dict = {}
+        self._seed_used = False
+        self._deferred: list[UnsupportedError] = []
+        self._tags: dict = {}
+        self._ptr_slots: dict[str, list[int]] = {}
+        self._mem_align: dict[MemoryObject, int] = {}
+        self._p2i_ok: set[int] = set()
         self.text = text
         self.path = path
         self.opts = opts
@@ -121,6 +160,7 @@ class Translator:
         for m in re.finditer(r"^(%[-\w.$\"]+) = type (.*)$", text, re.M):
             named[m.group(1)] = m.group(2)
         self.tp = TypeParser(named)
+        self.tp.ptr_const = self._init_ptr
         self._gvars = {g.name: g for g in llmod.global_variables}
         self.functions: dict[str, Function] = {}
         self.globals: dict[str, MemoryObject] = {}
@@ -209,12 +249,26 @@ class Translator:
         self._top_mems = set()
         self._top_name = top
         topf = self._function(fn, is_top=True)
+        if self._seed_used and any(k not in self.addr_taken_seed for k in self.addr_taken):
+            raise AddressTakenGrew(self.addr_taken_seed
+                                   + tuple(k for k in self.addr_taken
+                                           if k not in self.addr_taken_seed))
+        if self._deferred:
+            raise self._deferred[0]
         self._thread_globals(topf)
         self._check_memmoves()
         self._finish_memories()
         funcs = list(self.functions.values())
-        return Module(top=topf, functions=funcs, globals=list(self.globals.values()),
-                      source=self.path)
+        mod = Module(top=topf, functions=funcs, globals=list(self.globals.values()),
+                     source=self.path)
+        for k, tag in self._tags.items():
+            if k[0] == "g" and k[1] in self._gvars:
+                t = self.tp.type_of(str(self._gvars[k[1]].global_value_type))
+                mod.ptr_tags[k[1]] = (tag, sizeof(t))
+        for name, slots in self._ptr_slots.items():
+            if slots:
+                mod.ptr_slots[name] = slots
+        return mod
 
     def check(self, top: str) -> None:
         """Reject constructs without a hardware meaning, on the IR as the user wrote it,
@@ -239,10 +293,15 @@ class Translator:
             if f.global_value_type.is_function_vararg:
                 d = self._define_lines.get(f.name, "")
                 raise self.unsupported("a variadic function", d.split("{")[0], f.name)
+            diffs = _pointer_differences(f)
             for bb in f.blocks:
                 for ins in bb.instructions:
                     text = self._ins_text(ins)
                     opc = ins.opcode
+                    if opc == "ptrtoint":
+                        if key(ins) in diffs:
+                            continue  # only subtracted from another pointer: p - q
+                        raise self.unsupported("a pointer-to-integer conversion", text, f.name)
                     if opc in ("invoke", "landingpad", "resume", "va_arg", "indirectbr",
                                "callbr", "ptrtoint", "inttoptr"):
                         self._instr_error(ins, text)
@@ -360,6 +419,8 @@ class Translator:
             blocks[key(bb)] = b
             func.blocks.append(b)
         self._blocks = blocks
+        self._llins = {key(i): i for bb in llblocks for i in bb.instructions}
+        self._p2i_ok |= _pointer_differences(llfn)
         self._phis: list[tuple[Op, object]] = []
         for bb in _rpo(llblocks):
             self._cur = blocks[key(bb)]
@@ -392,7 +453,7 @@ class Translator:
         if k in self._vals:
             return self._vals[k]
         tstr = str(v.type)
-        if v.is_global or _vk(v) == "global_variable":
+        if _is_global_ref(v):
             return self._global_ptr(v)
         if v.is_constant:
             if tstr == "ptr":
@@ -413,6 +474,12 @@ class Translator:
                 tail = text.split(" ", 1)[1].strip() if " " in text else text
                 if tail in ("undef", "poison"):
                     return Const(t.bits, 0)
+                m = re.match(r"ptrtoint \(ptr (.*) to i\d+\)$", tail)
+                if m and k in self._p2i_ok:  # a constant pointer in a difference p - q
+                    inner = m.group(1).strip()
+                    p = (self._global_ptr(self._gvars[inner[1:].strip('"')])
+                         if inner.startswith("@") else self._const_ptr_text("ptr " + inner))
+                    return self._p2i(p, t.bits)
                 try:
                     return Const(t.bits, v.get_constant_value(signed_int=False))
                 except Exception:
@@ -447,6 +514,7 @@ class Translator:
                                        self._llname)
             init, _ = self.tp.parse_const(toks, i, t)
             size = sizeof(t)
+            self._ptr_slots[name] = _ptr_offsets(t)
             init = init.ljust(size, b"\0")
             if any(isinstance(x, FloatT) for x in _leaves(t)) and self.opts.get("reject_float", True):
                 pass  # float data in memory is plain bits; arithmetic on it is rejected later
@@ -455,12 +523,15 @@ class Translator:
                                init=init, readonly=(kind == "constant"), symbol=name,
                                elem_dims=dims, elem_fields=fields)
             self.globals[name] = mem
+            self._mem_align[mem] = _align(text)
         return Ptr(self.globals[name], Const(OFF_W, 0))
 
     def _const_ptr(self, v) -> Ptr:
-        text = str(v).strip()
-        if text.endswith("null") or text == "ptr null":
-            raise self.unsupported("a null pointer access", self._itext, self._llname)
+        return self._const_ptr_text(str(v).strip())
+
+    def _const_ptr_text(self, text: str) -> Ptr:
+        if text.endswith(("null", "undef", "poison")):
+            return Ptr(None, Const(OFF_W, 0), Const(TAG_W, 0), ())
         m = re.match(r"ptr getelementptr (?:inbounds |nuw |nusw |inrange\([^)]*\) )*\((.*)\)$", text)
         if not m:
             raise self.unsupported("this constant pointer expression", text, self._llname)
@@ -479,6 +550,146 @@ class Translator:
             i += 1
         off = _const_gep_offset(src, idx)
         return Ptr(base.mem, Const(OFF_W, off))
+
+    # ------------------------------------------------------------------ pointers as values
+    def _mem_key(self, m: MemoryObject):
+        """A name for a memory that survives a second translation (``AddressTakenGrew``)."""
+        if m.kind == "global":
+            return ("g", m.symbol)
+        if m.kind == "local":
+            return ("l", m.name)
+        if m in self._top_mems:
+            return ("a", m.arg_index)
+        return None
+
+    def _tag_of(self, m: MemoryObject | None) -> int:
+        """Memory tags from 1 in order of first use (0 is null): a memory's base address
+        in the virtual address space is ``tag << 32``."""
+        k = self._mem_key(m)
+        if k is None:
+            raise self.unsupported("a pointer argument of a called (noinline) function used as "
+                                   "a value (stored, compared or merged with another memory)",
+                                   self._itext, self._llname)
+        return self._tags.setdefault(k, len(self._tags) + 1)
+
+    def _tagv(self, p: Ptr) -> Value:
+        return Const(TAG_W, self._tag_of(p.mem)) if p.mem is not None else p.tag
+
+    def _vaddr(self, p: Ptr) -> Value:
+        """The pointer as a 64-bit integer: its virtual address ``tag << 32 | off``."""
+        tag = self._tagv(p)
+        if isinstance(tag, Const) and isinstance(p.off, Const):
+            return Const(2 * OFF_W, (tag.value << OFF_W) | (p.off.value & ((1 << OFF_W) - 1)))
+        return self._emit("concat", [p.off, tag], OFF_W + TAG_W)
+
+    def _encode(self, p: Ptr) -> Value:
+        """A pointer stored to memory: its memories become address-taken."""
+        for m in p.targets:
+            k = self._mem_key(m)
+            if k is None:
+                self._tag_of(m)  # the error
+            self.addr_taken.setdefault(k, None)
+        return self._vaddr(p)
+
+    def _resolve_key(self, k) -> MemoryObject | None:
+        if k[0] == "g":
+            return self._global_ptr(self._gvars[k[1]]).mem
+        if k[0] == "l":
+            return next((m for m in self._fn.memories if m.name == k[1]), None)
+        if self._fn.name == self._top_name:
+            return next((p.mem for p in self._fn.ptr_params if p.mem.arg_index == k[1]), None)
+        return None
+
+    def _loaded_mems(self) -> tuple:
+        """The points-to set of a pointer loaded from memory: the address-taken memories."""
+        self._seed_used = True
+        out = []
+        for k in self.addr_taken_seed:
+            m = self._resolve_key(k)
+            if m is None:  # not visible here: a local or argument of another function
+                what = "a local array" if k[0] == "l" else "a pointer argument"
+                raise self.unsupported(f"a pointer loaded from memory in @{self._fn.name} that may "
+                                       f"point into {what} of another function", self._itext,
+                                       self._llname)
+            if m not in out:
+                out.append(m)
+        return tuple(out)
+
+    def _decode(self, word: Value) -> Ptr:
+        tag = self._emit("slice", [word], TAG_W, lo=OFF_W)
+        off = self._emit("trunc", [word], OFF_W)
+        return Ptr(None, off, tag, self._loaded_mems())
+
+    def _merge(self, pa: Ptr, pb: Ptr, make) -> Ptr:
+        """A pointer that is ``pa`` or ``pb``: ``make(a, b, width)`` merges their parts."""
+        if pa.mem is not None and pa.mem is pb.mem:
+            return Ptr(pa.mem, make(pa.off, pb.off, OFF_W))
+        mems = list(pa.targets)
+        mems += [m for m in pb.targets if m not in mems]
+        return Ptr(None, make(pa.off, pb.off, OFF_W),
+                   make(self._tagv(pa), self._tagv(pb), TAG_W), tuple(mems))
+
+    def _init_ptr(self, toks: list[str], i: int) -> tuple[int, int]:
+        """A pointer in a global's initialiser: ``@g`` or a constant getelementptr."""
+        off = 0
+        if toks[i] == "getelementptr":
+            j = i + 1
+            while toks[j] != "(":
+                j += 1
+            src, j = self.tp.parse_type(toks, j + 1)
+            assert toks[j] == "," and toks[j + 1] == "ptr", toks[j:j + 2]
+            name, j = toks[j + 2], j + 3
+            idx = []
+            while toks[j] == ",":
+                _, j = self.tp.parse_type(toks, j + 1)
+                idx.append(int(toks[j]))
+                j += 1
+            assert toks[j] == ")"
+            j += 1
+            off = _const_gep_offset(src, idx)
+        else:
+            name, j = toks[i], i + 1
+        name = name[1:].strip('"')
+        if name not in self._gvars:
+            raise self.unsupported("taking the address of a function (indirect calls)",
+                                   getattr(self, "_itext", ""), getattr(self, "_llname", ""))
+        k = ("g", name)
+        self.addr_taken.setdefault(k, None)
+        tag = self._tags.setdefault(k, len(self._tags) + 1)
+        return (tag << OFF_W) | (off & ((1 << OFF_W) - 1)), j
+
+    def _pts(self, v, seen: set) -> list:
+        """What an LLVM pointer value may point to, before it is translated: memories,
+        ``("g", name)`` for globals, ``"tagged"`` when the pointer needs a run-time tag."""
+        known = self._vals.get(key(v))
+        if isinstance(known, Ptr):
+            return [known.mem] if known.mem is not None else list(known.mems) + ["tagged"]
+        if _is_global_ref(v):
+            return [("g", v.name)]
+        if v.is_constant:
+            text = str(v).strip()
+            m = re.search(r"getelementptr .*?\(.*?, ptr (@[-\w.$]+|@\"[^\"]+\")", text)
+            if m:
+                return [("g", m.group(1)[1:].strip('"'))]
+            return ["tagged"]  # null, undef
+        if key(v) in seen:
+            return []
+        seen.add(key(v))
+        v = self._llins.get(key(v), v)  # operands are wrapped as such: their instruction
+        try:
+            opc = v.opcode
+        except ValueError:  # not an instruction
+            opc = None
+        ops = list(v.operands) if opc else []
+        if opc in ("getelementptr", "freeze", "bitcast"):
+            return self._pts(ops[0], seen)
+        if opc == "select":
+            return self._pts(ops[1], seen) + self._pts(ops[2], seen)
+        if opc == "phi":
+            return [x for o in ops for x in self._pts(o, seen)]
+        if opc == "load":
+            return list(self._loaded_mems()) + ["tagged"]
+        return ["tagged"]
 
     # ------------------------------------------------------------------ instructions
     def _instr(self, ins) -> None:
@@ -615,11 +826,13 @@ class Translator:
         pred = m.group(1)
         a, b = ins.operands
         if str(a.type) == "ptr":
-            pa, pb = self._val(a), self._val(b)
-            if isinstance(pa, Ptr) and isinstance(pb, Ptr) and pa.mem is pb.mem:
+            pa, pb = self._ptr(a), self._ptr(b)
+            if pa.mem is not None and pa.mem is pb.mem:
                 self._set(ins, self._emit("icmp", [pa.off, pb.off], 1, pred=pred))
                 return
-            raise self.unsupported("comparing pointers into different memories", text, self._llname)
+            # different memories: compare virtual addresses (distinct bases per memory)
+            self._set(ins, self._emit("icmp", [self._vaddr(pa), self._vaddr(pb)], 1, pred=pred))
+            return
         self._set(ins, self._emit("icmp", [self._int(a), self._int(b)], 1, pred=pred))
 
     def _i_select(self, ins, text):
@@ -627,10 +840,8 @@ class Translator:
         cond = self._int(c)
         if str(a.type) == "ptr":
             pa, pb = self._ptr(a), self._ptr(b)
-            if pa.mem is not pb.mem:
-                raise self.unsupported("selecting between pointers into different memories",
-                                       text, self._llname)
-            self._set(ins, Ptr(pa.mem, self._emit("select", [cond, pa.off, pb.off], OFF_W)))
+            self._set(ins, self._merge(
+                pa, pb, lambda x, y, w: self._emit("select", [cond, x, y], w)))
             return
         t = self._result_type(ins)
         if not _scalar(t):
@@ -675,13 +886,29 @@ class Translator:
                 known = self._vals.get(k)
                 if isinstance(known, Ptr) and known.mem is not None:
                     mem = known.mem
-                elif v.is_global or (v.is_constant and str(v).strip().startswith("ptr getelementptr")):
+                elif _is_global_ref(v) or (v.is_constant and str(v).strip().startswith("ptr getelementptr")):
                     mem = self._ptr(v).mem
                 if mem is not None:
                     break
+            refs = self._pts(ins, set())
+            names = {("g", r.symbol) if isinstance(r, MemoryObject) and r.kind == "global"
+                     else r for r in refs}
+            if len(names) != 1 or "tagged" in names or (mem is None and not refs):
+                # several memories (or null): a tagged pointer, one phi for tags, one for offsets
+                mems: list[MemoryObject] = []
+                for r in refs:
+                    m = self._global_ptr(self._gvars[r[1]]).mem if isinstance(r, tuple) else r
+                    if isinstance(m, MemoryObject) and m not in mems:
+                        mems.append(m)
+                op = self._emit("phi", [], OFF_W, ptr_phi="tagged")
+                tag = self._emit("phi", [], TAG_W)
+                op.attrs["tag_phi"] = tag
+                self._phis.append((op, ins))
+                self._set(ins, Ptr(None, op, tag, tuple(mems)))
+                return
             if mem is None:
-                raise self.unsupported("a pointer phi whose memory is not known on entry",
-                                       text, self._llname)
+                r = refs[0]
+                mem = self._global_ptr(self._gvars[r[1]]).mem if isinstance(r, tuple) else r
             op = self._emit("phi", [], OFF_W, ptr_phi=True)
             self._phis.append((op, ins))
             self._set(ins, Ptr(mem, op))
@@ -698,7 +925,24 @@ class Translator:
         self._loc = op.loc
         self._cur = op.block
         incoming = list(zip(ins.incoming_blocks, ins.operands))
-        if op.attrs.pop("ptr_phi", False):
+        kind = op.attrs.pop("ptr_phi", False)
+        if kind == "tagged":
+            tag = op.attrs.pop("tag_phi")
+            me = self._vals[key(ins)]
+            op.incoming, tag.incoming = [], []
+            seen_t: set[int] = set()
+            for bb, v in incoming:
+                if key(bb) in seen_t:
+                    continue
+                seen_t.add(key(bb))
+                p = self._ptr(v)
+                if any(m not in me.mems for m in p.targets):
+                    raise self.unsupported("a pointer phi whose memories are not known on entry",
+                                           self._itext, self._llname)
+                op.incoming.append((self._blocks[key(bb)], p.off))
+                tag.incoming.append((self._blocks[key(bb)], self._tagv(p)))
+            return
+        if kind:
             mem = self._vals[key(ins)].mem
             pairs = []
             seen_b: set[int] = set()
@@ -719,6 +963,22 @@ class Translator:
             if key(bb) not in seen:
                 seen.add(key(bb))
                 op.incoming.append((self._blocks[key(bb)], self._int(v)))
+
+    def _i_ptrtoint(self, ins, text):
+        """Only in a pointer difference (``check``): the virtual addresses of two pointers
+        into one memory differ by the difference of their offsets."""
+        if key(ins) not in self._p2i_ok:
+            raise self.unsupported("a pointer-to-integer conversion", text, self._llname)
+        t = self._result_type(ins)
+        self._set(ins, self._p2i(self._ptr(next(iter(ins.operands))), t.bits))
+
+    def _p2i(self, p: Ptr, bits: int) -> Value:
+        v = self._vaddr(p)
+        if bits == v.width:
+            return v
+        if isinstance(v, Const):
+            return Const(bits, v.value)
+        return self._emit("trunc" if bits < v.width else "zext", [v], bits)
 
     def _i_getelementptr(self, ins, text):
         m = re.search(r"getelementptr (?:(?:inbounds|nuw|nusw|inrange\([^)]*\)) )*(.*)$", text)
@@ -749,7 +1009,7 @@ class Translator:
             stride = sizeof(stride_t)
             iv = self._int(idx)
             off = self._add(off, self._scale(self._to_off(iv), stride))
-        self._set(ins, Ptr(base.mem, off))
+        self._set(ins, Ptr(base.mem, off, base.tag, base.mems))
 
     def _i_ptradd(self, ins, text):
         raise self.unsupported("ptradd", text, self._llname)
@@ -798,18 +1058,23 @@ class Translator:
         mem = MemoryObject(name=f"{self._fn.name}_{name}", kind="local", elem_bytes=sizeof(t),
                            init=bytes(sizeof(t)), loc=self._loc)
         self._fn.memories.append(mem)
+        self._mem_align[mem] = _align(text)
         self._set(ins, Ptr(mem, Const(OFF_W, 0)))
 
     def _i_load(self, ins, text):
         if " atomic " in text:
             raise self.unsupported("an atomic load", text, self._llname)
         t = self._result_type(ins)
+        if isinstance(t, PtrT):  # a pointer in memory: its virtual address
+            word = self._load(self._host_free(self._ptr(next(iter(ins.operands)))), 8, 0,
+                              _align(text))
+            self._set(ins, self._decode(word))
+            return
         if not _scalar(t):
             raise self._type_error(t, "a load", text, self._llname)
         p = self._ptr(next(iter(ins.operands)))
         size = store_size(t)
-        op = self._emit("load", [p.off], 8 * size, mem=p.mem, size=size)
-        self.accesses.append(_Access(op, p, size, self._fn, t.bits if isinstance(t, FloatT) else 0))
+        op = self._load(p, size, t.bits if isinstance(t, FloatT) else 0, _align(text))
         if 8 * size != t.bits:
             op2 = self._emit("trunc", [op], t.bits)
             self._set(ins, op2)
@@ -821,6 +1086,10 @@ class Translator:
             raise self.unsupported("an atomic store", text, self._llname)
         v, pv = ins.operands
         t = self.tp.type_of(str(v.type))
+        if isinstance(t, PtrT):  # a pointer to memory: its virtual address
+            self._store(self._host_free(self._ptr(pv)), self._encode(self._ptr(v)), 8, 0,
+                        _align(text))
+            return
         if not _scalar(t):
             raise self._type_error(t, "a store", text, self._llname)
         p = self._ptr(pv)
@@ -828,8 +1097,67 @@ class Translator:
         size = store_size(t)
         if 8 * size != t.bits:
             data = self._emit("zext", [data], 8 * size)
-        op = self._emit("store", [p.off, data], 0, mem=p.mem, size=size)
-        self.accesses.append(_Access(op, p, size, self._fn, t.bits if isinstance(t, FloatT) else 0))
+        self._store(p, data, size, t.bits if isinstance(t, FloatT) else 0, _align(text))
+
+    def _host_free(self, p: Ptr) -> Ptr:
+        """A pointer held in memory must not live in a buffer of the host (a pointer
+        argument of the top): the host's addresses mean nothing in hardware."""
+        if any(m in self._top_mems for m in p.targets):
+            raise self.unsupported("a pointer held in the buffer of a pointer argument of the "
+                                   "top function (host addresses)", self._itext, self._llname)
+        return p
+
+    def _steer(self, p: Ptr) -> list[tuple[MemoryObject, Value | None]]:
+        """The memories an access through ``p`` may touch, each with its guard."""
+        if p.mem is not None:
+            return [(p.mem, None)]
+        if not p.mems:
+            if not self._seed_used:
+                raise self.unsupported("a null pointer access", self._itext, self._llname)
+            err = self.unsupported("an access through a pointer loaded from memory that no code "
+                                   "of the design sets (null, or set outside the top function)",
+                                   self._itext, self._llname)
+            # a pointer loaded from memory before all stored pointers were seen: decided
+            # at the end of translation (``AddressTakenGrew``)
+            self._deferred.append(err)
+            return []
+        if len(p.mems) == 1:
+            return [(p.mems[0], None)]  # or null: undefined
+        return [(m, self._emit("icmp", [p.tag, Const(TAG_W, self._tag_of(m))], 1, pred="eq"))
+                for m in p.mems]
+
+    def _base_align(self, m: MemoryObject, align: int) -> int:
+        """The alignment an access's offset has: the access's own, when its memory's base
+        is at least as aligned natively (a global's or alloca's ``align``)."""
+        return min(align, self._mem_align.get(m, 0))
+
+    def _load(self, p: Ptr, size: int, float_bits: int, align: int = 0) -> Op:
+        """A load through ``p``; through a tagged pointer, one guarded load per memory it
+        may point into, the value selected by the tag."""
+        out = None
+        steer = self._steer(p)
+        if not steer:
+            return Const(8 * size, 0)
+        for m, g in steer:
+            q = p if p.mem is not None else Ptr(m, p.off)
+            op = self._emit("load", [p.off] + ([g] if g is not None else []), 8 * size,
+                            mem=m, size=size)
+            if g is not None:
+                op.attrs["guard"] = 1
+            self.accesses.append(_Access(op, q, size, self._fn, float_bits,
+                                         self._base_align(m, align) if p.mem is None else 0))
+            out = op if out is None else self._emit("select", [g, op, out], 8 * size)
+        return out
+
+    def _store(self, p: Ptr, data: Value, size: int, float_bits: int, align: int = 0) -> None:
+        for m, g in self._steer(p):
+            op = self._emit("store", [p.off, data] + ([g] if g is not None else []), 0,
+                            mem=m, size=size)
+            if g is not None:
+                op.attrs["guard"] = 2
+            self.accesses.append(_Access(op, p if p.mem is not None else Ptr(m, p.off), size,
+                                         self._fn, float_bits,
+                                         self._base_align(m, align) if p.mem is None else 0))
 
     def _i_br(self, ins, text):
         labels = re.findall(r"label (%[-\w.$]+|%\"[^\"]+\")", text)
@@ -925,16 +1253,21 @@ class Translator:
                                    self._llname)
         if name == self._llname or self._reaches(callee, self._llname):
             raise self.unsupported("recursion", text, self._llname)
-        saved = (self._fn, self._vals, self._llname, self._blocks, self._phis, self._cur,
+        saved = (self._fn, self._vals, self._llname, self._blocks, self._llins, self._phis, self._cur,
                  self._loc, self._itext)
         sub = self._function(callee)
-        (self._fn, self._vals, self._llname, self._blocks, self._phis, self._cur,
+        (self._fn, self._vals, self._llname, self._blocks, self._llins, self._phis, self._cur,
          self._loc, self._itext) = saved
         scalars: list[Value] = []
         binds: list[tuple[PtrParam, Ptr]] = []
         for p, a in zip(sub.params, args):
             if isinstance(p, PtrParam):
-                binds.append((p, self._ptr(a)))
+                pa = self._ptr(a)
+                if pa.mem is None:
+                    raise self.unsupported("passing a pointer whose memory is decided at run time "
+                                           "(several memories, loaded from memory, or null) to a "
+                                           "noinline function", text, self._llname)
+                binds.append((p, pa))
             else:
                 scalars.append(self._int(a))
         op = self._emit("call", scalars, sub.return_width, callee=sub, ptr_args=[])
@@ -976,7 +1309,10 @@ class Translator:
             self._set(ins, self._emit(kind, vals, t.bits))
             return
         if base in ("memset", "memcpy", "memmove"):
-            self._mem_intrinsic(base, ins, text, args)
+            if any(self._ptr(a).mem is None for a in args[:1 if base == "memset" else 2]):
+                self._mem_tagged(base, text, args)
+            else:
+                self._mem_intrinsic(base, ins, text, args)
             return
         if base in ("trap", "ubsantrap"):  # __builtin_trap(): a failed run, as abort()
             self._abort("__builtin_trap()")
@@ -1219,6 +1555,39 @@ class Translator:
             op = self._emit("store", [p.off, ld], 0, mem=p.mem, size=chunk)
             self.accesses.append(_Access(op, p, chunk, self._fn))
 
+    def _mem_tagged(self, base, text, args) -> None:
+        """memset/memcpy/memmove of a constant length through a tagged pointer (a struct
+        copied through a pointer loaded from memory, say): every chunk steered."""
+        n = self._val(args[2])
+        if not isinstance(n, Const) or n.value > 4096:
+            raise self.unsupported(f"{base} through a pointer whose memory is decided at run time, "
+                                   "of a length that is not a constant of at most 4096 bytes",
+                                   text, self._llname)
+        aligns = [int(a) for a in re.findall(r"align (\d+)", text)] or [1]
+        chunk = 8
+        while chunk > 1 and (n.value % chunk or chunk > min(aligns)):
+            chunk //= 2
+
+        def at(p: Ptr, off: int) -> Ptr:
+            return Ptr(p.mem, self._add(p.off, Const(OFF_W, off)), p.tag, p.mems)
+
+        dst = self._ptr(args[0])
+        if base == "memset":
+            byte = self._int(args[1])
+            if isinstance(byte, Const):
+                word = Const(8 * chunk, int.from_bytes(bytes([byte.value]) * chunk, "little"))
+            else:
+                word = byte if chunk == 1 else self._emit("concat", [byte] * chunk, 8 * chunk)
+            for off in range(0, n.value, chunk):
+                self._store(at(dst, off), word, chunk, 0, chunk)
+            return
+        src = self._ptr(args[1])
+        if base == "memmove" and set(src.targets) & set(dst.targets):
+            raise self.unsupported("memmove within one memory", text, self._llname)
+        loads = [self._load(at(src, off), chunk, 0, chunk) for off in range(0, n.value, chunk)]
+        for off, ld in zip(range(0, n.value, chunk), loads):
+            self._store(at(dst, off), ld, chunk, 0, chunk)
+
     def _mem_loop(self, dst: Ptr, src: Ptr | None, word, n: Value, chunk: int, exit_: Block,
                   down: bool) -> None:
         """One single-block loop from the current block over ``n`` bytes (n > 0) in
@@ -1439,6 +1808,22 @@ class Translator:
         m.depth_words = max(1, -(-(int(d) * eb) // w))
 
 
+def _pointer_differences(fn) -> set[int]:
+    """ptrtoints whose every use is a ``sub`` of two ptrtoints (C's ``p - q``)."""
+    p2i = {key(i) for bb in fn.blocks for i in bb.instructions if i.opcode == "ptrtoint"}
+    consts: set[int] = set()
+    bad: set[int] = set()
+    for bb in fn.blocks:
+        for i in bb.instructions:
+            ops = list(i.operands)
+            const = {key(o) for o in ops if o.is_constant and " ptrtoint (ptr " in str(o)}
+            if i.opcode == "sub" and all(key(o) in p2i or key(o) in const for o in ops):
+                consts |= const
+                continue
+            bad.update(key(o) for o in ops if key(o) in p2i)
+    return (p2i - bad) | consts
+
+
 def _source_says(loc: Loc, word: str) -> bool:
     """Does the source line at ``loc`` contain ``word``?"""
     try:
@@ -1500,6 +1885,20 @@ def _leaves(t):
             yield from _leaves(f)
     else:
         yield t
+
+
+def _ptr_offsets(t, base: int = 0) -> list[int]:
+    """Byte offsets of the pointers inside a value of type ``t``."""
+    if isinstance(t, PtrT):
+        return [base]
+    if isinstance(t, ArrayT):
+        inner = _ptr_offsets(t.elem)
+        n = sizeof(t.elem)
+        return [base + i * n + o for i in range(t.n)
+                for o in inner] if inner else []
+    if isinstance(t, StructT):
+        return [o for f, fo in zip(t.fields, field_offsets(t)) for o in _ptr_offsets(f, base + fo)]
+    return []
 
 
 def _const_gep_offset(src, idx: list[int]) -> int:
@@ -1597,6 +1996,21 @@ def _meet(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
     return a[0] % (1 << n) if n else 0, n
 
 
+def _align(text: str) -> int:
+    m = re.search(r", align (\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
+def _known(acc: _Access, res: _Residues) -> tuple[int, int]:
+    """Known low bits of an access's byte offset; a tagged pointer's access (an offset
+    loaded from memory, say) may also rely on the alignment LLVM states for it."""
+    r, k = res.get(acc.ptr.off)
+    a = (acc.align & -acc.align).bit_length() - 1 if acc.align else 0
+    if a > k:
+        return 0, a
+    return r, k
+
+
 def _choose_word_bytes(accs: list[_Access], bind_offs: list[Value], res: _Residues) -> int:
     if not accs:
         return 1
@@ -1607,7 +2021,7 @@ def _choose_word_bytes(accs: list[_Access], bind_offs: list[Value], res: _Residu
         lg = w.bit_length() - 1
         ok = True
         for a in accs:
-            r, k = res.get(a.ptr.off)
+            r, k = _known(a, res)
             if k < lg:
                 ok = False
                 break
@@ -1643,7 +2057,7 @@ def _lower_access(acc: _Access, res: _Residues) -> None:
     op, mem = acc.op, acc.ptr.mem
     w = mem.word_bytes
     lg = w.bit_length() - 1
-    r, _ = res.get(acc.ptr.off)
+    r, _ = _known(acc, res)
     lane = r % w
     aw = OFF_W - lg
     base = _slice_before(op, acc.ptr.off, lg, aw)
@@ -1654,6 +2068,7 @@ def _lower_access(acc: _Access, res: _Residues) -> None:
         return
     # split into word accesses: word i at base + i
     n = acc.size // w
+    guard = [op.operands[op.attrs["guard"]]] if "guard" in op.attrs else []
     b = op.block
     parts: list[Value] = []
     idx = b.ops.index(op)
@@ -1668,15 +2083,15 @@ def _lower_access(acc: _Access, res: _Residues) -> None:
             addr = Op(width=aw, kind="add", operands=[base, Const(aw, i)], loc=op.loc)
             new_ops.append(addr)
         if op.kind == "load":
-            ld = Op(width=8 * w, kind="load", operands=[addr], loc=op.loc,
-                    attrs={"mem": mem, "lane": 0, "size": w})
+            ld = Op(width=8 * w, kind="load", operands=[addr] + guard, loc=op.loc,
+                    attrs={"mem": mem, "lane": 0, "size": w, **({"guard": 1} if guard else {})})
             new_ops.append(ld)
             parts.append(ld)
         else:
             piece = Op(width=8 * w, kind="slice", operands=[op.operands[1]], loc=op.loc,
                        attrs={"lo": 8 * w * i})
-            st = Op(width=0, kind="store", operands=[addr, piece], loc=op.loc,
-                    attrs={"mem": mem, "lane": 0, "size": w})
+            st = Op(width=0, kind="store", operands=[addr, piece] + guard, loc=op.loc,
+                    attrs={"mem": mem, "lane": 0, "size": w, **({"guard": 2} if guard else {})})
             new_ops += [piece, st]
     for o in new_ops:
         o.block = b

@@ -79,6 +79,9 @@ class TypeParser:
     def __init__(self, named: dict[str, str]):
         self._named_src = named
         self._named: dict[str, StructT] = {}
+        #: encodes a pointer constant (``@g`` or a constant getelementptr) found in an
+        #: initialiser: ``(toks, i) -> (64-bit value, next i)``; None: rejected
+        self.ptr_const = None
 
     def named(self, name: str) -> StructT:
         if name not in self._named:
@@ -178,6 +181,10 @@ class TypeParser:
             return bytes(out), j + 1
         if isinstance(t, PtrT) and tok == "null":
             return bytes(8), i + 1
+        if isinstance(t, PtrT) and self.ptr_const is not None and (
+                tok.startswith("@") or tok == "getelementptr"):
+            v, j = self.ptr_const(toks, i)
+            return v.to_bytes(8, "little"), j
         raise FrontendError(f"unsupported constant initialiser '{tok}' of type {t}")
 
 

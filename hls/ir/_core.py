@@ -300,6 +300,11 @@ class Module:
     llvm_ir: str = ""
     #: custom floating-point formats by LLVM function name (``--fp-format``)
     fp_formats: dict = field(default_factory=dict)
+    #: pointers as values: the memory tag of each global whose address is used as a
+    #: value (LLVM symbol -> (tag, bytes)), and the byte offsets of the pointers held in
+    #: each global (symbol -> offsets); a pointer in memory is ``tag << 32 | offset``
+    ptr_tags: dict = field(default_factory=dict)
+    ptr_slots: dict = field(default_factory=dict)
     #: abort()/failed-assert sites: the number the hardware writes into the abort flag
     #: memory (``hls.frontend.ABORT_GLOBAL``) -> "file:line: what"
     abort_sites: dict = field(default_factory=dict)

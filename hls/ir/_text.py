@@ -12,6 +12,8 @@ Syntax (line-oriented; ``;`` starts a comment line; blank lines are ignored)::
     file 0 "fir.c"                        ; file table of locations: !0:12 is fir.c line 12
     fp_format "fir" fp(8, 7)              ; Module.fp_formats (function name -> FPFormat)
     abort_site 1 "fir.c:9: assert(n > 0)" ; Module.abort_sites
+    ptr_tag "g" (1, 64)                 ; Module.ptr_tags: a global's memory tag and bytes
+    ptr_slots "g" [0, 8]                ; Module.ptr_slots: offsets of pointers held in it
     memory &x arg word=2 depth=210 elem=2 readonly arg_index=0 loc=!0:16
     memory &lut global word=4 depth=4 elem=4 readonly symbol="lut" init=x"01000000..."
     memory &a.1 arg name="a" word=4 depth=8 elem=4 bank=bank("cyclic", 2, 0, 16) whole=&a
@@ -301,6 +303,10 @@ class _Printer:
             head.append(f"fp_format {json.dumps(name)} {self.value(fmt)}")
         for k, site in m.abort_sites.items():
             head.append(f"abort_site {self.value(k)} {self.value(site)}")
+        for sym, tag in m.ptr_tags.items():
+            head.append(f"ptr_tag {json.dumps(sym)} {self.value(tuple(tag))}")
+        for sym, slots in m.ptr_slots.items():
+            head.append(f"ptr_slots {json.dumps(sym)} {self.value(list(slots))}")
         files = [f"file {n} {json.dumps(name)}" for name, n in self.files.items()]
         out = head + files + mems + [f"global {self.value(g)}" for g in m.globals] + body
         if m.llvm_ir:
@@ -530,6 +536,8 @@ class _Parser:
         source = ""
         fp_formats: dict = {}
         aborts: dict = {}
+        ptr_tags: dict = {}
+        ptr_slots: dict = {}
         globals_: list = []
         llvm_ir = None
         lines = self.lines
@@ -573,6 +581,12 @@ class _Parser:
                 elif kw == "abort_site":
                     k = self.value(t)
                     aborts[k] = self.value(t)
+                elif kw == "ptr_tag":
+                    sym = json.loads(t.expect("str"))
+                    ptr_tags[sym] = tuple(self.value(t))
+                elif kw == "ptr_slots":
+                    sym = json.loads(t.expect("str"))
+                    ptr_slots[sym] = list(self.value(t))
                 elif kw == "memory":
                     self.memory(t)
                 elif kw == "global":
@@ -602,7 +616,8 @@ class _Parser:
             raise self.error(f"the top @{top[0]} is not defined", top[1])
         return Module(top=self.funcs[top[0]], functions=list(self.defined_funcs),
                       globals=globals_, source=source, llvm_ir=llvm_ir or "",
-                      fp_formats=fp_formats, abort_sites=aborts)
+                      fp_formats=fp_formats, abort_sites=aborts, ptr_tags=ptr_tags,
+                      ptr_slots=ptr_slots)
 
     def value_of(self, t: _Tokens, typ, what: str):
         v = self.value(t)

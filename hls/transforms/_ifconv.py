@@ -18,7 +18,7 @@ order:
 from __future__ import annotations
 
 from ..analysis import find_loops
-from ..ir import Block, Const, Function, Op, replace_uses
+from ..ir import Block, Const, Function, Op, add_guard, replace_uses
 
 TRUE = Const(1, 1)
 
@@ -135,8 +135,7 @@ def _convert(func: Function, lp) -> None:
             if op.kind == "phi" or op.is_terminator:
                 continue
             if op.kind in ("load", "store") and not (pred[b] is TRUE):
-                op.attrs["guard"] = len(op.operands)
-                op.operands.append(pred[b])
+                add_guard(op, pred[b], merged.append)  # ANDed with a guard it has
             merged.append(op)
         t = b.terminator
         if b is latch:

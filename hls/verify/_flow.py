@@ -156,6 +156,10 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
     glob_sizes = {m.global_name: m.whole_bytes for m in iface.memories
                   if m.global_name and m.global_name not in INTERNAL_GLOBALS}
     func = res.module.top
+    if res.module.ptr_slots and not (tb is None and func.name == "main" and not func.params):
+        raise CosimError("globals holding pointers (" + ", ".join(sorted(res.module.ptr_slots))
+                         + ") are co-simulated only as a whole program (--top main): a "
+                         "testbench or random stimulus would give them host addresses")
     printed: list[str] = []
     try:
         if tb is not None:
@@ -173,7 +177,8 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
             result = run_([vfile], iface, calls, max_cycles, waves, work)
         elif func.name == "main" and not func.params:
             native_text = golden_ir(res.module)
-            ret, globs = run_main(native_text, list(glob_sizes), glob_sizes, output=printed)
+            ret, globs = run_main(native_text, list(glob_sizes), glob_sizes, output=printed,
+                                  ptr_tags=res.module.ptr_tags, ptr_slots=res.module.ptr_slots)
             w = func.return_width
             exp_ret = ret & ((1 << w) - 1) if w else None
             result = run_main_([vfile], iface, exp_ret, globs, max_cycles, waves, work)

@@ -118,6 +118,8 @@ def run_main(
     global_names: Sequence[str],
     sizes: Mapping[str, int] | Sequence[int],
     timeout: float = 120.0,
+    ptr_tags: Mapping[str, tuple[int, int]] | None = None,
+    ptr_slots: Mapping[str, Sequence[int]] | None = None,
     output: list[str] | None = None,
 ) -> tuple[int, dict[str, bytes]]:
     """Execute ``main()``; return its value (the status of ``exit`` if it calls that) and
@@ -129,7 +131,11 @@ def run_main(
         if len(sizes) != len(global_names):
             raise CosimError("run_main: sizes and global_names differ in length")
         gs = {n: int(s) for n, s in zip(global_names, sizes)}
-    resp = _run_worker({"kind": "main", "ll": ll_text, "globals": gs}, timeout, "running main")
+    req = {"kind": "main", "ll": ll_text, "globals": gs}
+    if ptr_slots:  # pointers held in globals: as the hardware encodes them
+        req["ptr_tags"] = {k: list(v) for k, v in (ptr_tags or {}).items()}
+        req["ptr_slots"] = {k: list(v) for k, v in ptr_slots.items()}
+    resp = _run_worker(req, timeout, "running main")
     if output is not None:
         output.append(resp["stdout"])
     return int(resp["main_ret"]), dict(resp["globals"])

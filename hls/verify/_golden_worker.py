@@ -340,10 +340,43 @@ def do_main(req: dict[str, Any]) -> dict[str, Any]:
     jit = Jit(req["ll"])
     main = ctypes.CFUNCTYPE(ctypes.c_int)(jit.fn("main"))
     # exit(n) anywhere: as if main returned n
-    _ON_EXIT["fn"] = lambda status: {"main_ret": status,
-                                     "globals": jit.global_bytes(req.get("globals") or {})}
-    ret = main()
-    return {"main_ret": ret, "globals": jit.global_bytes(req.get("globals") or {})}
+    def finish(status: int) -> dict[str, Any]:
+        globs = jit.global_bytes(req.get("globals") or {})
+        if req.get("ptr_slots"):  # pointers held in globals: as the hardware encodes them
+            globs = _encode_pointers(jit, globs, req.get("ptr_tags") or {}, req["ptr_slots"])
+        return {"main_ret": status, "globals": globs}
+
+    _ON_EXIT["fn"] = finish
+    return finish(main())
+
+
+def _encode_pointers(jit: "Jit", globs: dict[str, bytes], tags: dict[str, list[int]],
+                     slots: dict[str, list[int]]) -> dict[str, bytes]:
+    """Native pointers held in globals, re-encoded as the hardware holds them: the
+    pointed-to global's tag in the high 32 bits, the byte offset into it in the low."""
+    spans = []
+    for name, (tag, size) in tags.items():
+        addr = jit.engine.get_global_value_address(name)
+        if addr:
+            spans.append((addr, size, tag))
+    out = dict(globs)
+    for name, offs in slots.items():
+        if name not in out:
+            continue
+        data = bytearray(out[name])
+        for o in offs:
+            if o + 8 > len(data):
+                continue
+            p = int.from_bytes(data[o:o + 8], "little")
+            if p == 0:
+                continue
+            # inside a global, else one past its end
+            hit = next(((t, p - a) for a, n, t in spans if a <= p < a + n), None) or next(
+                ((t, p - a) for a, n, t in spans if p == a + n), None)
+            if hit is not None:
+                data[o:o + 8] = ((hit[0] << 32) | hit[1]).to_bytes(8, "little")
+        out[name] = bytes(data)
+    return out
 
 
 def do_calls(req: dict[str, Any]) -> dict[str, Any]:
