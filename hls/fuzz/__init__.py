@@ -29,6 +29,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -232,14 +233,20 @@ def run_pyhls(prog: Path, work: Path, *, max_cycles: int, timeout: float,
             "--max-cycles", str(max_cycles), "-o", str(work / "hls_main")]
     if cc:
         argv += ["--cc", cc]
+    # a session of its own, so that a wall-clock timeout ends the Verilator build or the
+    # simulation it started too
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=pyhls_env(), start_new_session=True)
     try:
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=pyhls_env(),
-                           start_new_session=True)
-        return p.returncode, p.stdout, p.stderr, False
-    except subprocess.TimeoutExpired as e:
-        def s(x):
-            return x.decode(errors="replace") if isinstance(x, bytes) else (x or "")
-        return None, s(e.stdout), s(e.stderr), True
+        so, se = p.communicate(timeout=timeout)
+        return p.returncode, so, se, False
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        so, se = p.communicate()
+        return None, so, se, True
 
 
 def golden_checksum(prog: Path, timeout: float = 120, cc: str | None = None) -> int | None:
