@@ -39,6 +39,15 @@ def _seeds(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"--seeds START:COUNT, not '{text}'") from None
 
 
+def write_summary(out: Path, jsonl: Path) -> None:
+    everything = [json.loads(l) for l in jsonl.read_text().splitlines() if l.strip()]
+    (out / "fuzz_csmith.md").write_text(
+        "# pyhls differential fuzzing with Csmith\n\n"
+        "`python benchmarks/fuzz_csmith.py` (every run is a line of fuzz_csmith.jsonl)\n\n"
+        + "\n".join(f"- {b}: `csmith {' '.join(o)}`" for b, o in BATCHES.items()) + "\n\n"
+        + summary_table(everything))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=_seeds, default=(1, 20), metavar="START:COUNT")
@@ -61,7 +70,13 @@ def main(argv=None) -> int:
                     help="cvise time limit per reproducer, seconds (default 1800)")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     ap.add_argument("--fresh", action="store_true", help="truncate the .jsonl first")
+    ap.add_argument("--summarize", action="store_true",
+                    help="only rewrite fuzz_csmith.md from fuzz_csmith.jsonl")
     args = ap.parse_args(argv)
+    jsonl = args.out / "fuzz_csmith.jsonl"
+    if args.summarize:
+        write_summary(args.out, jsonl)
+        return 0
 
     tools = Tools()
     if tools.missing():
@@ -72,7 +87,6 @@ def main(argv=None) -> int:
     batches = list(BATCHES) if args.batch == "both" else [args.batch]
     todo = [(s, b) for s in range(start, start + count) for b in batches]
     args.out.mkdir(parents=True, exist_ok=True)
-    jsonl = args.out / "fuzz_csmith.jsonl"
     repro = args.out / "fuzz_repro"
     if args.fresh and jsonl.exists():
         jsonl.unlink()
@@ -105,13 +119,7 @@ def main(argv=None) -> int:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    everything = [json.loads(l) for l in jsonl.read_text().splitlines() if l.strip()]
-    table = summary_table(everything)
-    (args.out / "fuzz_csmith.md").write_text(
-        "# pyhls differential fuzzing with Csmith\n\n"
-        f"`python benchmarks/fuzz_csmith.py` (all runs recorded in fuzz_csmith.jsonl)\n\n"
-        + "\n".join(f"- {b}: `csmith {' '.join(o)}`" for b, o in BATCHES.items()) + "\n\n"
-        + table)
+    write_summary(args.out, jsonl)
     print("\nthis run:\n" + summary_table(results))
 
     if args.reduce:

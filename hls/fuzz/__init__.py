@@ -226,11 +226,13 @@ def pyhls_env() -> dict:
 
 
 def run_pyhls(prog: Path, work: Path, *, max_cycles: int, timeout: float,
-              cc: str | None = None) -> tuple[int | None, str, str, bool]:
-    """``pyhls cosim PROG --top main`` in a child process: (status, stdout, stderr,
-    wall-clock timeout?)."""
-    argv = [sys.executable, "-m", "hls.cli", "cosim", str(prog), "--top", "main",
-            "--max-cycles", str(max_cycles), "-o", str(work / "hls_main")]
+              cc: str | None = None, command: str = "cosim") -> tuple[int | None, str, str, bool]:
+    """``pyhls cosim PROG --top main`` (or ``pyhls synth``) in a child process: (status,
+    stdout, stderr, wall-clock timeout?)."""
+    argv = [sys.executable, "-m", "hls.cli", command, str(prog), "--top", "main",
+            "-o", str(work / "hls_main")]
+    if command == "cosim":
+        argv += ["--max-cycles", str(max_cycles)]
     if cc:
         argv += ["--cc", cc]
     # a session of its own, so that a wall-clock timeout ends the Verilator build or the
@@ -345,6 +347,12 @@ def is_interesting(prog: Path, signature: str, *, max_cycles: int, timeout: floa
         nat = native_check(prog, tools, work / "native", timeout=5)
         if not nat.ok:
             return False
+        if signature.startswith(("crash", "rejected")):
+            # most failures happen in synthesis: try it alone first (no Verilator build)
+            rc, so, se, wall = run_pyhls(prog, work, max_cycles=max_cycles, timeout=timeout,
+                                         cc=cc, command="synth")
+            if not wall and rc != 0:
+                return classify(rc, so, se).signature == signature
         rc, so, se, wall = run_pyhls(prog, work, max_cycles=max_cycles, timeout=timeout, cc=cc)
         gold = None
         if rc == 0 and not wall and signature.startswith("mismatch: pyhls golden"):
