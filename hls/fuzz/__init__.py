@@ -184,7 +184,10 @@ def classify(returncode: int | None, stdout: str, stderr: str, *, wall_timeout: 
     ``golden_checksum`` (pyhls's golden return, masked to 32 bits) is compared with
     ``native_checksum`` when the co-simulation passed."""
     out = (stdout or "") + (stderr or "")
-    clip = out[-4000:]
+    # the relevant part (not the C compiler's warnings): from the traceback or the first error
+    start = out.find("Traceback (most recent call last)")
+    m = _ERROR.search(out) if start < 0 else None
+    clip = out[start:][-4000:] if start >= 0 else out[m.start():][:4000] if m else out[-4000:]
     if wall_timeout:
         return Outcome("timeout", "wall clock", clip)
     if "Traceback (most recent call last)" in out:
