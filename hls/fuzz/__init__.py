@@ -290,6 +290,8 @@ class Result:
     detail: str = ""
     message: str = ""
     checksum: int | None = None
+    cycles: int | None = None     # simulated cycles of main (a program that folds to
+                                  # constants takes a handful)
     seconds: float = 0.0
     program: str = ""
     csmith: str = ""
@@ -325,6 +327,8 @@ def run_seed(seed: int, batch: str, work: Path, tools: Tools, *, max_cycles: int
         gold = golden_checksum(prog, cc=cc)
     oc = classify(rc, so, se, wall_timeout=wall, native_checksum=nat.checksum, golden_checksum=gold)
     res.cls, res.detail, res.message = oc.cls, oc.detail, oc.message
+    m = re.search(r"(\d+) cycles in total", so or "")
+    res.cycles = int(m.group(1)) if m else None
     res.seconds = round(time.monotonic() - t0, 1)
     if keep is not None and res.cls in ("crash", "mismatch", "timeout"):
         keep.mkdir(parents=True, exist_ok=True)
