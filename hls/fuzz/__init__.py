@@ -388,7 +388,7 @@ def reduce(prog: Path, signature: str, out: Path, *, max_cycles: int = 5_000_000
         script.chmod(0o755)
         env = pyhls_env()
         argv = [tools.cvise, "--n", "1", "--timeout", str(int(timeout * 2 + 60)), str(script),
-                str(target)]
+                target.name]     # cvise wants the test case's bare name (cwd=work)
         try:
             p = subprocess.run(argv, cwd=work, capture_output=True, text=True, env=env,
                                timeout=cvise_timeout)
