@@ -389,14 +389,19 @@ def reduce(prog: Path, signature: str, out: Path, *, max_cycles: int = 5_000_000
         env = pyhls_env()
         argv = [tools.cvise, "--n", "1", "--timeout", str(int(timeout * 2 + 60)), str(script),
                 target.name]     # cvise wants the test case's bare name (cwd=work)
+        p = subprocess.Popen(argv, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, env=env, start_new_session=True)
         try:
-            p = subprocess.run(argv, cwd=work, capture_output=True, text=True, env=env,
-                               timeout=cvise_timeout)
+            p.communicate(timeout=cvise_timeout)
         except subprocess.TimeoutExpired:
-            pass   # cvise leaves the best reduction so far in place
-        else:
-            if p.returncode != 0 and target.read_text() == prog.read_text():
-                return None
+            # cvise keeps the best reduction so far in the file; end it and its tests
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.communicate()
+        if target.read_text() == prog.read_text():
+            return None
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(f"/* reduced by cvise from {prog.name}; pyhls failure: {signature} */\n"
                        + target.read_text())
