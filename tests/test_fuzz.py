@@ -125,7 +125,7 @@ def test_header_checksum_is_crc32_and_safe_math_avoids_ub(tmp_path):
 #: Small programs of the plain batch (no pointers/structs/unions) that synthesise in
 #: seconds; with csmith 2.3.0 they all pass.  A different Csmith version generates other
 #: programs from the same seeds: the test still requires no crash, mismatch or timeout.
-CI_SEEDS = (1, 3, 4)
+CI_SEEDS = (3, 8, 14)
 
 
 @needs_tools
