@@ -437,6 +437,11 @@ def summary_table(results: list[dict]) -> str:
         rs = [r for r in results if b == "all" or r["batch"] == b]
         counts = [sum(1 for r in rs if r["cls"] == c) for c in cols]
         lines.append(f"| {b} | {len(rs)} | " + " | ".join(map(str, counts)) + " |")
+    cyc = sorted(r["cycles"] for r in results if r["cls"] == "pass" and r.get("cycles") is not None)
+    if cyc:
+        lines += ["", f"simulated cycles of the passing programs that record them ({len(cyc)}): "
+                  f"median {cyc[len(cyc) // 2]}, max {cyc[-1]}; "
+                  f"{sum(1 for c in cyc if c < 200)} under 200 (folded to constants by LLVM)"]
     for title, cls in (("discarded (native check)", "discarded"), ("rejected, by construct", "rejected"),
                        ("crash", "crash"), ("mismatch", "mismatch"), ("timeout", "timeout")):
         groups: dict[str, list] = {}
