@@ -24,7 +24,6 @@ using an interestingness script that re-checks the native run (UB-free, same che
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import re
 import shlex
