@@ -177,12 +177,19 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
             result = run_([vfile], iface, calls, max_cycles, waves, work)
         elif func.name == "main" and not func.params:
             native_text = golden_ir(res.module)
+            dangling: dict[str, list[int]] = {}
             ret, globs = run_main(native_text, list(glob_sizes), glob_sizes, output=printed,
-                                  ptr_tags=res.module.ptr_tags, ptr_slots=res.module.ptr_slots)
+                                  ptr_tags=res.module.ptr_tags, ptr_slots=res.module.ptr_slots,
+                                  dangling=dangling)
             w = func.return_width
             exp_ret = ret & ((1 << w) - 1) if w else None
-            result = run_main_([vfile], iface, exp_ret, globs, max_cycles, waves, work)
-            calls = [Call(scalars={}, mem_in={}, ret=exp_ret, glob_out=dict(globs))]
+            if run_main_ is run_cosim_main:
+                result = run_main_([vfile], iface, exp_ret, globs, max_cycles, waves, work,
+                                   dangling=dangling)
+            else:
+                result = run_main_([vfile], iface, exp_ret, globs, max_cycles, waves, work)
+            calls = [Call(scalars={}, mem_in={}, ret=exp_ret, glob_out=dict(globs),
+                          glob_dangling=dangling)]
         else:
             fixed_idx: dict[int, int] = {}
             names = {p.name: p.index for p in func.scalar_params}

@@ -45,6 +45,9 @@ class Call:
     ret: int | None = None
     glob_in: dict[str, bytes] = field(default_factory=dict)
     glob_out: dict[str, bytes] = field(default_factory=dict)
+    #: whole-program mode: byte offsets, per global, of 8-byte pointer slots left dangling
+    #: into main's frame when main returned (not compared)
+    glob_dangling: dict[str, list[int]] = field(default_factory=dict)
 
 
 def _call_from_dict(d: Mapping[str, Any]) -> Call:
@@ -121,10 +124,13 @@ def run_main(
     ptr_tags: Mapping[str, tuple[int, int]] | None = None,
     ptr_slots: Mapping[str, Sequence[int]] | None = None,
     output: list[str] | None = None,
+    dangling: dict[str, list[int]] | None = None,
 ) -> tuple[int, dict[str, bytes]]:
     """Execute ``main()``; return its value (the status of ``exit`` if it calls that) and
     the final bytes of the listed globals (``sizes``: name -> bytes, or a list parallel to
-    ``global_names``).  ``output``: a list to append the program's standard output to."""
+    ``global_names``).  ``output``: a list to append the program's standard output to.
+    ``dangling``: a dict to fill with the byte offsets, per global, of pointers left
+    pointing into main's frame (dangling once main returns: not to be compared)."""
     if isinstance(sizes, Mapping):
         gs = {n: int(sizes[n]) for n in global_names}
     else:
@@ -138,6 +144,8 @@ def run_main(
     resp = _run_worker(req, timeout, "running main")
     if output is not None:
         output.append(resp["stdout"])
+    if dangling is not None:
+        dangling.update({k: list(v) for k, v in (resp.get("dangling") or {}).items()})
     return int(resp["main_ret"]), dict(resp["globals"])
 
 

@@ -342,18 +342,24 @@ def do_main(req: dict[str, Any]) -> dict[str, Any]:
     # exit(n) anywhere: as if main returned n
     def finish(status: int) -> dict[str, Any]:
         globs = jit.global_bytes(req.get("globals") or {})
+        dangling: dict[str, list[int]] = {}
         if req.get("ptr_slots"):  # pointers held in globals: as the hardware encodes them
-            globs = _encode_pointers(jit, globs, req.get("ptr_tags") or {}, req["ptr_slots"])
-        return {"main_ret": status, "globals": globs}
+            globs = _encode_pointers(jit, globs, req.get("ptr_tags") or {}, req["ptr_slots"],
+                                     dangling)
+        return {"main_ret": status, "globals": globs, "dangling": dangling}
 
     _ON_EXIT["fn"] = finish
     return finish(main())
 
 
 def _encode_pointers(jit: "Jit", globs: dict[str, bytes], tags: dict[str, list[int]],
-                     slots: dict[str, list[int]]) -> dict[str, bytes]:
+                     slots: dict[str, list[int]],
+                     dangling: dict[str, list[int]] | None = None) -> dict[str, bytes]:
     """Native pointers held in globals, re-encoded as the hardware holds them: the
-    pointed-to global's tag in the high 32 bits, the byte offset into it in the low."""
+    pointed-to global's tag in the high 32 bits, the byte offset into it in the low.  A
+    pointer into no global points into main's frame (a local array): once main has
+    returned it is dangling and its value means nothing; its slot goes to ``dangling``
+    (global -> byte offsets) and is not compared."""
     spans = []
     for name, (tag, size) in tags.items():
         addr = jit.engine.get_global_value_address(name)
@@ -375,6 +381,8 @@ def _encode_pointers(jit: "Jit", globs: dict[str, bytes], tags: dict[str, list[i
                 ((t, p - a) for a, n, t in spans if p == a + n), None)
             if hit is not None:
                 data[o:o + 8] = ((hit[0] << 32) | hit[1]).to_bytes(8, "little")
+            elif dangling is not None:
+                dangling.setdefault(name, []).append(o)
         out[name] = bytes(data)
     return out
 

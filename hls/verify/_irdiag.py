@@ -54,6 +54,11 @@ def ir_diagnosis(module: Module, calls: Sequence[Call], skip_globals=(),
                 exp = (c.glob_out or {}).get(g.symbol)
                 if what is None and exp is not None and g.symbol not in skip_globals:
                     got = bytes(it.buffer(g))[:len(exp)]
+                    if c.glob_dangling.get(g.symbol):   # pointers into main's finished frame
+                        exp = bytearray(exp)
+                        for o in c.glob_dangling[g.symbol]:
+                            exp[o:o + 8] = got[o:o + 8]
+                        exp = bytes(exp)
                     if got != bytes(exp)[:len(got)]:
                         k = _first_diff(got, bytes(exp))
                         what = f"global {g.symbol} byte {k} is {got[k]:#x}, native {exp[k]:#x}"
