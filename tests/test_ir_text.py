@@ -89,7 +89,7 @@ def _round_trip(module) -> str:
     return text
 
 
-@pytest.mark.parametrize("src,top,depth", _cases())
+@pytest.mark.parametrize("src,top,depth", list(_cases()))
 def test_round_trip_and_same_verilog(src, top, depth, tmp_path):
     text = _round_trip(load(src, top, FrontendOptions(depth=depth)))
     hir = tmp_path / f"{src.stem}.hir"
