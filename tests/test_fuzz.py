@@ -39,6 +39,18 @@ def test_classify_mismatch():
     assert oc.detail == "g_N,return"
 
 
+def test_classify_mismatch_of_a_field_or_a_2d_element():
+    """pyhls names elements of 2-D arrays and struct fields (g_49[3][5], g_7[2].1): still a
+    mismatch, not a crash."""
+    err = ("prog.c: error: co-simulation failed: 1 of 1 call(s) failed\n"
+           "  call 0: g_49[3][5]: expected 2136, got 17179869184\n"
+           "  call 0: g_7[2].1: expected -1 (0xffff), got 0\n"
+           "  diagnosis: the CDFG after all rewrites agrees with native execution\n")
+    oc = classify(1, "FAILED\n", err)
+    assert oc.cls == "mismatch"
+    assert oc.detail == "g_N"
+
+
 def test_classify_cycle_timeout():
     err = ("prog.c: error: co-simulation failed: 1 of 1 call(s) failed\n"
            "  call 0: timeout: no ap_done within 100 cycles\n")

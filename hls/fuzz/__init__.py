@@ -206,7 +206,8 @@ def classify(returncode: int | None, stdout: str, stderr: str, *, wall_timeout: 
         m = re.search(r"call \d+: timeout: (.*)", out)
         if m:
             return Outcome("timeout", "cycle cap", clip)
-        mm = re.findall(r"call \d+: ([\w.$]+)(?:\[\d+\])?: expected", out)
+        # the element as pyhls names it: vec[3], m[1][2], recs[2].1, big+8, return
+        mm = re.findall(r"call \d+: ([\w$]+)[^\s:]*: expected", out)
         if mm:
             return Outcome("mismatch", ",".join(sorted(set(_norm(x) for x in mm))), clip)
         m = re.search(r"call \d+: (\w+): (.*)", out)
