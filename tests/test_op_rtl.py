@@ -186,8 +186,10 @@ def test_conversions(src):
 
 def test_the_check_catches_a_wrong_expression(monkeypatch):
     """The comparison fails when an expression is wrong (here: the old quotient slice)."""
+    from amaranth.hdl import Const as AConst
+    from amaranth.hdl import Mux
+
     import hls.rtl._fsmd as fsmd
-    from amaranth.hdl import Const as AConst, Mux
 
     def old_div_const(k, x, w, d):  # the pre-fix negation of a narrow quotient
         neg = x[w - 1]

@@ -16,6 +16,7 @@ import random
 from pathlib import Path
 
 import pytest
+from test_op_rtl import edge_values
 
 from hls.analysis import find_loops
 from hls.directives import load_directives
@@ -24,8 +25,6 @@ from hls.ir import Module, Undefined, run_function, verify
 from hls.memory import Partition, partition_array
 from hls.transforms import if_convert, merge_blocks, run_passes, unroll_block, unroll_requests
 from hls.verify import Call, run_calls
-
-from test_op_rtl import edge_values
 
 
 def _load(tmp_path: Path, name: str, text: str, top: str, depth: dict | None = None) -> Module:
@@ -299,7 +298,7 @@ def test_unrolling(tmp_path):
     dirs = load_directives(str(tmp_path / "u.toml"))
     rng = random.Random(5)
     # s * 3 + a[i] must not overflow int: small a values
-    scal = [{2: n, 3: k & 0xFFFFFFFF} for n in range(0, 17) for k in (0, -5, 2**31 - 1)]
+    scal = [{2: n, 3: k & 0xFFFFFFFF} for n in range(17) for k in (0, -5, 2**31 - 1)]
     calls = _array_calls(rng, {0: 64, 1: 16}, scal)
     for c in calls:
         c.mem_in[0] = b"".join(rng.randrange(-99, 99).to_bytes(4, "little", signed=True)

@@ -13,14 +13,14 @@ caller's memory at the call's word offset.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from ..errors import HLSError
-from ._core import Block, Const, Function, MemoryObject, Op, Param, PtrParam, Value
+from ._core import Block, Const, Function, MemoryObject, Param, PtrParam, Value
 from ._semantics import Undefined, eval_op
 
-__all__ = ["Interpreter", "InterpResult", "InterpError", "Undefined", "run_function"]
+__all__ = ["InterpError", "InterpResult", "Interpreter", "Undefined", "run_function"]
 
 
 class InterpError(HLSError):
@@ -88,6 +88,19 @@ class Interpreter:
             buf = bytearray(init.ljust(size, b"\0"))
             self.mems[mem] = buf
         return buf
+
+    def load_args(self, func: Function, mem_in: Mapping[int, bytes] | None) -> dict[int, bytearray]:
+        """Fill the memories of ``func``'s pointer parameters from ``mem_in`` (parameter
+        index -> bytes; missing or short contents are zero-filled); returns their buffers
+        by parameter index."""
+        bufs = {}
+        for p in func.params:
+            if isinstance(p, PtrParam):
+                buf = self.buffer(p.mem)
+                data = bytes((mem_in or {}).get(p.index, b""))[:len(buf)]
+                buf[:] = data.ljust(len(buf), b"\0")
+                bufs[p.index] = buf
+        return bufs
 
     def call(self, func: Function, scalars: Mapping[int, int] | None = None,
              views: Mapping[MemoryObject, _View] | None = None) -> int | None:
@@ -209,16 +222,10 @@ def run_function(func: Function, scalars: Mapping[int, int] | None = None,
     memory the run touched (by name).  Raises :class:`Undefined` when an op has no defined
     result, :class:`InterpError` on an access out of bounds."""
     it = Interpreter(max_steps, globals_)
-    params: dict[int, MemoryObject] = {}
-    for p in func.params:
-        if isinstance(p, PtrParam):
-            params[p.index] = p.mem
-            buf = it.buffer(p.mem)
-            data = bytes((mem_in or {}).get(p.index, b""))[:len(buf)]
-            buf[:len(data)] = data
+    it.load_args(func, mem_in)
     ret = it.call(func, scalars)
     out = {}
-    arg_mems = {m: i for i, m in params.items()}
+    arg_mems = {p.mem: p.index for p in func.params if isinstance(p, PtrParam)}
     for m, buf in it.mems.items():
         out[f"arg{arg_mems[m]}" if m in arg_mems else m.name] = bytes(buf)
     return InterpResult(ret, out, it.steps, dict(it.visits))

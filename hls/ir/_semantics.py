@@ -12,9 +12,9 @@ every rewriting pass and the tests of the RTL expression of every op read.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
-__all__ = ["Undefined", "eval_op", "INT_KINDS", "to_signed"]
+__all__ = ["INT_KINDS", "Undefined", "eval_op", "to_signed"]
 
 
 class Undefined(Exception):
@@ -168,7 +168,7 @@ def eval_op(kind: str, width: int, attrs: dict, vals: Sequence[int],
     elif k == "bswap":
         r = int.from_bytes(a[0].to_bytes(w // 8, "little"), "big")
     elif k == "ctpop":
-        r = bin(a[0]).count("1")
+        r = a[0].bit_count()
     elif k == "ctlz":
         r = _ctlz(a[0], w)
     elif k == "cttz":

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ._axi_cosim import run_axi_cosim
 from ._compare import CallResult, CosimResult, Mismatch, compare_calls, run_cosim, run_cosim_main
 from ._golden import Call, capture_tb_calls, random_calls, run_calls, run_main
+from ._irdiag import ir_diagnosis, ir_differences
 from ._profile import LoopProfile, loop_profiles, native_block_visits
 from ._harness import (
     RawCallResult,
@@ -52,6 +53,8 @@ __all__ = [
     "find_c_compiler",
     "find_verilator",
     "generate_harness",
+    "ir_diagnosis",
+    "ir_differences",
     "random_calls",
     "read_results",
     "run_calls",

@@ -91,7 +91,6 @@ def golden_ir(module) -> str:
 
 def _axi_runners(res: SynthResult, seed: int, stall: float | None):
     from ._axi_cosim import DEFAULT_LATENCY, DEFAULT_STALL, run_axi_cosim
-    from ._golden import Call
 
     stall = DEFAULT_STALL if stall is None else stall
     latency = DEFAULT_LATENCY if stall else 0

@@ -8,64 +8,73 @@ agrees, the bug is in scheduling, binding or RTL generation.  Run only on failur
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from ..ir import Interpreter, Module, PtrParam
+from ..ir import Interpreter, Module
 from ._golden import Call
 
-__all__ = ["ir_diagnosis"]
+__all__ = ["ir_diagnosis", "ir_differences"]
 
 
 def _first_diff(a: bytes, b: bytes) -> int:
     return next(i for i in range(min(len(a), len(b))) if a[i] != b[i])
 
 
-def ir_diagnosis(module: Module, calls: Sequence[Call], skip_globals=(),
-                 max_steps: int = 5_000_000) -> str:
-    """One sentence on whether the final CDFG agrees with native execution on ``calls``
-    (their expected ``ret``, ``mem_out`` and ``glob_out``)."""
+def ir_differences(module: Module, calls: Sequence[Call], skip_globals=(),
+                   max_steps: int = 5_000_000, limit: int = 8) -> list[str]:
+    """Interpret the top of ``module`` on ``calls`` in order (one interpreter: globals
+    persist across calls, as in the harness and in native execution) and compare with
+    their expected ``ret``, ``mem_out`` and ``glob_out``; returns up to ``limit``
+    differences (``call i: what``), at most one per call.  Interpreter errors propagate."""
     f = module.top
     it = Interpreter(max_steps=max_steps)
     if calls and calls[0].glob_in:
         for g in module.globals:
             if g.symbol in calls[0].glob_in:
                 it.preset[g.name] = bytes(calls[0].glob_in[g.symbol])
+    out: list[str] = []
+    for i, c in enumerate(calls):
+        bufs = it.load_args(f, c.mem_in)
+        ret = it.call(f, c.scalars)
+        what = None
+        if f.return_width and c.ret is not None:
+            mask = (1 << f.return_width) - 1
+            if (ret or 0) & mask != c.ret & mask:
+                what = f"it returns {(ret or 0) & mask}, native {c.ret & mask}"
+        for a, exp in (c.mem_out or {}).items():
+            got = bytes(bufs.get(a, b""))[:len(exp)]
+            if what is None and a in bufs and got != bytes(exp)[:len(got)]:
+                k = _first_diff(got, bytes(exp))
+                what = f"argument {a} byte {k} is {got[k]:#x}, native {exp[k]:#x}"
+        for g in module.globals:
+            exp = (c.glob_out or {}).get(g.symbol)
+            if what is None and exp is not None and g.symbol not in skip_globals:
+                got = bytes(it.buffer(g))[:len(exp)]
+                if c.glob_dangling.get(g.symbol):   # pointers into main's finished frame
+                    exp = bytearray(exp)
+                    for o in c.glob_dangling[g.symbol]:
+                        exp[o:o + 8] = got[o:o + 8]
+                    exp = bytes(exp)
+                if got != bytes(exp)[:len(got)]:
+                    k = _first_diff(got, bytes(exp))
+                    what = f"global {g.symbol} byte {k} is {got[k]:#x}, native {exp[k]:#x}"
+        if what is not None:
+            out.append(f"call {i}: {what}")
+            if len(out) >= limit:
+                break
+    return out
+
+
+def ir_diagnosis(module: Module, calls: Sequence[Call], skip_globals=(),
+                 max_steps: int = 5_000_000) -> str:
+    """One sentence on whether the final CDFG agrees with native execution on ``calls``
+    (their expected ``ret``, ``mem_out`` and ``glob_out``)."""
     try:
-        for i, c in enumerate(calls):
-            bufs = {}
-            for p in f.params:
-                if isinstance(p, PtrParam):
-                    buf = it.buffer(p.mem)
-                    data = bytes(c.mem_in.get(p.index, b""))[:len(buf)]
-                    buf[:] = data.ljust(len(buf), b"\0")
-                    bufs[p.index] = buf
-            ret = it.call(f, c.scalars)
-            what = None
-            if f.return_width and c.ret is not None:
-                mask = (1 << f.return_width) - 1
-                if (ret or 0) & mask != c.ret & mask:
-                    what = f"it returns {(ret or 0) & mask}, native {c.ret & mask}"
-            for a, out in (c.mem_out or {}).items():
-                got = bytes(bufs.get(a, b""))[:len(out)]
-                if what is None and a in bufs and got != bytes(out)[:len(got)]:
-                    k = _first_diff(got, bytes(out))
-                    what = f"argument {a} byte {k} is {got[k]:#x}, native {out[k]:#x}"
-            for g in module.globals:
-                exp = (c.glob_out or {}).get(g.symbol)
-                if what is None and exp is not None and g.symbol not in skip_globals:
-                    got = bytes(it.buffer(g))[:len(exp)]
-                    if c.glob_dangling.get(g.symbol):   # pointers into main's finished frame
-                        exp = bytearray(exp)
-                        for o in c.glob_dangling[g.symbol]:
-                            exp[o:o + 8] = got[o:o + 8]
-                        exp = bytes(exp)
-                    if got != bytes(exp)[:len(got)]:
-                        k = _first_diff(got, bytes(exp))
-                        what = f"global {g.symbol} byte {k} is {got[k]:#x}, native {exp[k]:#x}"
-            if what is not None:
-                return (f"the CDFG after all rewrites already disagrees with native execution "
-                        f"(call {i}: {what}): a translation or rewrite bug, not an RTL one")
+        diffs = ir_differences(module, calls, skip_globals, max_steps, limit=1)
     except Exception as exc:  # noqa: BLE001 - a diagnosis must never hide the failure itself
         return f"the IR interpreter could not run the CDFG ({type(exc).__name__}: {exc})"
+    if diffs:
+        return (f"the CDFG after all rewrites already disagrees with native execution "
+                f"({diffs[0]}): a translation or rewrite bug, not an RTL one")
     return ("the CDFG after all rewrites agrees with native execution on every call: the "
             "error is in scheduling, binding or RTL generation")
