@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ._axi_cosim import run_axi_cosim
 from ._compare import CallResult, CosimResult, Mismatch, compare_calls, run_cosim, run_cosim_main
-from ._golden import Call, capture_tb_calls, random_calls, run_calls, run_main
+from ._golden import Call, capture_tb_calls, random_calls, run_calls, run_main, without_dangling
 from ._irdiag import ir_diagnosis, ir_differences
 from ._profile import LoopProfile, loop_profiles, native_block_visits
 from ._harness import (
@@ -64,6 +64,7 @@ __all__ = [
     "run_harness",
     "run_main",
     "run_tool",
+    "without_dangling",
     "write_stimulus",
 ]
 

@@ -17,7 +17,7 @@ from hls.errors import CosimError
 from hls.frontend import ABORT_GLOBAL
 from hls.interface import MemoryPort, TopInterface
 
-from ._golden import Call
+from ._golden import Call, without_dangling
 from ._harness import RawCallResult, build_harness, run_harness
 
 __all__ = ["Mismatch", "CallResult", "CosimResult", "run_cosim", "run_cosim_main",
@@ -244,12 +244,8 @@ def compare_calls(iface: TopInterface, calls: Sequence[Call],
                 aborted = int.from_bytes(r.mems[m.name][:4], "little")
                 continue
             exp = _expected_bytes(m, call)
-            if exp is not None and m.bank is None and call.glob_dangling.get(m.global_name):
-                exp = bytearray(exp)   # dangling pointers into main's frame: not compared
-                got = r.mems[m.name]
-                for o in call.glob_dangling[m.global_name]:
-                    exp[o:o + 8] = got[o:o + 8]
-                exp = bytes(exp)
+            if exp is not None and m.bank is None:   # dangling pointers: not compared
+                exp = without_dangling(exp, r.mems[m.name], call.glob_dangling.get(m.global_name))
             if exp is not None:
                 n += _compare_memory(i, m, exp, r.mems[m.name], mism, MAX_MISMATCHES_PER_CALL)
         if iface.return_width and call.ret is not None:

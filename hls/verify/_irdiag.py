@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..ir import Interpreter, Module
-from ._golden import Call
+from ._golden import Call, without_dangling
 
 __all__ = ["ir_diagnosis", "ir_differences"]
 
@@ -50,11 +50,7 @@ def ir_differences(module: Module, calls: Sequence[Call], skip_globals=(),
             exp = (c.glob_out or {}).get(g.symbol)
             if what is None and exp is not None and g.symbol not in skip_globals:
                 got = bytes(it.buffer(g))[:len(exp)]
-                if c.glob_dangling.get(g.symbol):   # pointers into main's finished frame
-                    exp = bytearray(exp)
-                    for o in c.glob_dangling[g.symbol]:
-                        exp[o:o + 8] = got[o:o + 8]
-                    exp = bytes(exp)
+                exp = without_dangling(exp, got, c.glob_dangling.get(g.symbol))
                 if got != bytes(exp)[:len(got)]:
                     k = _first_diff(got, bytes(exp))
                     what = f"global {g.symbol} byte {k} is {got[k]:#x}, native {exp[k]:#x}"
