@@ -122,6 +122,26 @@ def test_run_main(tb_ll):
     assert i16(g["ys"]) == y1 + y0[3:]
 
 
+def test_run_main_reads_no_byte_past_a_global():
+    """A memory is rounded up to whole words (an 11-byte packed struct: four 4-byte
+    words), but the golden must stop at the C object's end: the bytes after it belong to
+    the next global (fuzzer, Csmith pointers seed 98: a false 'g_195[1].1' mismatch)."""
+    ll = """
+@packed = internal global <{ i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8 }> <{ i8 1, i8 2, i8 3, i8 4, i8 5, i8 6, i8 7, i8 8, i8 9, i8 10, i8 11 }>, align 1
+@next = internal global [8 x i8] c"\\ff\\ff\\ff\\ff\\ff\\ff\\ff\\ff", align 1
+define i32 @main() {
+  store i8 42, ptr @packed
+  %p = getelementptr i8, ptr @next, i64 1
+  store i8 7, ptr %p
+  ret i32 0
+}
+"""
+    ret, g = run_main(ll, ["packed", "next"], {"packed": 16, "next": 8})
+    assert ret == 0
+    assert g["packed"] == bytes([42, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+    assert g["next"] == b"\xff\x07" + b"\xff" * 6
+
+
 def test_random_calls_and_run_calls(tb_ll):
     iface = TopInterface(
         "scale", "scale",

@@ -23,6 +23,18 @@ from ._semantics import Undefined, eval_op
 __all__ = ["InterpError", "InterpResult", "Interpreter", "Undefined", "run_function"]
 
 
+class _Poison:
+    """A value LLVM calls poison (e.g. a shift by the width or more).  It flows through
+    pure ops and phis, as in LLVM, and is only an error (:class:`Undefined`) where it is
+    *used*: as a branch condition, an address, a guard, stored data or a return value.
+    Speculated code (if-conversion) computes such values and discards them by a select."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str):
+        self.why = why
+
+
 class InterpError(HLSError):
     """The interpreted program did something with no meaning (an access out of bounds,
     too many steps)."""
@@ -107,10 +119,11 @@ class Interpreter:
         """Run ``func``; ``scalars``: parameter index -> bits; ``views``: the windows of its
         pointer parameters' memories (default: each parameter's own whole buffer)."""
         scalars = dict(scalars or {})
-        env: dict[Value, int] = {}
+        env: dict[Value, int | _Poison] = {}
         for p in func.params:
             if isinstance(p, Param):
-                env[p] = scalars.get(p.index, 0) & ((1 << p.width) - 1)
+                a = scalars.get(p.index, 0)
+                env[p] = a if isinstance(a, _Poison) else a & ((1 << p.width) - 1)
         where: dict[MemoryObject, _View] = dict(views or {})
 
         def view(mem: MemoryObject) -> _View:
@@ -124,7 +137,7 @@ class Interpreter:
                 where[mem] = v
             return v
 
-        def val(v: Value) -> int:
+        def maybe(v: Value) -> int | _Poison:
             if isinstance(v, Const):
                 return v.value
             try:
@@ -132,6 +145,12 @@ class Interpreter:
             except KeyError:
                 raise InterpError(f"@{func.name}: value {v.name or v} read before it is "
                                   "defined") from None
+
+        def val(v: Value, use: str = "used") -> int:
+            x = maybe(v)
+            if isinstance(x, _Poison):
+                raise Undefined(f"@{func.name}: poison ({x.why}) {use}")
+            return x
 
         block: Block = func.entry
         prev: Block | None = None
@@ -149,7 +168,7 @@ class Interpreter:
                     if src is None:
                         raise InterpError(f"@{func.name}: phi in {block.name} has no value for "
                                           f"predecessor {prev.name if prev else None}")
-                    new[phi] = val(src)
+                    new[phi] = maybe(src)
                 env.update(new)
             for op in block.ops:
                 kind = op.kind
@@ -159,10 +178,10 @@ class Interpreter:
                     prev, block = block, op.targets[0]
                     break
                 if kind == "condbr":
-                    prev, block = block, op.targets[0 if val(op.operands[0]) & 1 else 1]
+                    prev, block = block, op.targets[0 if val(op.operands[0], "as a branch condition") & 1 else 1]
                     break
                 if kind == "switch":
-                    x = val(op.operands[0])
+                    x = val(op.operands[0], "as a switch value")
                     tgt = op.targets[0]
                     for c, t in zip(op.cases, op.targets[1:]):
                         if x == c & ((1 << op.operands[0].width) - 1):
@@ -171,7 +190,7 @@ class Interpreter:
                     prev, block = block, tgt
                     break
                 if kind == "ret":
-                    return val(op.operands[0]) if op.operands else None
+                    return val(op.operands[0], "returned") if op.operands else None
                 if kind == "load":
                     if "guard" in op.attrs and not val(op.operands[op.attrs["guard"]]) & 1:
                         env[op] = 0  # not performed: its value is never selected
@@ -187,12 +206,12 @@ class Interpreter:
                     vw = view(op.mem)
                     size = op.attrs["size"]
                     at = vw.byte(val(op.operands[0]), op.attrs["lane"], size)
-                    data = val(op.operands[1]) & ((1 << (8 * size)) - 1)
+                    data = val(op.operands[1], "stored") & ((1 << (8 * size)) - 1)
                     vw.buf[at:at + size] = data.to_bytes(size, "little")
                     continue
                 if kind == "call":
                     callee: Function = op.attrs["callee"]
-                    args = [val(v) for v in op.call_scalar_args()]
+                    args = [maybe(v) for v in op.call_scalar_args()]
                     sc = {p.index: a for p, a in zip(callee.scalar_params, args)}
                     cv = {}
                     for pp, mem, off in op.call_ptr_args():
@@ -205,8 +224,18 @@ class Interpreter:
                     if op.width:
                         env[op] = (r or 0) & ((1 << op.width) - 1)
                     continue
-                env[op] = eval_op(kind, op.width, op.attrs, [val(v) for v in op.operands],
-                                  [v.width for v in op.operands])
+                xs = [maybe(v) for v in op.operands]
+                if kind == "select" and not isinstance(xs[0], _Poison):
+                    env[op] = xs[1] if xs[0] & 1 else xs[2]
+                    continue
+                bad = next((x for x in xs if isinstance(x, _Poison)), None)
+                if bad is not None:
+                    env[op] = bad
+                    continue
+                try:
+                    env[op] = eval_op(kind, op.width, op.attrs, xs, [v.width for v in op.operands])
+                except Undefined as e:
+                    env[op] = _Poison(f"{kind}{f' at {op.loc}' if op.loc else ''}: {e}")
             else:
                 raise InterpError(f"@{func.name}: block {block.name} has no terminator")
 

@@ -236,6 +236,10 @@ class Jit:
         self.engine = llvm.create_mcjit_compiler(self.mod, self.tm)
         self.engine.finalize_object()
         self.engine.run_static_constructors()
+        #: each global's own allocation in bytes (Module.get_global_variable skips
+        #: internal globals, so by iteration)
+        self.sizes = {g.name: self.tm.target_data.get_abi_size(g.global_value_type)
+                      for g in self.mod.global_variables}
 
     def fn(self, name: str) -> int:
         addr = self.engine.get_function_address(name)
@@ -244,12 +248,17 @@ class Jit:
         return addr
 
     def global_bytes(self, sizes: dict[str, int]) -> dict[str, bytes]:
+        """The bytes of each global, at most ``sizes[name]`` and never past the global's
+        own allocation: a hardware memory is rounded up to whole words (an 11-byte packed
+        struct is four 4-byte words), and the bytes after the C object belong to the next
+        global in the host's data section, not to this one.  A shorter result means
+        'unchanged beyond' to the comparison (the padding keeps its initial zeros)."""
         out = {}
         for name, size in sizes.items():
             addr = self.engine.get_global_value_address(name)
             if not addr:
                 raise WorkerError(f"global @{name} not found in the LLVM module")
-            out[name] = ctypes.string_at(addr, size)
+            out[name] = ctypes.string_at(addr, min(size, self.sizes.get(name, size)))
         return out
 
 
