@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .analysis import find_loops
+from .analysis import find_loops, loop_line
 from .binding import Binding, bind
 from .directives import load_directives
 from .errors import HLSError
@@ -25,7 +25,6 @@ from .interface import TopInterface
 from .ir import Function, Module
 from .rtl import TopRTL, emit_verilog
 from .scheduling._function import FunctionSchedule, op_timing, schedule_function
-from .scheduling._pipeline import loop_line
 from .targets import Target, get_target
 from .ir import verify
 from .memory import Partition, auto_partition_plan, partition_array

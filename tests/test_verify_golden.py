@@ -1,5 +1,5 @@
 """Tests of golden-result capture by native execution (hls.verify._golden) and of the C
-compiler finder (hls.verify._toolchain)."""
+compiler finder (hls.toolchain)."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 dependences, and the in-order proof of AXI4-Stream arguments."""
 
 from ._deps import AffineAnalysis, MemDep, dependence_distance, memory_dependences
-from ._loops import Loop, dominators, find_loops
+from ._loops import Loop, dominators, find_loops, loop_line
 from ._streams import stream_order_problem
 
-__all__ = ["AffineAnalysis", "Loop", "MemDep", "dependence_distance", "dominators", "find_loops",
+__all__ = ["AffineAnalysis", "Loop", "MemDep", "dependence_distance", "dominators", "find_loops", "loop_line",
            "memory_dependences", "stream_order_problem"]

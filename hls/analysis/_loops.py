@@ -19,6 +19,15 @@ class Loop:
     parent: "Loop | None" = None
 
 
+def loop_line(lp: Loop) -> int | None:
+    """The source line of a loop: its header's first non-phi op with a location (phis
+    carry the line of the function when clang gives them none)."""
+    for op in lp.header.ops:
+        if op.kind != "phi" and op.loc is not None and op.loc.line is not None:
+            return op.loc.line
+    return None
+
+
 def dominators(func: Function) -> dict[Block, Block]:
     g = nx.DiGraph()
     g.add_nodes_from(func.blocks)

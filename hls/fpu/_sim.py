@@ -1,9 +1,9 @@
 """Vector simulation of one hardware unit in Verilator.
 
 :func:`run_unit` converts an Amaranth unit to Verilog, wraps it in a small generated C++
-harness, builds it with the project's Verilator (:func:`hls.verify._toolchain.find_verilator`)
+harness, builds it with the project's Verilator (:func:`hls.toolchain.find_verilator`)
 into the content-addressed build cache shared with the co-simulation flow
-(``~/.cache/pyhls/verilator/<sha256>``, see :mod:`hls.verify._harness`), streams the input
+(``~/.cache/pyhls/verilator/<sha256>``, see :mod:`hls.toolchain`), streams the input
 vectors through it and returns the outputs as NumPy arrays.
 
 Streaming protocol (one clock cycle per loop iteration, ``clk`` low between edges)::
@@ -43,8 +43,8 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from hls.errors import CosimError, ToolError
-from hls.verify._harness import VERILATOR_FLAGS, _cache_key, default_cache_dir
-from hls.verify._toolchain import find_verilator, verilate_and_make
+from hls.toolchain import (VERILATOR_FLAGS, default_cache_dir, find_verilator, model_cache_key,
+                           verilate_and_make)
 
 __all__ = ["Port", "unit_verilog", "verilog_ports", "build_unit", "run_unit", "SimBinary"]
 
@@ -198,8 +198,8 @@ def build_unit(verilog_text: str, *, cache_dir: str | Path | None = None,
     src = _harness_source(ins, outs, "clk" in names, "rst" in names, "ce" in names)
     verilator = find_verilator()
     flags = list(VERILATOR_FLAGS)
-    key = _cache_key([("unit.v", verilog_text.encode())], SIM_FORMAT_VERSION + src,
-                     verilator.version, flags, "top")
+    key = model_cache_key(SIM_FORMAT_VERSION, [("unit.v", verilog_text.encode())], src,
+                          verilator.version, flags, "top")
     root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     final = root / key
     binary = final / BINARY_NAME
@@ -238,7 +238,7 @@ def build_unit(verilog_text: str, *, cache_dir: str | Path | None = None,
 def _verilate_and_make(verilator, flags: list[str], root: Path, obj: Path, files: list[str],
                        timeout: float) -> None:
     """Build with the shared two-step Verilator build that reuses the compiled runtime
-    objects (:func:`hls.verify._toolchain.verilate_and_make`)."""
+    objects (:func:`hls.toolchain.verilate_and_make`)."""
     verilate_and_make(verilator, flags, root, obj, files, "top", BINARY_NAME, timeout)
 
 

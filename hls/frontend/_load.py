@@ -17,6 +17,7 @@ import llvmlite.binding as llvm
 from ..errors import FrontendError, HLSError, ToolError, UnsupportedError
 from ..ir import Module, verify
 from ..ir import parse_module as parse_ir_text
+from ..toolchain import compile_c_to_ll
 from ._translate import AddressTakenGrew, Translator
 
 _initialised = False
@@ -117,8 +118,6 @@ def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
             raise FrontendError(f"malformed LLVM bitcode: {_first_line(str(e))}", str(p), None) from None
         return LoadedInput(str(p), str(mod), "bc")
     if suffix in (".c", ".cc", ".cpp"):
-        from ..verify._toolchain import compile_c_to_ll
-
         with tempfile.TemporaryDirectory(prefix="pyhls-cc-") as d:
             out = Path(d) / (p.stem + ".ll")
             try:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..analysis import find_loops
+from ..analysis import find_loops, loop_line
 from ..ir import Block, Const, Function, Op, Param, Value
 from ..ir._core import FLOAT_KINDS
 from ..targets._fp import fp_timing
@@ -30,7 +30,7 @@ from ._asap import asap_schedule
 from ._check import check_schedule
 from ._problem import SchedEdge, SchedOp, SchedProblem, Schedule
 from ..errors import ScheduleError
-from ._pipeline import LoopPipeline, loop_line, schedule_loop, why_not_pipelined
+from ._pipeline import LoopPipeline, schedule_loop, why_not_pipelined
 from ._sdc import sdc_schedule
 
 #: IR kinds whose hardware is pure wiring

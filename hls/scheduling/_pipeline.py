@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..analysis import Loop, memory_dependences
+from ..analysis import Loop, loop_line, memory_dependences
 from ..errors import ScheduleError
 from ..ir import Block, Op
 from ..targets import Target
@@ -229,15 +229,6 @@ def to_modulo_problem(p: LoopProblem) -> tuple[ModuloProblem, list]:
     prob = ModuloProblem(tuple(sops), tuple(dict.fromkeys(edges)), dict(p.caps),
                          p.clock_period_ns, p.block.name)
     return prob, nodes
-
-
-def loop_line(lp: Loop) -> int | None:
-    """The source line of a loop: its header's first non-phi op with a location (phis
-    carry the line of the function when clang gives them none)."""
-    for op in lp.header.ops:
-        if op.kind != "phi" and op.loc is not None and op.loc.line is not None:
-            return op.loc.line
-    return None
 
 
 def schedule_loop(lp: Loop, target: Target, timing, ii: int | None = None,

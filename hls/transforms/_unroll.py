@@ -18,7 +18,7 @@ cyclic partition of factor ``U`` (the usual unroll + partition pairing).
 
 from __future__ import annotations
 
-from ..analysis import find_loops
+from ..analysis import find_loops, loop_line
 from ..errors import HLSError
 from ..ir import Block, Const, Function, Op, add_guard, replace_uses, used_outside
 from ._ifconv import _and, _not
@@ -166,7 +166,6 @@ def merge_blocks(func: Function) -> int:
 def unroll_requests(func: Function, directives=None) -> dict[Block, int | str]:
     """{loop header: unroll factor or "full"} from pragmas and directives (a factor of 1
     means "do not unroll")."""
-    from ..scheduling._pipeline import loop_line
 
     out: dict[Block, int | str] = {}
     for lp in find_loops(func):

@@ -25,7 +25,7 @@ from ._harness import (
     run_harness,
     write_stimulus,
 )
-from ._toolchain import (
+from ..toolchain import (
     C_TO_LL_FLAGS,
     Verilator,
     compile_c_to_ll,

@@ -39,8 +39,8 @@ from hls.interface import TopInterface
 
 from ._compare import MAX_MISMATCHES_TOTAL, CosimResult, compare_calls
 from ._golden import Call
-from ._harness import RawCallResult, default_cache_dir
-from ._toolchain import find_verilator
+from ._harness import RawCallResult
+from ..toolchain import default_cache_dir, find_verilator
 
 __all__ = ["run_axi_cosim", "axi_layout", "DEFAULT_STALL", "DEFAULT_LATENCY"]
 

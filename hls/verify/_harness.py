@@ -48,7 +48,8 @@ from hls.errors import CosimError, ToolError
 from hls.interface import MemoryPort, TopInterface
 
 from ._golden import Call
-from ._toolchain import find_verilator, verilate_and_make
+from ..toolchain import (VERILATOR_FLAGS, default_cache_dir, find_verilator, model_cache_key,
+                         verilate_and_make)
 
 __all__ = [
     "RawCallResult",
@@ -65,39 +66,8 @@ HARNESS_FORMAT_VERSION = "pyhls-harness-2"
 BINARY_NAME = "pyhls_sim"
 STATUS_NAMES = {0: "ok", 1: "timeout", 2: "error", 3: "skipped"}
 
-# Flags of the verilator command (besides file names, --top-module, -Mdir, -o).
-VERILATOR_FLAGS: tuple[str, ...] = (
-    "--cc",
-    "--exe",
-    "--build",
-    "-O3",
-    "--x-assign", "fast",
-    "--x-initial", "fast",
-    "--no-timing",
-    "-Wno-fatal",
-    "-Wno-lint",
-    "-Wno-style",
-    "--prefix", "Vtop",
-    # the C++ of the model and harness at -O0 (PYHLS_SIM_OPT overrides): co-simulations
-    # are short, and -O0 halves the build, which dominates them (-O2: 13.5 s -> 7.1 s of
-    # CPU for a small kernel's whole cosim); long simulations may want -O2
-    "-CFLAGS", "-O0",
-    "-j", "2",
-    # The PyPI wheel's verilated.mk was configured with an empty precompiled-header
-    # include flag, which breaks models large enough to be split; supply it.
-    "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
-)
-
-
 def _template_path() -> Path:
     return Path(__file__).resolve().parent / "pyhls_harness.cpp.in"
-
-
-def default_cache_dir() -> Path:
-    env = os.environ.get("PYHLS_CACHE")
-    if env:
-        return Path(env).expanduser() / "verilator"
-    return Path.home() / ".cache" / "pyhls" / "verilator"
 
 
 # --------------------------------------------------------------------------- layout
@@ -261,26 +231,6 @@ def generate_harness(iface: TopInterface) -> str:
 # --------------------------------------------------------------------------- build + cache
 
 
-def _cache_key(verilog: Sequence[tuple[str, bytes]], harness_src: str, version: str,
-               flags: Sequence[str], top: str) -> str:
-    h = hashlib.sha256()
-
-    def feed(b: bytes) -> None:
-        h.update(struct.pack("<Q", len(b)))
-        h.update(b)
-
-    feed(HARNESS_FORMAT_VERSION.encode())
-    for name, text in verilog:
-        feed(name.encode())
-        feed(text)
-    feed(harness_src.encode())
-    feed(version.encode())
-    feed("\0".join(flags).encode())
-    feed(top.encode())
-    feed(os.environ.get("CXXFLAGS", "").encode())
-    return h.hexdigest()
-
-
 def build_harness(
     verilog_files: Sequence[str | Path],
     iface: TopInterface,
@@ -311,7 +261,8 @@ def build_harness(
     if trace:
         flags += ["--trace", "-CFLAGS", "-DPYHLS_TRACE=1"]
     texts = [(f.name, f.read_bytes()) for f in vfiles]
-    key = _cache_key(texts, harness_src, verilator.version, flags, iface.module_name)
+    key = model_cache_key(HARNESS_FORMAT_VERSION, texts, harness_src, verilator.version, flags,
+                          iface.module_name)
     root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     final = root / key
     binary = final / BINARY_NAME

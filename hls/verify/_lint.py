@@ -41,7 +41,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._toolchain import find_verilator
+from ..toolchain import find_verilator
 
 __all__ = ["STYLISTIC", "DEFECTS", "LintMessage", "LintResult", "lint_verilog"]
 

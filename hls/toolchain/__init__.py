@@ -1,0 +1,31 @@
+"""The external tools pyhls drives: a C compiler that emits LLVM IR (the frontend's) and
+Verilator (co-simulation, the floating-point unit tests).
+
+A package of its own because both the frontend and the verifiers need it: it depends on
+nothing in pyhls but :mod:`hls.errors`."""
+
+from ._tools import (
+    C_TO_LL_FLAGS,
+    VERILATOR_FLAGS,
+    Verilator,
+    compile_c_to_ll,
+    default_cache_dir,
+    find_c_compiler,
+    find_verilator,
+    model_cache_key,
+    run_tool,
+    verilate_and_make,
+)
+
+__all__ = [
+    "C_TO_LL_FLAGS",
+    "VERILATOR_FLAGS",
+    "Verilator",
+    "compile_c_to_ll",
+    "default_cache_dir",
+    "find_c_compiler",
+    "find_verilator",
+    "model_cache_key",
+    "run_tool",
+    "verilate_and_make",
+]
