@@ -8,6 +8,7 @@ nothing in the output directory).
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import json
 import os
 import shutil
@@ -16,18 +17,20 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .analysis import find_loops, loop_line
+from .analysis import find_loops, loop_line, stream_order_problem
 from .binding import Binding, bind
 from .directives import load_directives
 from .errors import HLSError
+from .estimate import yosys_area
 from .frontend import FrontendOptions, LoadedInput, load, read_input
 from .interface import TopInterface
 from .ir import Function, Module
-from .rtl import TopRTL, emit_verilog
-from .scheduling._function import FunctionSchedule, op_timing, schedule_function
+from .rtl import AlveoTop, TopRTL, emit_verilog
+from .scheduling import FunctionSchedule, op_timing, schedule_function
 from .targets import Target, get_target
 from .ir import verify
 from .memory import Partition, auto_partition_plan, partition_array
+from .package import write_vitis_package
 from .transforms import if_convert, merge_blocks, run_passes, unroll_block, unroll_requests
 
 
@@ -147,8 +150,6 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     iface = rtl.interface(name)
     axi = None
     if alveo:
-        from .rtl._alveo import AlveoTop
-
         top_rtl = AlveoTop(rtl, iface, opts.m_axi, axis=opts.axis,
                            data_width=opts.axi_data_width, line_beats=opts.axi_line_beats,
                            prefetch=opts.axi_prefetch)
@@ -166,8 +167,6 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     if axi is not None:
         report["axi"] = axi.to_json()
     if opts.estimate_area:
-        from .estimate import yosys_area
-
         report["resources_yosys"] = yosys_area(verilog, name, opts.area_family)
         report["time_s"]["yosys"] = round(time.perf_counter() - t3, 3)
     return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
@@ -328,8 +327,6 @@ def _array_entry(func: Function, mem, part, auto: bool) -> dict:
 def check_stream_arg(module: Module, arg: str) -> None:
     """``--interface ARG=axis``: ARG (a pointer argument's name or position) must be
     accessed as one in-order stream (:func:`hls.analysis.stream_order_problem`)."""
-    from .analysis import stream_order_problem
-
     f = module.top
     pp = next((p for p in f.ptr_params if p.name == arg or str(p.index) == str(arg)), None)
     if pp is None:
@@ -419,8 +416,6 @@ def latency_estimate(module: Module, schedules) -> dict:
     the shortest path of block lengths from entry to a return, plus start and done."""
     f = module.top
     fs = schedules[f]
-    import heapq
-
     dist = {f.entry: fs.blocks[f.entry].length}
     heap = [(dist[f.entry], 0, f.entry)]
     order = {b: i for i, b in enumerate(f.blocks)}
@@ -455,8 +450,6 @@ def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None =
             report.update(extra)
         (tmp / "report.json").write_text(json.dumps(report, indent=2, sort_keys=False) + "\n")
         if result.axi is not None:     # alveo: the Vitis RTL-kernel package
-            from .package import write_vitis_package
-
             write_vitis_package(tmp / "vitis", result.interface, verilog=result.verilog,
                                 m_axi=result.axi.m_axi(), bundles=result.axi.bundle_of)
         if out.exists():

@@ -113,3 +113,16 @@ class TopInterface:
     return_signed: bool = False
     return_float: int = 0               # 32/64: a float/double (NaN-aware comparison)
     probes: tuple[ProbePort, ...] = ()  # profiling outputs (designs built with probes)
+
+
+@dataclass(frozen=True, slots=True)
+class MAxiPort:
+    """One AXI4 master bundle ``m_axi_<bundle>``."""
+
+    bundle: str
+    data_width: int            # bits: 32, 64, ..., 512
+    address_width: int = 64
+
+    @property
+    def port(self) -> str:
+        return f"m_axi_{self.bundle}"

@@ -15,7 +15,7 @@ import apytypes as apy
 import numpy as np
 import pytest
 
-from hls.fpu import BFLOAT16, BINARY32, BINARY64, HALF, FPFormat, ref
+from hls.fpu import BFLOAT16, BINARY32, BINARY64, HALF, FPFormat, random_operands, ref
 
 U64 = np.uint64
 E6M9 = FPFormat(6, 9)
@@ -238,7 +238,7 @@ def corner_values(fmt: FPFormat) -> np.ndarray:
 
 def operands(fmt: FPFormat, n: int, arity: int, *key, max_corners: int | None = None) -> list[np.ndarray]:
     """Every pair (triple) of corner values, or a random ``max_corners`` of them, then ``n``
-    random operands (ref.random_operands)."""
+    random operands (hls.fpu.random_operands)."""
     rng = _rng(fmt, arity, *key)
     corners = corner_values(fmt)
     grids = [g.reshape(-1) for g in np.meshgrid(*([corners] * arity), indexing="ij")]
@@ -247,7 +247,7 @@ def operands(fmt: FPFormat, n: int, arity: int, *key, max_corners: int | None = 
     if max_corners is not None and grids[0].size > max_corners:
         pick = rng.choice(grids[0].size, max_corners, replace=False)
         grids = [g[pick] for g in grids]
-    rand = ref.random_operands(fmt, n, arity, rng)
+    rand = random_operands(fmt, n, arity, rng)
     return [np.concatenate([f, r]) for f, r in zip(grids, rand, strict=True)]
 
 

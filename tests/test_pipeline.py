@@ -14,7 +14,7 @@ from hls.analysis import find_loops, memory_dependences
 from hls.flow import SynthOptions, synthesize
 from hls.frontend import FrontendOptions, load
 from hls.scheduling import check_loop_schedule
-from hls.scheduling._function import op_timing
+from hls.scheduling import op_timing
 from hls.scheduling._pipeline import build_loop_problem, modulo_violations
 from hls.verify import cosim
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ir import Block, Const, Function, Op, Param, Value
-from ..scheduling._function import FunctionSchedule, op_timing
+from ..scheduling import FunctionSchedule, op_timing
 
 Point = tuple[Block, int]
 

@@ -3,6 +3,7 @@ parameterised Amaranth FP units."""
 
 from . import ref
 from ._format import BFLOAT16, BINARY32, BINARY64, HALF, FPFormat
+from ._stimulus import random_operands
 
 __all__ = [
     "FPFormat",
@@ -10,5 +11,6 @@ __all__ = [
     "BINARY64",
     "HALF",
     "BFLOAT16",
+    "random_operands",
     "ref",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._format import FPFormat
+from .ref import mul, neg
 
 U64 = np.uint64
 
@@ -91,8 +92,7 @@ def random_operands(
         fb = np.where(same_frac, ops[0] & U64(fmt.man_mask), _fractions(fmt, n, rng))
         ops.append(np.where(rng.random(n) < 0.25, uniform(), _encode(fmt, signs(), eb, fb)))
     if arity >= 3:
-        from .ref import mul, neg  # the product's neighbourhood, for cancelling addends
-
+        # the product's neighbourhood, for cancelling addends
         prod = mul(fmt, ops[0], ops[1])
         ep = ((prod >> U64(fmt.man_bits)) & U64(fmt.exp_mask)).astype(np.int64)
         tweak = rng.integers(-2, 3, n).astype(np.int64).astype(U64)

@@ -38,7 +38,6 @@ import numpy as np
 
 from . import _wide as w
 from ._format import BINARY64, FPFormat
-from ._stimulus import random_operands
 
 __all__ = [
     "ROUNDING_MODES",
@@ -62,7 +61,6 @@ __all__ = [
     "from_float",
     "to_float",
     "classify",
-    "random_operands",
 ]
 
 U64 = np.uint64

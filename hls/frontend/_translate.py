@@ -16,8 +16,10 @@ import sys
 from pathlib import Path
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..errors import FrontendError, UnsupportedError
-from ..fpu import BINARY32, BINARY64, FPFormat
+from ..fpu import BINARY32, BINARY64, FPFormat, ref
 from ..ir import Block, Const, Function, Loc, MemoryObject, Module, Op, Param, PtrParam, Value
 from ._debuginfo import DebugInfo
 from ._types import (
@@ -394,7 +396,7 @@ class Translator:
         for i, arg in enumerate(llfn.arguments):
             t = self.tp.type_of(str(arg.type))
             dname, pointee = dbg_params.get(i, (None, None))
-            pname = _sanitize(arg.name or dname or f"arg{i}")
+            pname = sanitize_name(arg.name or dname or f"arg{i}")
             if isinstance(t, PtrT):
                 mem = MemoryObject(name=pname, kind="arg", arg_index=i, loc=floc,
                                    elem_bytes=pointee or 0)
@@ -415,7 +417,7 @@ class Translator:
         blocks: dict[int, Block] = {}
         llblocks = list(llfn.blocks)
         for i, bb in enumerate(llblocks):
-            b = Block(name=_sanitize(bb.name or f"bb{i}"), function=func)
+            b = Block(name=sanitize_name(bb.name or f"bb{i}"), function=func)
             blocks[key(bb)] = b
             func.blocks.append(b)
         self._blocks = blocks
@@ -519,7 +521,7 @@ class Translator:
             if any(isinstance(x, FloatT) for x in _leaves(t)) and self.opts.get("reject_float", True):
                 pass  # float data in memory is plain bits; arithmetic on it is rejected later
             eb, dims, fields = element_layout(t)
-            mem = MemoryObject(name=_sanitize(name), kind="global", elem_bytes=eb,
+            mem = MemoryObject(name=sanitize_name(name), kind="global", elem_bytes=eb,
                                init=init, readonly=(kind == "constant"), symbol=name,
                                elem_dims=dims, elem_fields=fields)
             self.globals[name] = mem
@@ -786,9 +788,6 @@ class Translator:
         if isinstance(v, Op) and v.kind == "fpconv" and v.attrs["src"] == c and v.attrs["fmt"] == f:
             return v.operands[0]  # widened from c just before: the c value itself
         if isinstance(v, Const):
-            import numpy as np  # noqa: PLC0415
-
-            from ..fpu import ref  # noqa: PLC0415
             return Const(c.width, int(ref.convert(f, c, np.uint64(v.value))))
         return self._emit("fpconv", [v], c.width, fmt=c, src=f)
 
@@ -1054,7 +1053,7 @@ class Translator:
             t = ArrayT(count.value, t)
         if self._cur is not self._fn.entry:
             raise self.unsupported("a stack allocation outside the entry block", text, self._llname)
-        name = _sanitize(ins.name or f"local{len(self._fn.memories)}")
+        name = sanitize_name(ins.name or f"local{len(self._fn.memories)}")
         mem = MemoryObject(name=f"{self._fn.name}_{name}", kind="local", elem_bytes=sizeof(t),
                            init=bytes(sizeof(t)), loc=self._loc)
         self._fn.memories.append(mem)
@@ -1203,7 +1202,7 @@ class Translator:
         return out
 
     def _block_by_name(self, name: str) -> Block:
-        name = _sanitize(name.strip('"'))
+        name = sanitize_name(name.strip('"'))
         for b in self._fn.blocks:
             if b.name == name:
                 return b
@@ -1914,7 +1913,8 @@ def _const_gep_offset(src, idx: list[int]) -> int:
     return off
 
 
-def _sanitize(name: str) -> str:
+def sanitize_name(name: str) -> str:
+    """An LLVM value or block name as pyhls names it in the CDFG (and the RTL)."""
     s = re.sub(r"[^A-Za-z0-9_]", "_", name)
     if not s or s[0].isdigit():
         s = "v" + s

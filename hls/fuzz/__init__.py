@@ -23,6 +23,7 @@ using an interestingness script that re-checks the native run (UB-free, same che
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import os
 import re
@@ -34,6 +35,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from hls.frontend import canonicalise, parse_module, read_input
+from hls.verify import run_main
 
 HERE = Path(__file__).resolve().parent
 HEADER = HERE / "csmith_hls.h"
@@ -271,10 +275,6 @@ def golden_checksum(prog: Path, timeout: float = 120, cc: str | None = None) -> 
 
 
 def _golden(path: str, cc: str | None) -> int:
-    from hls.frontend import read_input                          # noqa: PLC0415
-    from hls.frontend._load import canonicalise, parse_module    # noqa: PLC0415
-    from hls.verify import run_main                              # noqa: PLC0415
-
     mod = parse_module(read_input(path, cc=cc))
     canonicalise(mod, "main")
     ret, _ = run_main(str(mod), [], {})
@@ -411,8 +411,6 @@ def reduce(prog: Path, signature: str, out: Path, *, max_cycles: int = 5_000_000
 def _main(argv: list[str]) -> int:
     """``python -m hls.fuzz interesting PROG SIGNATURE [--max-cycles N] [--timeout S]
     [--cc CC]``: exit 0 when PROG is interesting (cvise's protocol)."""
-    import argparse  # noqa: PLC0415
-
     ap = argparse.ArgumentParser(prog="python -m hls.fuzz")
     sub = ap.add_subparsers(dest="cmd", required=True)
     i = sub.add_parser("interesting")

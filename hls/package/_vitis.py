@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from ..errors import HLSError
-from ..interface import MemoryPort, TopInterface
-from ..rtl._axilite import (
+from ..interface import MAxiPort, MemoryPort, TopInterface
+from ..rtl import (
     AP_DONE, AP_IDLE, AP_READY, AP_START, AUTO_RESTART, CTRL_INTERRUPT, Reg,
     control_addr_width, register_map,
 )
@@ -51,19 +51,6 @@ CONTROL_RANGE = 0x1000
 
 class PackageError(HLSError):
     phase = "package"
-
-
-@dataclass(frozen=True, slots=True)
-class MAxiPort:
-    """One AXI4 master bundle ``m_axi_<bundle>``."""
-
-    bundle: str
-    data_width: int            # bits: 32, 64, ..., 512
-    address_width: int = 64
-
-    @property
-    def port(self) -> str:
-        return f"m_axi_{self.bundle}"
 
 
 def _as_maxi(p) -> MAxiPort:

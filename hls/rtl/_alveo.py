@@ -45,7 +45,7 @@ from typing import Iterable, Mapping
 from amaranth.hdl import ClockDomain, Const, Elaboratable, EnableInserter, Module, ResetInserter, Signal
 
 from ..errors import RTLError
-from ..interface import TopInterface
+from ..interface import MAxiPort, TopInterface
 from ..memory import AxiMasterAdapter, AxisAdapter, MasterArg, StreamArg
 from ._axilite import AxiLiteControl, register_map
 from ._fsmd import NPORTS
@@ -87,9 +87,7 @@ class AxiDescription:
     internal_globals: tuple[str, ...] = ()   # writable globals kept on chip
     streams: tuple[AxisPort, ...] = ()        # AXI4-Stream arguments
 
-    def m_axi(self) -> list:
-        from ..package import MAxiPort  # noqa: PLC0415 (package imports rtl)
-
+    def m_axi(self) -> list[MAxiPort]:
         return [MAxiPort(b.name, b.data_width) for b in self.bundles]
 
     def to_json(self) -> dict:

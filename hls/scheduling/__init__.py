@@ -22,6 +22,7 @@ from ._modulo import (
     modulo_constraints,
     modulo_schedule,
 )
+from ._function import BlockSchedule, FunctionSchedule, op_timing, schedule_function
 from ._modulo_check import check_modulo_schedule
 from ._pipeline import LoopPipeline, LoopProblem, check_loop_schedule, schedule_loop
 from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem, Schedule, schedule_length
@@ -35,6 +36,10 @@ def min_schedule_length(problem: SchedProblem) -> int:
 
 
 __all__ = [
+    "BlockSchedule",
+    "FunctionSchedule",
+    "op_timing",
+    "schedule_function",
     "EPS_NS",
     "IIAttempt",
     "MIIInfo",

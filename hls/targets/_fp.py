@@ -19,6 +19,7 @@ from ..fpu._units_conv import FPConvert, FPToInt, IntToFP
 from ..fpu._units_div import FPDiv, FPSqrt
 from ..fpu._units_mul import FPFMA, FPMul
 from ._model import OpTiming
+from ._registry import GENERIC_TECH
 
 MAX_STAGES = 64
 
@@ -104,8 +105,6 @@ def op_attrs(op) -> tuple:
 
 def fp_timing(target, op) -> tuple[int, OpTiming]:
     """(stages, timing) of the floating-point IR op ``op`` on ``target``."""
-    from ._registry import GENERIC_TECH  # noqa: PLC0415 (the registry imports this module)
-
     scale = target.tech.logic_ns / GENERIC_TECH.logic_ns
     # registers' outputs are at time 0 of a step in the scheduler's model, as here
     return fp_choice(op.kind, op.attrs["fmt"], op_attrs(op), float(target.clock_period_ns),

@@ -40,6 +40,7 @@ from hls.interface import TopInterface
 from ._compare import MAX_MISMATCHES_TOTAL, CosimResult, compare_calls
 from ._golden import Call
 from ._harness import RawCallResult
+from ..rtl import register_map
 from ..toolchain import default_cache_dir, find_verilator
 
 __all__ = ["run_axi_cosim", "axi_layout", "DEFAULT_STALL", "DEFAULT_LATENCY"]
@@ -138,8 +139,6 @@ def run_axi_cosim(verilog: str, iface: TopInterface, axi, calls: Sequence[Call],
     try:
         mems, ram_size = axi_layout(iface, dict(axi.bundle_of), seed)
         base_of = {m["arg_index"]: m["base"] for m in mems}
-        from ..rtl._axilite import register_map  # noqa: PLC0415
-
         regs = register_map(iface)
         ret = next(((r.offset, r.width) for r in regs if r.kind == "return"), None)
         job = {

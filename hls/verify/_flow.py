@@ -17,6 +17,8 @@ import llvmlite.binding as llvm
 from ..errors import CosimError, FrontendError
 from ..flow import SynthOptions, SynthResult, synthesize
 from ..frontend import INTERNAL_GLOBALS, read_input
+from ..fpu import FPFormat
+from ._axi_cosim import DEFAULT_LATENCY, DEFAULT_STALL, run_axi_cosim
 from ._compare import CosimResult, run_cosim, run_cosim_main
 from ._fpgolden import rewrite_ll
 from ._irdiag import ir_diagnosis
@@ -76,8 +78,6 @@ def name_aborts(result: CosimResult, sites: dict) -> None:
 
 
 def _fp_formats(spec: dict | None) -> dict:
-    from ..fpu import FPFormat  # noqa: PLC0415
-
     return {k: v if isinstance(v, FPFormat) else FPFormat.parse(v) for k, v in (spec or {}).items()}
 
 
@@ -90,8 +90,6 @@ def golden_ir(module) -> str:
 
 
 def _axi_runners(res: SynthResult, seed: int, stall: float | None):
-    from ._axi_cosim import DEFAULT_LATENCY, DEFAULT_STALL, run_axi_cosim
-
     stall = DEFAULT_STALL if stall is None else stall
     latency = DEFAULT_LATENCY if stall else 0
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from hls.errors import CosimError
+from hls.frontend import sanitize_name
 
 from ._golden import run_main
 
@@ -29,9 +30,7 @@ __all__ = ["LoopProfile", "native_block_visits", "loop_profiles"]
 
 
 def _block_name(label: str) -> str:
-    from hls.frontend._translate import _sanitize
-
-    return _sanitize(label)
+    return sanitize_name(label)
 
 
 def _instrument(ll: str, funcs: Sequence[str]) -> tuple[str, list[tuple[str, str]]]:
