@@ -1,7 +1,7 @@
 """Check and time the FP reference models (hls.fpu.ref) on a million random cases per
 operation and format.
 
-Operands come from ``ref.random_operands`` (a quarter uniform bit patterns, the rest biased
+Operands come from ``hls.fpu.random_operands`` (a quarter uniform bit patterns, the rest biased
 toward zeros, subnormals, range ends, specials, ties, cancellation, under- and overflow). The
 references: the host's IEEE arithmetic through NumPy for binary32, binary64 and half;
 apytypes for the other formats' add/sub/mul/div and conversions; float64 values (exact for
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import apytypes as apy  # noqa: E402
 
-from hls.fpu import BINARY32, BINARY64, HALF, FPFormat, ref  # noqa: E402
+from hls.fpu import BINARY32, BINARY64, HALF, FPFormat, random_operands, ref  # noqa: E402
 from test_fpu_ref import x_add, x_convert, x_div, x_fma, x_from_int, x_mul, x_sqrt  # noqa: E402
 
 U64 = np.uint64
@@ -96,7 +96,7 @@ def exact(fn, *arrays):
 
 
 def bench_format(fmt: FPFormat, n: int, exact_n: int, rng, rows: list) -> None:
-    a, b, c = ref.random_operands(fmt, n, 3, rng)
+    a, b, c = random_operands(fmt, n, 3, rng)
     is_host = fmt in HOST
 
     def row(op, cases, bad, seconds, reference, ops_per_case=1):
@@ -206,7 +206,7 @@ def bench_format(fmt: FPFormat, n: int, exact_n: int, rng, rows: list) -> None:
     if fmt != BINARY64:
         got, dt = timed(ref.convert, fmt, BINARY64, a)
         row("convert ->e11m52", n, mismatches(BINARY64, got, x.view(U64)), dt, "float64 values")
-        (d,) = ref.random_operands(BINARY64, n, 1, rng)
+        (d,) = random_operands(BINARY64, n, 1, rng)
         # Values of fmt, their binary64 neighbours, and midpoints between neighbours of fmt.
         grid = ref.convert(fmt, BINARY64, b)
         tweaked = grid + rng.integers(-2, 3, n).astype(np.int64).view(U64)

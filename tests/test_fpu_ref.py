@@ -613,7 +613,7 @@ INT_TYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint
 def _int_operands(fmt: FPFormat, n: int, *key) -> np.ndarray:
     """Encodings biased to magnitudes around the integer ranges (exponents 0..65)."""
     rng = _rng(fmt, "int", *key)
-    (rand,) = ref.random_operands(fmt, n, 1, rng)
+    (rand,) = random_operands(fmt, n, 1, rng)
     exp = np.minimum(fmt.bias + rng.integers(-2, 66, n), fmt.exp_mask).astype(U64)
     frac = rng.integers(0, fmt.man_mask, n, dtype=U64, endpoint=True)
     frac = np.where(rng.random(n) < 0.3, frac & ~U64(0xFF), frac)  # near integers
