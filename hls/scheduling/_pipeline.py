@@ -113,6 +113,8 @@ def why_not_pipelined(lp: Loop, inner: bool) -> str | None:
     for op in b.ops:
         if op.kind == "call":
             return f"it calls @{op.attrs['callee'].name}, a separate (non-pipelined) module"
+    if all(op.is_terminator for op in b.ops):
+        return "its body is empty: only the branch, nothing to overlap"
     return None
 
 
