@@ -7,7 +7,8 @@ LLVM's passes and translates the top function into a ``hls.ir.Module``.
 """
 
 from ._load import FrontendOptions, LoadedInput, canonicalise, load, parse_module, read_input
-from ._translate import ABORT_GLOBAL, EXIT_GLOBAL, INTERNAL_GLOBALS, sanitize_name
+from ._common import ABORT_GLOBAL, EXIT_GLOBAL, INTERNAL_GLOBALS
+from ._translate import sanitize_name
 
 __all__ = ["ABORT_GLOBAL", "EXIT_GLOBAL", "INTERNAL_GLOBALS", "FrontendOptions", "LoadedInput", "canonicalise", "load", "parse_module", "read_input", "sanitize_name"]
 

@@ -2,33 +2,35 @@
 
 Pointers never reach the CDFG: every pointer value is resolved to a ``MemoryObject``
 plus a 32-bit byte offset computed by ordinary integer ops (GEP arithmetic is modular, so
-32 bits are exact for any memory below 4 GiB).  After all functions are translated, each
-memory gets a word size (``_choose_word_bytes``), and byte offsets become word addresses
-(a free bit slice) with a static byte lane inside the word; accesses wider than a word are
-split.
+32 bits are exact for any memory below 4 GiB).  Every load and store is recorded as a
+byte-addressed :class:`._access.Access`; after all functions are translated, the memory
+lowering shared by all frontends (:mod:`._memories`) threads globals through the call tree,
+gives each memory a word size, and turns byte offsets into word addresses (a free bit
+slice) with a static byte lane inside the word.  Legality checks on the LLVM IR as the user
+wrote it are in :mod:`._legality`; library calls are lowered by :mod:`._libcalls`.
 """
 
 from __future__ import annotations
 
-import ctypes
 import re
-import sys
 from pathlib import Path
-from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import FrontendError, UnsupportedError
 from ..fpu import BINARY32, BINARY64, FPFormat, ref
 from ..ir import Block, Const, Function, Loc, MemoryObject, Module, Op, Param, PtrParam, Value
+from ._access import OFF_W, TAG_W, Access, Ptr
+from ._common import ABORT_GLOBAL, EXIT_GLOBAL, LIBC_CALLS, key, pointer_differences, value_kind
 from ._debuginfo import DebugInfo
+from ._legality import Legality
+from ._libcalls import LibraryCalls
+from ._memories import align_of, lower_memories, thread_globals
 from ._types import (
     ArrayT, FloatT, IntT, PtrT, StructT, TypeParser, VectorT, element_layout, field_offsets, sizeof,
     store_size, tokenize,
 )
 
-OFF_W = 32  # width of byte offsets
-TAG_W = 32  # width of a pointer's memory tag: a pointer as a value is ``tag << 32 | offset``
 
 _BINOPS = {"add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr",
            "and", "or", "xor"}
@@ -47,31 +49,6 @@ _IGNORED_INTRINSICS = ("lifetime.", "assume", "dbg.", "experimental.noalias.scop
 
 _FLOAT_FORMATS = {32: BINARY32, 64: BINARY64}
 
-#: library functions dropped from the hardware (with a warning)
-_PRINT_CALLS = ("printf", "puts", "putchar", "__printf_chk")
-#: library functions that end the run with a failure
-_ABORT_CALLS = ("abort", "__assert_fail", "__assert_rtn")
-#: library functions with a hardware meaning (when only declared in the module)
-_LIBC_CALLS = (*_PRINT_CALLS, *_ABORT_CALLS, "exit", "memset", "memcpy", "memmove")
-#: the flag memory a failed run (abort, failed assert) writes its site number into
-ABORT_GLOBAL = "__pyhls_abort"
-#: exit(n) in a function called by main: [1, n] in this memory; main returns n
-EXIT_GLOBAL = "__pyhls_exit"
-#: memories of the hardware that stand for no global of the program
-INTERNAL_GLOBALS = (ABORT_GLOBAL, EXIT_GLOBAL)
-#: constant-length memset/memcpy/memmove up to this many bytes become straight-line
-#: accesses; longer ones (and any run-time length) become a loop
-_UNROLL_MEM_BYTES = 4096
-#: ... except a memmove within one memory: straight-line only up to this many bytes
-_UNROLL_MEMMOVE_BYTES = 64
-
-
-def _warn(file: str | None, line: int | None, msg: str) -> None:
-    loc = file or "pyhls"
-    if line is not None:
-        loc = f"{loc}:{line}"
-    print(f"{loc}: warning: {msg}", file=sys.stderr)
-
 
 def _scalar(t) -> bool:
     """An LLVM scalar the datapath carries as plain bits: an integer, float or double."""
@@ -85,35 +62,8 @@ def _fmt(t) -> FPFormat:
 _FMF = r"(?:(?:nnan|ninf|nsz|arcp|contract|afn|reassoc|fast) )*"
 
 
-def _vk(v) -> str:
-    k = v.value_kind
-    return getattr(k, "name", str(k))
-
-
-def key(v) -> int:
-    return ctypes.cast(v._ptr, ctypes.c_void_p).value
-
-
 def _strip_instr(s: str) -> str:
     return s.strip()
-
-
-@dataclass
-class Ptr:
-    """A pointer: a memory and a byte offset (``OFF_W`` bits).  A pointer whose memory is
-    decided at run time (a phi or select over different memories, a pointer loaded from
-    memory, a possible null) is *tagged*: ``mem`` is None, ``tag`` (``TAG_W`` bits) names
-    the memory at run time (0 for null) and ``mems`` lists the memories it may point into.
-    One virtual address space: a pointer as an integer is ``tag << 32 | off``."""
-
-    mem: MemoryObject | None
-    off: Value  # byte offset, OFF_W bits
-    tag: Value | None = None
-    mems: tuple = ()
-
-    @property
-    def targets(self) -> tuple:
-        return (self.mem,) if self.mem is not None else self.mems
 
 
 class AddressTakenGrew(Exception):
@@ -127,20 +77,16 @@ class AddressTakenGrew(Exception):
 
 def _is_global_ref(v) -> bool:
     """A global variable used as an operand (``is_global`` is false for those)."""
-    return bool(v.is_global) or _vk(v) == "global_variable"
+    return bool(v.is_global) or value_kind(v) == "global_variable"
 
 
-@dataclass
-class _Access:
-    op: Op
-    ptr: Ptr
-    size: int
-    func: Function
-    float_bits: int = 0  # the access is a float (32) or double (64)
-    align: int = 0  # a tagged pointer's access: LLVM's ``align`` (its offset is a multiple)
+class Translator(Legality, LibraryCalls):
+    """One LLVM module into a :class:`hls.ir.Module`: values, pointers (tagged where the
+    memory is decided at run time), control flow, calls and intrinsics.  Legality checks
+    (:class:`._legality.Legality`) and library calls (:class:`._libcalls.LibraryCalls`) are
+    mixins on the same state; the memory lowering after translation is
+    :mod:`._memories`, shared by any frontend."""
 
-
-class Translator:
     def __init__(self, llmod, text: str, path: str, opts: dict, line_map: dict | None = None,
                  addr_taken: tuple = ()):
         self.llmod = llmod
@@ -166,7 +112,7 @@ class Translator:
         self._gvars = {g.name: g for g in llmod.global_variables}
         self.functions: dict[str, Function] = {}
         self.globals: dict[str, MemoryObject] = {}
-        self.accesses: list[_Access] = []
+        self.accesses: list[Access] = []
         self.call_binds: list[tuple[Op, list[tuple[PtrParam, Ptr]]]] = []
         self.line_map = line_map or {}
         self._define_lines = {}
@@ -257,9 +203,11 @@ class Translator:
                                            if k not in self.addr_taken_seed))
         if self._deferred:
             raise self._deferred[0]
-        self._thread_globals(topf)
+        self.call_binds = thread_globals(topf, list(self.functions.values()), self.accesses,
+                                         self.call_binds)
         self._check_memmoves()
-        self._finish_memories()
+        lower_memories(list(self.functions.values()), list(self.globals.values()), self.accesses,
+                       self.call_binds, self._top_mems, self.opts.get("depth", {}), self.path)
         funcs = list(self.functions.values())
         mod = Module(top=topf, functions=funcs, globals=list(self.globals.values()),
                      source=self.path)
@@ -271,89 +219,6 @@ class Translator:
             if slots:
                 mod.ptr_slots[name] = slots
         return mod
-
-    def check(self, top: str) -> None:
-        """Reject constructs without a hardware meaning, on the IR as the user wrote it,
-        so the message points at the user's line before any pass rewrites it."""
-        fn = self._find_function(top)
-        self._warnings: list[tuple[int, str, str]] = []
-        try:
-            self._check(fn, top)
-        finally:
-            for line, file, msg in sorted(set(self._warnings)):
-                _warn(file, line or None, msg)
-
-    def _check(self, fn, top: str) -> None:
-        seen: dict[str, None] = {}
-        stack: list[tuple[object, tuple[str, ...]]] = [(fn, ())]
-        while stack:
-            f, path = stack.pop()
-            if f.name in seen:
-                continue
-            seen[f.name] = None
-            self._llname = f.name
-            if f.global_value_type.is_function_vararg:
-                d = self._define_lines.get(f.name, "")
-                raise self.unsupported("a variadic function", d.split("{")[0], f.name)
-            diffs = _pointer_differences(f)
-            for bb in f.blocks:
-                for ins in bb.instructions:
-                    text = self._ins_text(ins)
-                    opc = ins.opcode
-                    if opc == "ptrtoint":
-                        if key(ins) in diffs:
-                            continue  # only subtracted from another pointer: p - q
-                        raise self.unsupported("a pointer-to-integer conversion", text, f.name)
-                    if opc in ("invoke", "landingpad", "resume", "va_arg", "indirectbr",
-                               "callbr", "ptrtoint", "inttoptr"):
-                        self._instr_error(ins, text)
-                    if opc == "alloca":
-                        ops = list(ins.operands)
-                        if ops and not ops[0].is_constant:
-                            raise self.unsupported("a dynamically sized stack array (dynamic alloca)",
-                                                   text, f.name)
-                    if opc != "call":
-                        continue
-                    callee = list(ins.operands)[-1]
-                    if " asm " in text or _vk(callee) == "inline_asm":
-                        raise self.unsupported("inline assembly", text, f.name)
-                    if _vk(callee) != "function":
-                        raise self.unsupported("an indirect call through a function pointer",
-                                               text, f.name)
-                    name = callee.name
-                    callee = self.llmod.get_function(name)
-                    if name.startswith("llvm."):
-                        if name.startswith(("llvm.va_start", "llvm.va_end", "llvm.va_copy")):
-                            raise self.unsupported("a variadic argument list", text, f.name)
-                        if name.startswith(("llvm.stacksave", "llvm.stackrestore")):
-                            raise self.unsupported("a dynamically sized stack array", text, f.name)
-                        continue
-                    if callee.is_declaration and name in _LIBC_CALLS:
-                        self._check_libc(name, ins, text, f.name, top)
-                        continue
-                    if callee.is_declaration:
-                        raise self.unsupported(
-                            f"a call to the undefined external function '{name}'", text, f.name)
-                    if callee.global_value_type.is_function_vararg:
-                        raise self.unsupported("a call to a variadic function", text, f.name)
-                    if name == f.name or name in path:
-                        raise self.unsupported("recursion", text, f.name)
-                    stack.append((callee, path + (f.name,)))
-
-    def _check_libc(self, name: str, ins, text: str, fn: str, top: str) -> None:
-        """A call of a library function the hardware understands (see ``_libc_call``)."""
-        if name in _PRINT_CALLS:
-            if str(ins.type) != "void" and self._result_used(ins):
-                raise self.unsupported(f"using the value of '{name}', which is dropped from "
-                                       f"the hardware,", text, fn)
-            loc = self.loc_of(text, fn)
-            shown = name
-            if name != "printf" and _source_says(loc, "printf"):
-                shown = "printf"  # clang turns printf("...\\n") into puts, printf("%c") into putchar
-            self._warnings.append((loc.line or 0, loc.file, f"call of '{shown}' is dropped "
-                                                             f"from the hardware"))
-        elif name == "exit" and top != "main":
-            raise self.unsupported("exit() outside a whole program (--top main)", text, fn)
 
     def _instr_error(self, ins, text):
         self._itext = text
@@ -422,7 +287,7 @@ class Translator:
             func.blocks.append(b)
         self._blocks = blocks
         self._llins = {key(i): i for bb in llblocks for i in bb.instructions}
-        self._p2i_ok |= _pointer_differences(llfn)
+        self._p2i_ok |= pointer_differences(llfn)
         self._phis: list[tuple[Op, object]] = []
         for bb in _rpo(llblocks):
             self._cur = blocks[key(bb)]
@@ -492,9 +357,9 @@ class Translator:
     def _global_ptr(self, gv) -> Ptr:
         name = gv.name
         if name not in self.globals:
-            if _vk(gv) != "function":
+            if value_kind(gv) != "function":
                 gv = self._gvars[name]
-            if _vk(gv) == "function":
+            if value_kind(gv) == "function":
                 raise self.unsupported("taking the address of a function (indirect calls)",
                                        self._itext, self._llname)
             text = str(gv).strip()
@@ -525,7 +390,7 @@ class Translator:
                                init=init, readonly=(kind == "constant"), symbol=name,
                                elem_dims=dims, elem_fields=fields)
             self.globals[name] = mem
-            self._mem_align[mem] = _align(text)
+            self._mem_align[mem] = align_of(text)
         return Ptr(self.globals[name], Const(OFF_W, 0))
 
     def _const_ptr(self, v) -> Ptr:
@@ -1057,7 +922,7 @@ class Translator:
         mem = MemoryObject(name=f"{self._fn.name}_{name}", kind="local", elem_bytes=sizeof(t),
                            init=bytes(sizeof(t)), loc=self._loc)
         self._fn.memories.append(mem)
-        self._mem_align[mem] = _align(text)
+        self._mem_align[mem] = align_of(text)
         self._set(ins, Ptr(mem, Const(OFF_W, 0)))
 
     def _i_load(self, ins, text):
@@ -1066,14 +931,14 @@ class Translator:
         t = self._result_type(ins)
         if isinstance(t, PtrT):  # a pointer in memory: its virtual address
             word = self._load(self._host_free(self._ptr(next(iter(ins.operands)))), 8, 0,
-                              _align(text))
+                              align_of(text))
             self._set(ins, self._decode(word))
             return
         if not _scalar(t):
             raise self._type_error(t, "a load", text, self._llname)
         p = self._ptr(next(iter(ins.operands)))
         size = store_size(t)
-        op = self._load(p, size, t.bits if isinstance(t, FloatT) else 0, _align(text))
+        op = self._load(p, size, t.bits if isinstance(t, FloatT) else 0, align_of(text))
         if 8 * size != t.bits:
             op2 = self._emit("trunc", [op], t.bits)
             self._set(ins, op2)
@@ -1087,7 +952,7 @@ class Translator:
         t = self.tp.type_of(str(v.type))
         if isinstance(t, PtrT):  # a pointer to memory: its virtual address
             self._store(self._host_free(self._ptr(pv)), self._encode(self._ptr(v)), 8, 0,
-                        _align(text))
+                        align_of(text))
             return
         if not _scalar(t):
             raise self._type_error(t, "a store", text, self._llname)
@@ -1096,7 +961,7 @@ class Translator:
         size = store_size(t)
         if 8 * size != t.bits:
             data = self._emit("zext", [data], 8 * size)
-        self._store(p, data, size, t.bits if isinstance(t, FloatT) else 0, _align(text))
+        self._store(p, data, size, t.bits if isinstance(t, FloatT) else 0, align_of(text))
 
     def _host_free(self, p: Ptr) -> Ptr:
         """A pointer held in memory must not live in a buffer of the host (a pointer
@@ -1143,7 +1008,7 @@ class Translator:
                             mem=m, size=size)
             if g is not None:
                 op.attrs["guard"] = 1
-            self.accesses.append(_Access(op, q, size, self._fn, float_bits,
+            self.accesses.append(Access(op, q, size, self._fn, float_bits,
                                          self._base_align(m, align) if p.mem is None else 0))
             out = op if out is None else self._emit("select", [g, op, out], 8 * size)
         return out
@@ -1154,7 +1019,7 @@ class Translator:
                             mem=m, size=size)
             if g is not None:
                 op.attrs["guard"] = 2
-            self.accesses.append(_Access(op, p if p.mem is not None else Ptr(m, p.off), size,
+            self.accesses.append(Access(op, p if p.mem is not None else Ptr(m, p.off), size,
                                          self._fn, float_bits,
                                          self._base_align(m, align) if p.mem is None else 0))
 
@@ -1183,8 +1048,8 @@ class Translator:
             nodes = self._md_nodes = dict(re.findall(r"^(!\d+) = (?:distinct )?!\{(.*)\}$",
                                                      self.text, re.M))
         out = {}
-        for ref in re.findall(r"!\d+", nodes.get(m.group(1), "")):
-            body = nodes.get(ref, "")
+        for node in re.findall(r"!\d+", nodes.get(m.group(1), "")):
+            body = nodes.get(node, "")
             k = re.match(r'!"([\w.]+)"(?:, i\d+ (-?\d+|true|false))?', body)
             if not k:
                 continue
@@ -1235,16 +1100,16 @@ class Translator:
         ops = list(ins.operands)
         callee = ops[-1]
         args = ops[:-1]
-        if " asm " in text or _vk(callee) == "inline_asm":
+        if " asm " in text or value_kind(callee) == "inline_asm":
             raise self.unsupported("inline assembly", text, self._llname)
-        if _vk(callee) != "function":
+        if value_kind(callee) != "function":
             raise self.unsupported("an indirect call through a function pointer", text, self._llname)
         name = callee.name
         if name.startswith("llvm."):
             self._intrinsic(ins, text, name[5:], args)
             return
         callee = self.llmod.get_function(name)
-        if callee.is_declaration and name in _LIBC_CALLS:
+        if callee.is_declaration and name in LIBC_CALLS:
             self._libc_call(ins, text, name, args)
             return
         if callee.is_declaration:
@@ -1287,7 +1152,7 @@ class Translator:
             for ins in bb.instructions:
                 if ins.opcode == "call":
                     c = list(ins.operands)[-1]
-                    if _vk(c) == "function" and not self.llmod.get_function(c.name).is_declaration:
+                    if value_kind(c) == "function" and not self.llmod.get_function(c.name).is_declaration:
                         if c.name == target or self._reaches(self.llmod.get_function(c.name), target, seen):
                             return True
         return False
@@ -1337,287 +1202,6 @@ class Translator:
             return
         raise self.unsupported(f"the intrinsic llvm.{name}", text, self._llname)
 
-    # ------------------------------------------------------------------ library calls
-    def _libc_call(self, ins, text, name: str, args) -> None:
-        """printf/puts/putchar: dropped (warned about in ``check``); exit(n): a return of n
-        from main; abort()/failed assert: the site number into the abort flag memory and
-        a return; memset/memcpy/memmove: as the intrinsics."""
-        if name in _PRINT_CALLS:
-            if str(ins.type) != "void" and self._result_used(ins):
-                raise self.unsupported(f"using the value of '{name}', which is dropped from "
-                                       f"the hardware,", text, self._llname)
-            return
-        if name in ("memset", "memcpy", "memmove"):
-            self._mem_intrinsic(name, ins, text, args)
-            if str(ins.type) == "ptr":
-                self._set(ins, self._ptr(args[0]))
-            return
-        if name == "exit":
-            if getattr(self, "_top_name", None) != "main":
-                raise self.unsupported("exit() outside a whole program (--top main)", text,
-                                       self._llname)
-            w = self._fn.return_width
-            status = self._fit(self._int(args[0]) if args else Const(32, 0), 32)
-            if self._llname != "main":  # a function main calls: [1, status], then return
-                mem = self._flag_mem(EXIT_GLOBAL, 8)
-                for off, v in ((0, Const(32, 1)), (4, status)):
-                    p = Ptr(mem, Const(OFF_W, off))
-                    op = self._emit("store", [p.off, v], 0, mem=mem, size=4)
-                    self.accesses.append(_Access(op, p, 4, self._fn))
-                self.__dict__.setdefault("_may_exit", set()).add(self._fn.name)
-                self._emit("ret", [Const(w, 0)] if w else [], 0)
-                return
-            self._emit("ret", [self._fit(status, w)] if w else [], 0)
-            return
-        what = "abort()"
-        if name in ("__assert_fail", "__assert_rtn"):
-            cond = _c_string(self, args[0 if name == "__assert_fail" else 3])
-            what = f"assertion '{cond}' failed" if cond else "an assertion failed"
-        self._abort(what)
-
-    def _fit(self, v: Value, w: int) -> Value:
-        if v.width == w:
-            return v
-        if isinstance(v, Const):
-            return Const(w, v.value)
-        return self._emit("trunc" if v.width > w else "zext", [v], w)
-
-    def _result_used(self, ins) -> bool:
-        name = ins.name
-        if not name:
-            return False
-        body = "\n".join(l for l in str(ins.function).splitlines()
-                         if not l.lstrip().startswith(("#dbg_", "call void @llvm.dbg.")))
-        uses = re.findall(r"%" + re.escape(name) + r"(?![-\w.$])", body)
-        return len(uses) > 1
-
-    def _flag_mem(self, name: str, nbytes: int) -> MemoryObject:
-        mem = self.globals.get(name)
-        if mem is None:  # Verilator mangles the port names of a leading "__"
-            mem = MemoryObject(name=name.strip("_"), kind="global", elem_bytes=4,
-                               init=bytes(nbytes), symbol=name)
-            self.globals[name] = mem
-        return mem
-
-    def _flag_check(self, name: str) -> None:
-        """After a call that may have aborted (``ABORT_GLOBAL``) or called exit
-        (``EXIT_GLOBAL``): end this call too when the flag is set (main returns the exit
-        status)."""
-        mem = self.globals[name]
-        p = Ptr(mem, Const(OFF_W, 0))
-        flag = self._emit("load", [p.off], 32, mem=mem, size=4)
-        self.accesses.append(_Access(flag, p, 4, self._fn))
-        c = self._emit("icmp", [flag, Const(32, 0)], 1, pred="ne")
-        head = self._cur
-        stop, cont = self._new_block("stop"), self._new_block("go_on")
-        self._branch([c], [stop, cont])
-        self._cur = stop
-        w = self._fn.return_width
-        ret = Const(w, 0) if w else None
-        if name == EXIT_GLOBAL and self._llname == "main" and w:
-            p = Ptr(mem, Const(OFF_W, 4))
-            st = self._emit("load", [p.off], 32, mem=mem, size=4)
-            self.accesses.append(_Access(st, p, 4, self._fn))
-            ret = self._fit(st, w)
-        self._emit("ret", [ret] if w else [], 0)
-        self._cur = cont
-        self._note_split(head, cont)
-        which = "_may_exit" if name == EXIT_GLOBAL else "_may_abort"
-        self.__dict__.setdefault(which, set()).add(self._fn.name)
-
-    def _abort(self, what: str) -> None:
-        """End the call with a failure: write the site number (1, 2, ...) into the abort
-        flag memory (a writable global the co-simulation reads) and return."""
-        mem = self._flag_mem(ABORT_GLOBAL, 4)
-        sites = self.__dict__.setdefault("abort_sites", {})
-        k = len(sites) + 1
-        loc = self._loc
-        sites[k] = f"{loc.file}:{loc.line}: {what}" if loc and loc.line else what
-        p = Ptr(mem, Const(OFF_W, 0))
-        op = self._emit("store", [p.off, Const(32, k)], 0, mem=mem, size=4)
-        self.accesses.append(_Access(op, p, 4, self._fn))
-        w = self._fn.return_width
-        self._emit("ret", [Const(w, 0)] if w else [], 0)
-        self.__dict__.setdefault("_may_abort", set()).add(self._fn.name)
-
-    # ------------------------------------------------------------------ memset/memcpy/memmove
-    def _mem_intrinsic(self, base, ins, text, args) -> None:
-        """Constant lengths up to ``_UNROLL_MEM_BYTES``: straight-line accesses (a memmove
-        within one memory: all loads before all stores, up to ``_UNROLL_MEMMOVE_BYTES``).
-        Otherwise a loop of element accesses (the element: the largest power of two up to
-        8 bytes that divides the length, as far as it is known, and the alignment); a
-        memmove within one memory copies upwards when the destination is below the source
-        and downwards otherwise, so overlapping ranges are right."""
-        n = self._val(args[2])
-        if not isinstance(n, Const) and not isinstance(n, Value):
-            raise self.unsupported(f"{base} with a pointer length", text, self._llname)
-        dst = self._ptr(args[0])
-        src = self._ptr(args[1]) if base != "memset" else None
-        aligns = [int(a) for a in re.findall(r"align (\d+)", text)] or [1]
-        same = src is not None and src.mem is dst.mem
-        limit = _UNROLL_MEMMOVE_BYTES if base == "memmove" and same else _UNROLL_MEM_BYTES
-        if isinstance(n, Const):
-            nres, nbits = n.value, OFF_W
-        else:
-            n = self._to_len(n)
-            nres, nbits = _Residues().get(n)
-        chunk = 8
-        while chunk > 1 and (chunk > min(aligns) or nbits < chunk.bit_length() - 1
-                             or nres % chunk):
-            chunk //= 2
-        word = None
-        if base == "memset":
-            byte = self._int(args[1])
-            if byte.width != 8:
-                byte = self._fit(byte, 8)
-            if isinstance(byte, Const):
-                word = Const(8 * chunk, int.from_bytes(bytes([byte.value]) * chunk, "little"))
-            else:
-                word = byte if chunk == 1 else self._emit("concat", [byte] * chunk, 8 * chunk)
-        if isinstance(n, Const) and n.value <= limit:
-            self._mem_unrolled(dst, src, word, n.value, chunk)
-            return
-        if isinstance(n, Const):
-            n = Const(OFF_W, n.value)
-        head = self._cur
-        join = self._new_block("mem_done")
-        if not isinstance(n, Const):  # nothing to do for a zero length
-            z = self._emit("icmp", [n, Const(OFF_W, 0)], 1, pred="eq")
-            body = self._new_block("mem_go")
-            self._branch([z], [join, body])
-            self._cur = body
-        if base == "memmove" and same and isinstance(dst.off, Const) and isinstance(src.off, Const):
-            self._mem_loop(dst, src, None, n, chunk, join, down=dst.off.value > src.off.value)
-        elif base == "memmove" and same:
-            up, down = self._new_block("move_up"), self._new_block("move_down")
-            c = self._emit("icmp", [dst.off, src.off], 1, pred="ule")
-            self._branch([c], [up, down])
-            self._cur = up
-            self._mem_loop(dst, src, None, n, chunk, join, down=False)
-            self._cur = down
-            self._mem_loop(dst, src, None, n, chunk, join, down=True)
-        else:
-            if base == "memmove" and src.mem.kind == dst.mem.kind == "arg":
-                self.__dict__.setdefault("_memmoves", []).append(
-                    (src.mem, dst.mem, text, self._llname, self._loc))
-            self._mem_loop(dst, src, word, n, chunk, join, down=False)
-        self._cur = join
-        self._note_split(head, join)
-
-    def _check_memmoves(self) -> None:
-        """A memmove between two pointer arguments of a called function copies upwards,
-        as if they did not overlap: reject it where a call binds both to one memory."""
-        pairs = self.__dict__.get("_memmoves", [])
-        if not pairs:
-            return
-        edges: dict[MemoryObject, list[MemoryObject]] = {}
-        for _, binds in self.call_binds:
-            for param, ptr in binds:
-                edges.setdefault(param.mem, []).append(ptr.mem)
-
-        def roots(m, seen=()):
-            if m in seen or m not in edges:
-                return {m}
-            return set().union(*(roots(x, seen + (m,)) for x in edges[m]))
-
-        for src, dst, text, fn, loc in pairs:
-            common = roots(src) & roots(dst)
-            if common:
-                self._loc = loc
-                raise self.unsupported(
-                    f"memmove between pointer arguments '{src.name}' and '{dst.name}' that a "
-                    f"call binds to the same memory ('{sorted(m.name for m in common)[0]}'; "
-                    f"they may overlap)", text, fn)
-
-    def _to_len(self, n: Value) -> Value:
-        """A length (size_t) as an unsigned OFF_W-bit value."""
-        if n.width == OFF_W:
-            return n
-        return self._emit("trunc" if n.width > OFF_W else "zext", [n], OFF_W)
-
-    def _mem_unrolled(self, dst: Ptr, src: Ptr | None, word, n: int, chunk: int) -> None:
-        offs = range(0, n, chunk)
-        if src is None:
-            for off in offs:
-                p = Ptr(dst.mem, self._add(dst.off, Const(OFF_W, off)))
-                op = self._emit("store", [p.off, word], 0, mem=p.mem, size=chunk)
-                self.accesses.append(_Access(op, p, chunk, self._fn))
-            return
-        loads = []
-        for off in offs:
-            p = Ptr(src.mem, self._add(src.off, Const(OFF_W, off)))
-            op = self._emit("load", [p.off], 8 * chunk, mem=p.mem, size=chunk)
-            self.accesses.append(_Access(op, p, chunk, self._fn))
-            loads.append(op)
-        for off, ld in zip(offs, loads):
-            p = Ptr(dst.mem, self._add(dst.off, Const(OFF_W, off)))
-            op = self._emit("store", [p.off, ld], 0, mem=p.mem, size=chunk)
-            self.accesses.append(_Access(op, p, chunk, self._fn))
-
-    def _mem_tagged(self, base, text, args) -> None:
-        """memset/memcpy/memmove of a constant length through a tagged pointer (a struct
-        copied through a pointer loaded from memory, say): every chunk steered."""
-        n = self._val(args[2])
-        if not isinstance(n, Const) or n.value > 4096:
-            raise self.unsupported(f"{base} through a pointer whose memory is decided at run time, "
-                                   "of a length that is not a constant of at most 4096 bytes",
-                                   text, self._llname)
-        aligns = [int(a) for a in re.findall(r"align (\d+)", text)] or [1]
-        chunk = 8
-        while chunk > 1 and (n.value % chunk or chunk > min(aligns)):
-            chunk //= 2
-
-        def at(p: Ptr, off: int) -> Ptr:
-            return Ptr(p.mem, self._add(p.off, Const(OFF_W, off)), p.tag, p.mems)
-
-        dst = self._ptr(args[0])
-        if base == "memset":
-            byte = self._int(args[1])
-            if isinstance(byte, Const):
-                word = Const(8 * chunk, int.from_bytes(bytes([byte.value]) * chunk, "little"))
-            else:
-                word = byte if chunk == 1 else self._emit("concat", [byte] * chunk, 8 * chunk)
-            for off in range(0, n.value, chunk):
-                self._store(at(dst, off), word, chunk, 0, chunk)
-            return
-        src = self._ptr(args[1])
-        if base == "memmove" and set(src.targets) & set(dst.targets):
-            raise self.unsupported("memmove within one memory", text, self._llname)
-        loads = [self._load(at(src, off), chunk, 0, chunk) for off in range(0, n.value, chunk)]
-        for off, ld in zip(range(0, n.value, chunk), loads):
-            self._store(at(dst, off), ld, chunk, 0, chunk)
-
-    def _mem_loop(self, dst: Ptr, src: Ptr | None, word, n: Value, chunk: int, exit_: Block,
-                  down: bool) -> None:
-        """One single-block loop from the current block over ``n`` bytes (n > 0) in
-        ``chunk``-byte elements: stores of ``word`` (memset) or copies from ``src``,
-        upwards from offset 0 or downwards from n - chunk; then on to ``exit_``."""
-        pre = self._cur
-        loop = self._new_block("mem_down" if down else "mem_loop")
-        self._branch([], [loop])
-        self._cur = loop
-        i = self._emit("phi", [], OFF_W)
-        step = Const(OFF_W, -chunk if down else chunk)
-        nxt = self._emit("add", [i, step], OFF_W)
-        if down:  # i: bytes left; the element at i - chunk
-            i.incoming = [(pre, n), (loop, nxt)]
-            at = nxt
-        else:
-            i.incoming = [(pre, Const(OFF_W, 0)), (loop, nxt)]
-            at = i
-        if src is not None:
-            p = Ptr(src.mem, self._add(src.off, at))
-            word = self._emit("load", [p.off], 8 * chunk, mem=p.mem, size=chunk)
-            self.accesses.append(_Access(word, p, chunk, self._fn))
-        p = Ptr(dst.mem, self._add(dst.off, at))
-        op = self._emit("store", [p.off, word], 0, mem=p.mem, size=chunk)
-        self.accesses.append(_Access(op, p, chunk, self._fn))
-        if down:
-            c = self._emit("icmp", [nxt, Const(OFF_W, 0)], 1, pred="ne")
-        else:
-            c = self._emit("icmp", [nxt, n], 1, pred="ult")
-        self._branch([c], [loop, exit_])
-
     def _branch(self, cond: list[Value], targets: list[Block]) -> None:
         op = self._emit("condbr" if cond else "br", cond, 0)
         op.targets = targets
@@ -1649,205 +1233,6 @@ class Translator:
             op.incoming = [(ends.get(b, b), v) for b, v in op.incoming]
 
     # ------------------------------------------------------------------ globals in callees
-    def _thread_globals(self, top: Function) -> None:
-        """Writable globals used below the top become implicit pointer parameters of every
-        function on the way, bound by each caller to its own view of the global; the top
-        sees the global itself (an external memory).  Read-only globals stay ROMs, one
-        copy per function that reads them."""
-        direct: dict[Function, list[MemoryObject]] = {f: [] for f in self.functions.values()}
-        for acc in self.accesses:
-            m = acc.ptr.mem
-            if m.kind == "global" and not m.readonly and m not in direct[acc.func]:
-                direct[acc.func].append(m)
-        for op, binds in self.call_binds:
-            f = op.block.function
-            for _, ptr in binds:
-                m = ptr.mem
-                if m.kind == "global" and not m.readonly and m not in direct[f]:
-                    direct[f].append(m)
-        used: dict[Function, list[MemoryObject]] = {}
-
-        def closure(f: Function) -> list[MemoryObject]:
-            if f not in used:
-                used[f] = []
-                out = list(direct[f])
-                for c in f.callees():
-                    for m in closure(c):
-                        if m not in out:
-                            out.append(m)
-                used[f] = out
-            return used[f]
-
-        closure(top)
-        view: dict[tuple[Function, MemoryObject], MemoryObject] = {}
-        for f in self.functions.values():
-            for g in closure(f):
-                if f is top:
-                    view[(f, g)] = g
-                    continue
-                mem = MemoryObject(name=f"g_{g.name}", kind="arg", elem_bytes=g.elem_bytes,
-                                   loc=f.loc)
-                f.params.append(PtrParam(index=-1, name=f"g_{g.name}", mem=mem))
-                view[(f, g)] = mem
-        for acc in self.accesses:
-            m = acc.ptr.mem
-            if (acc.func, m) in view:
-                acc.ptr = Ptr(view[(acc.func, m)], acc.ptr.off)
-        new_binds = []
-        for op, binds in self.call_binds:
-            f = op.block.function
-            callee = op.attrs["callee"]
-            out = [(p, Ptr(view.get((f, ptr.mem), ptr.mem), ptr.off)) for p, ptr in binds]
-            for g in closure(callee):
-                p = next(pp for pp in callee.ptr_params if pp.mem is view[(callee, g)])
-                out.append((p, Ptr(view[(f, g)], Const(OFF_W, 0))))
-            new_binds.append((op, out))
-        self.call_binds = new_binds
-
-    # ------------------------------------------------------------------ memories
-    def _finish_memories(self) -> None:
-        """Choose word sizes, depths, and rewrite byte offsets into word addresses."""
-        # union memories bound together through calls
-        parent: dict[MemoryObject, MemoryObject] = {}
-
-        def find(m):
-            while parent.get(m, m) is not m:
-                m = parent.get(m, m)
-            return m
-
-        for op, binds in self.call_binds:
-            for p, ptr in binds:
-                a, b = find(p.mem), find(ptr.mem)
-                if a is not b:
-                    parent[a] = b
-        groups: dict[MemoryObject, list[MemoryObject]] = {}
-        allmems = set()
-        for acc in self.accesses:
-            allmems.add(acc.ptr.mem)
-        for f in self.functions.values():
-            allmems.update(p.mem for p in f.ptr_params)
-            allmems.update(f.memories)
-        allmems.update(self.globals.values())
-        for m in allmems:
-            groups.setdefault(find(m), []).append(m)
-        res = _Residues()
-        by_group: dict[MemoryObject, list[_Access]] = {}
-        for acc in self.accesses:
-            by_group.setdefault(find(acc.ptr.mem), []).append(acc)
-        bind_offs: dict[MemoryObject, list[Value]] = {}
-        for op, binds in self.call_binds:
-            for p, ptr in binds:
-                bind_offs.setdefault(find(p.mem), []).append(ptr.off)
-        for root, members in groups.items():
-            accs = by_group.get(root, [])
-            w = _choose_word_bytes(accs, bind_offs.get(root, []), res)
-            for m in members:
-                m.word_bytes = w
-            for m in members:
-                self._size_memory(m, w)
-            sized = [m.depth_words for m in members if m.depth_words]
-            for m in members:
-                if m.kind == "arg" and m not in self._top_mems:
-                    m.depth_words = max(sized, default=0)
-                if m.depth_words == 0:
-                    self._infer_depth(m, accs, res)
-            fl = {a.float_bits for a in accs}
-            if len(fl) == 1 and fl != {0}:
-                fbits = next(iter(fl))
-                for m in members:
-                    m.float_bits = fbits
-            reads = any(a.op.kind == "load" for a in accs)
-            writes = any(a.op.kind == "store" for a in accs)
-            for m in members:
-                if m.kind == "arg":
-                    m.readonly = not writes
-                    m.writeonly = writes and not reads
-        for acc in self.accesses:
-            _lower_access(acc, res)
-        for op, binds in self.call_binds:
-            out = []
-            for p, ptr in binds:
-                w = p.mem.word_bytes
-                sh = w.bit_length() - 1
-                wa = _slice_before(op, ptr.off, sh, OFF_W - sh)
-                out.append((p, ptr.mem))
-                op.operands.append(wa)  # word offsets follow the scalar arguments
-            op.attrs["ptr_args"] = out
-
-    def _infer_depth(self, m: MemoryObject, accs: list[_Access], res: "_Residues") -> None:
-        """An argument without --depth: only constant offsets give a provable extent."""
-        offs = [a.ptr.off for a in accs]
-        if accs and all(isinstance(o, Const) for o in offs):
-            end = max(a.ptr.off.value + a.size for a in accs)
-            m.depth_words = max(1, -(-end // m.word_bytes))
-            return
-        if not accs:
-            m.depth_words = 1
-            return
-        loc = m.loc or Loc(self.path, None)
-        raise FrontendError(
-            f"the extent of pointer argument '{m.name}' is unknown: give it with "
-            f"--depth {m.name}=N (N elements of {m.elem_bytes or m.word_bytes} bytes)",
-            loc.file, loc.line)
-
-    def _size_memory(self, m: MemoryObject, w: int) -> None:
-        if m.kind in ("global", "local"):
-            size = max(len(m.init or b""), 1)
-            m.depth_words = max(1, -(-size // w))
-            m.init = (m.init or b"").ljust(m.depth_words * w, b"\0")
-            return
-        depths = self.opts.get("depth", {})
-        d = None
-        if m in self._top_mems:
-            d = depths.get(m.name, depths.get(str(m.arg_index)))
-        if d is None:
-            m.depth_words = 0  # filled in from the callers' bindings or reported later
-            return
-        eb = m.elem_bytes or w
-        m.depth_words = max(1, -(-(int(d) * eb) // w))
-
-
-def _pointer_differences(fn) -> set[int]:
-    """ptrtoints whose every use is a ``sub`` of two ptrtoints (C's ``p - q``)."""
-    p2i = {key(i) for bb in fn.blocks for i in bb.instructions if i.opcode == "ptrtoint"}
-    consts: set[int] = set()
-    bad: set[int] = set()
-    for bb in fn.blocks:
-        for i in bb.instructions:
-            ops = list(i.operands)
-            const = {key(o) for o in ops if o.is_constant and " ptrtoint (ptr " in str(o)}
-            if i.opcode == "sub" and all(key(o) in p2i or key(o) in const for o in ops):
-                consts |= const
-                continue
-            bad.update(key(o) for o in ops if key(o) in p2i)
-    return (p2i - bad) | consts
-
-
-def _source_says(loc: Loc, word: str) -> bool:
-    """Does the source line at ``loc`` contain ``word``?"""
-    try:
-        with open(loc.file, errors="replace") as f:
-            for i, line in enumerate(f, 1):
-                if i == loc.line:
-                    return word in line
-    except (OSError, TypeError):
-        pass
-    return False
-
-
-def _c_string(tr: "Translator", v) -> str | None:
-    """The text of a constant C string argument (a global ``c"...\\00"``), if any."""
-    try:
-        if _vk(v) == "global_variable":
-            gv = tr._gvars[v.name]
-        else:  # a constant getelementptr into one
-            gv = tr._gvars[re.search(r"ptr @([-\w.$]+)", str(v)).group(1)]
-        c = re.search(r'c"((?:[^"\\]|\\[0-9A-Fa-f]{2})*)"', str(gv))
-        raw = re.sub(r"\\([0-9A-Fa-f]{2})", lambda x: chr(int(x.group(1), 16)), c.group(1))
-        return raw.split("\0")[0]
-    except Exception:  # noqa: BLE001 - only a nicer message
-        return None
-
 
 def _rpo(llblocks: list) -> list:
     """Blocks in reverse post-order, so every definition is translated before its uses
@@ -1919,186 +1304,3 @@ def sanitize_name(name: str) -> str:
     if not s or s[0].isdigit():
         s = "v" + s
     return s
-
-
-class _Residues:
-    """Known low bits of byte offsets: ``v ≡ r (mod 2**k)``; phis by fixpoint."""
-
-    def __init__(self):
-        self.memo: dict[Value, tuple[int, int]] = {}
-
-    def get(self, v: Value) -> tuple[int, int]:
-        if isinstance(v, Const):
-            return v.value, OFF_W
-        if v in self.memo:
-            return self.memo[v]
-        if isinstance(v, Op) and v.kind == "phi":
-            # optimistic fixpoint over the phi's incoming values
-            self.memo[v] = (0, OFF_W + 1)  # top
-            for _ in range(8):
-                cur = self.memo[v]
-                acc = None
-                for _, x in v.incoming:
-                    rx = self.get(x)
-                    acc = rx if acc is None else _meet(acc, rx)
-                acc = acc or (0, 0)
-                if acc == cur:
-                    break
-                self.memo[v] = acc
-                self._invalidate(v)
-            else:
-                self.memo[v] = (0, 0)
-            r = self.memo[v]
-            if r[1] > OFF_W:
-                self.memo[v] = r = (0, OFF_W)
-            return r
-        r = self._compute(v)
-        self.memo[v] = r
-        return r
-
-    def _invalidate(self, phi: Value) -> None:
-        for k in [k for k in self.memo if k is not phi and not (isinstance(k, Op) and k.kind == "phi")]:
-            del self.memo[k]
-
-    def _compute(self, v: Value) -> tuple[int, int]:
-        if not isinstance(v, Op):
-            return 0, 0
-        k = v.kind
-        if k in ("add", "sub"):
-            (ra, ka), (rb, kb) = self.get(v.operands[0]), self.get(v.operands[1])
-            n = min(ka, kb)
-            r = (ra + rb) if k == "add" else (ra - rb)
-            return r % (1 << n) if n else 0, n
-        if k == "mul" and isinstance(v.operands[1], Const):
-            ra, ka = self.get(v.operands[0])
-            c = v.operands[1].value
-            tz = (c & -c).bit_length() - 1 if c else OFF_W
-            n = min(OFF_W, ka + tz)
-            return (ra * c) % (1 << n), n
-        if k == "shl" and isinstance(v.operands[1], Const):
-            ra, ka = self.get(v.operands[0])
-            s = v.operands[1].value
-            n = min(OFF_W, ka + s)
-            return (ra << s) % (1 << n), n
-        if k == "select":
-            return _meet(self.get(v.operands[1]), self.get(v.operands[2]))
-        if k in ("sext", "zext", "trunc"):
-            ra, ka = self.get(v.operands[0])
-            n = min(ka, v.operands[0].width, v.width)
-            return ra % (1 << n) if n else 0, n
-        return 0, 0
-
-
-def _meet(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    n = min(a[1], b[1])
-    while n > 0 and (a[0] - b[0]) % (1 << n):
-        n -= 1
-    return a[0] % (1 << n) if n else 0, n
-
-
-def _align(text: str) -> int:
-    m = re.search(r", align (\d+)", text)
-    return int(m.group(1)) if m else 0
-
-
-def _known(acc: _Access, res: _Residues) -> tuple[int, int]:
-    """Known low bits of an access's byte offset; a tagged pointer's access (an offset
-    loaded from memory, say) may also rely on the alignment LLVM states for it."""
-    r, k = res.get(acc.ptr.off)
-    a = (acc.align & -acc.align).bit_length() - 1 if acc.align else 0
-    if a > k:
-        return 0, a
-    return r, k
-
-
-def _choose_word_bytes(accs: list[_Access], bind_offs: list[Value], res: _Residues) -> int:
-    if not accs:
-        return 1
-    top = max(a.size for a in accs)
-    w = 1 << (top - 1).bit_length()
-    w = min(w, 16)
-    while w > 1:
-        lg = w.bit_length() - 1
-        ok = True
-        for a in accs:
-            r, k = _known(a, res)
-            if k < lg:
-                ok = False
-                break
-            lane = r % w
-            if a.size <= w:
-                if lane + a.size > w:
-                    ok = False
-                    break
-            elif a.size % w or lane:
-                ok = False
-                break
-        for off in bind_offs:
-            r, k = res.get(off)
-            if k < lg or r % w:
-                ok = False
-        if ok:
-            return w
-        w //= 2
-    return 1
-
-
-def _slice_before(anchor: Op, v: Value, lo: int, width: int) -> Value:
-    if isinstance(v, Const):
-        return Const(width, v.value >> lo)
-    op = Op(width=width, kind="slice", operands=[v], attrs={"lo": lo}, loc=anchor.loc)
-    b = anchor.block
-    op.block = b
-    b.ops.insert(b.ops.index(anchor), op)
-    return op
-
-
-def _lower_access(acc: _Access, res: _Residues) -> None:
-    op, mem = acc.op, acc.ptr.mem
-    w = mem.word_bytes
-    lg = w.bit_length() - 1
-    r, _ = _known(acc, res)
-    lane = r % w
-    aw = OFF_W - lg
-    base = _slice_before(op, acc.ptr.off, lg, aw)
-    op.attrs["mem"] = mem
-    if acc.size <= w:
-        op.operands[0] = base
-        op.attrs["lane"] = lane
-        return
-    # split into word accesses: word i at base + i
-    n = acc.size // w
-    guard = [op.operands[op.attrs["guard"]]] if "guard" in op.attrs else []
-    b = op.block
-    parts: list[Value] = []
-    idx = b.ops.index(op)
-    new_ops: list[Op] = []
-    for i in range(n):
-        addr: Value
-        if isinstance(base, Const):
-            addr = Const(aw, base.value + i)
-        elif i == 0:
-            addr = base
-        else:
-            addr = Op(width=aw, kind="add", operands=[base, Const(aw, i)], loc=op.loc)
-            new_ops.append(addr)
-        if op.kind == "load":
-            ld = Op(width=8 * w, kind="load", operands=[addr] + guard, loc=op.loc,
-                    attrs={"mem": mem, "lane": 0, "size": w, **({"guard": 1} if guard else {})})
-            new_ops.append(ld)
-            parts.append(ld)
-        else:
-            piece = Op(width=8 * w, kind="slice", operands=[op.operands[1]], loc=op.loc,
-                       attrs={"lo": 8 * w * i})
-            st = Op(width=0, kind="store", operands=[addr, piece] + guard, loc=op.loc,
-                    attrs={"mem": mem, "lane": 0, "size": w, **({"guard": 2} if guard else {})})
-            new_ops += [piece, st]
-    for o in new_ops:
-        o.block = b
-    if op.kind == "load":
-        b.ops[idx:idx] = new_ops
-        op.kind = "concat"
-        op.operands = parts
-        op.attrs = {}
-    else:
-        b.ops[idx:idx + 1] = new_ops

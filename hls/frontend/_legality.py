@@ -1,0 +1,92 @@
+"""Legality: constructs without a hardware meaning are rejected on the LLVM IR as the user
+wrote it (before any pass), so the error points at the user's line.  A mixin of the
+translator (:class:`._translate.Translator`): it uses its error helpers and LLVM module."""
+
+from __future__ import annotations
+
+from ._common import LIBC_CALLS, PRINT_CALLS, key, pointer_differences, source_says, value_kind, warn
+
+
+class Legality:
+    def check(self, top: str) -> None:
+        """Reject constructs without a hardware meaning, on the IR as the user wrote it,
+        so the message points at the user's line before any pass rewrites it."""
+        fn = self._find_function(top)
+        self._warnings: list[tuple[int, str, str]] = []
+        try:
+            self._check(fn, top)
+        finally:
+            for line, file, msg in sorted(set(self._warnings)):
+                warn(file, line or None, msg)
+
+    def _check(self, fn, top: str) -> None:
+        seen: dict[str, None] = {}
+        stack: list[tuple[object, tuple[str, ...]]] = [(fn, ())]
+        while stack:
+            f, path = stack.pop()
+            if f.name in seen:
+                continue
+            seen[f.name] = None
+            self._llname = f.name
+            if f.global_value_type.is_function_vararg:
+                d = self._define_lines.get(f.name, "")
+                raise self.unsupported("a variadic function", d.split("{")[0], f.name)
+            diffs = pointer_differences(f)
+            for bb in f.blocks:
+                for ins in bb.instructions:
+                    text = self._ins_text(ins)
+                    opc = ins.opcode
+                    if opc == "ptrtoint":
+                        if key(ins) in diffs:
+                            continue  # only subtracted from another pointer: p - q
+                        raise self.unsupported("a pointer-to-integer conversion", text, f.name)
+                    if opc in ("invoke", "landingpad", "resume", "va_arg", "indirectbr",
+                               "callbr", "ptrtoint", "inttoptr"):
+                        self._instr_error(ins, text)
+                    if opc == "alloca":
+                        ops = list(ins.operands)
+                        if ops and not ops[0].is_constant:
+                            raise self.unsupported("a dynamically sized stack array (dynamic alloca)",
+                                                   text, f.name)
+                    if opc != "call":
+                        continue
+                    callee = list(ins.operands)[-1]
+                    if " asm " in text or value_kind(callee) == "inline_asm":
+                        raise self.unsupported("inline assembly", text, f.name)
+                    if value_kind(callee) != "function":
+                        raise self.unsupported("an indirect call through a function pointer",
+                                               text, f.name)
+                    name = callee.name
+                    callee = self.llmod.get_function(name)
+                    if name.startswith("llvm."):
+                        if name.startswith(("llvm.va_start", "llvm.va_end", "llvm.va_copy")):
+                            raise self.unsupported("a variadic argument list", text, f.name)
+                        if name.startswith(("llvm.stacksave", "llvm.stackrestore")):
+                            raise self.unsupported("a dynamically sized stack array", text, f.name)
+                        continue
+                    if callee.is_declaration and name in LIBC_CALLS:
+                        self._check_libc(name, ins, text, f.name, top)
+                        continue
+                    if callee.is_declaration:
+                        raise self.unsupported(
+                            f"a call to the undefined external function '{name}'", text, f.name)
+                    if callee.global_value_type.is_function_vararg:
+                        raise self.unsupported("a call to a variadic function", text, f.name)
+                    if name == f.name or name in path:
+                        raise self.unsupported("recursion", text, f.name)
+                    stack.append((callee, path + (f.name,)))
+
+    def _check_libc(self, name: str, ins, text: str, fn: str, top: str) -> None:
+        """A call of a library function the hardware understands (see ``_libc_call``)."""
+        if name in PRINT_CALLS:
+            if str(ins.type) != "void" and self._result_used(ins):
+                raise self.unsupported(f"using the value of '{name}', which is dropped from "
+                                       f"the hardware,", text, fn)
+            loc = self.loc_of(text, fn)
+            shown = name
+            if name != "printf" and source_says(loc, "printf"):
+                shown = "printf"  # clang turns printf("...\\n") into puts, printf("%c") into putchar
+            self._warnings.append((loc.line or 0, loc.file, f"call of '{shown}' is dropped "
+                                                             f"from the hardware"))
+        elif name == "exit" and top != "main":
+            raise self.unsupported("exit() outside a whole program (--top main)", text, fn)
