@@ -64,7 +64,7 @@ def fpu_rows(family: str, clock: float):
     from bench_fpu_units import UNITS, pick_stages
 
     from hls.fpu import FPFormat
-    from hls.fpu._sim import unit_verilog
+    from hls.fpu import unit_verilog
 
     for name in ("add", "mul"):
         spec = UNITS[name]

@@ -35,11 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hls.errors import HLSError  # noqa: E402
 from hls.estimate import yosys_area, yosys_command  # noqa: E402
 from hls.fpu import ref  # noqa: E402
-from hls.fpu._format import FPFormat  # noqa: E402
-from hls.fpu._sim import run_unit, unit_verilog  # noqa: E402
-from hls.fpu._units_add import FPAdd  # noqa: E402
-from hls.fpu._units_conv import FPConvert, FPToInt, IntToFP  # noqa: E402
-from hls.fpu._units_mul import FPFMA, FPMul  # noqa: E402
+from hls.fpu import (FPFMA, FPAdd, FPConvert, FPFormat, FPMul, FPToInt, IntToFP,  # noqa: E402
+                     run_unit, unit_verilog)
 
 FORMATS = ["e8m23", "e11m52", "e5m10", "e8m7", "e6m9", "e10m30"]
 U64 = np.uint64
@@ -180,9 +177,7 @@ register(UnitSpec("convert", lambda f, s: FPConvert(f, _next_format(f), s),
 
 # division, square root, comparison, min/max, sign operations (hls/fpu/_units_div.py,
 # hls/fpu/_units_cmp.py)
-from hls.fpu._stimulus import random_operands  # noqa: E402
-from hls.fpu._units_cmp import FPCmp, FPMinMax, FPSign  # noqa: E402
-from hls.fpu._units_div import FPDiv, FPSqrt  # noqa: E402
+from hls.fpu import FPCmp, FPDiv, FPMinMax, FPSign, FPSqrt, random_operands  # noqa: E402
 
 
 def _ops_div(rng, fmt, n):

@@ -25,7 +25,7 @@ def need_cocotb() -> None:
 def assert_alveo_lint_clean(verilog: str, top: str) -> None:
     """Verilator lint of an Alveo top: no defects and no warnings beyond the documented
     stylistic classes (``interrupt`` is a reserved word in SystemVerilog only)."""
-    from hls.verify._lint import lint_verilog
+    from hls.verify import lint_verilog
     try:
         res = lint_verilog(verilog, top)
     except ToolError as exc:  # pragma: no cover

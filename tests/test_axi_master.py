@@ -83,7 +83,7 @@ def test_arg_errors():
 
 @pytest.mark.parametrize("dw, beats", [(32, 16), (64, 1), (512, 4)])
 def test_lint(dw, beats):
-    from hls.verify._lint import lint_verilog
+    from hls.verify import lint_verilog
     args = ARGS if dw >= 64 else ARGS[:3]
     text = _adapter_verilog(AxiMasterAdapter("gmem", args, data_width=dw, line_beats=beats))
     try:

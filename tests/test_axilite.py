@@ -32,7 +32,7 @@ from hls.package import (  # noqa: E402
     MAxiPort, VitisKernel, c_header, connectivity_cfg, header_macros, header_name, host_cpp,
     kernel_xml, package_xo_tcl, write_vitis_package,
 )
-from hls.rtl._axilite import AxiLiteControl, control_addr_width, register_map  # noqa: E402
+from hls.rtl import AxiLiteControl, control_addr_width, register_map  # noqa: E402
 
 
 def sc(name, idx, width=32, signed=True):
@@ -281,7 +281,7 @@ def test_write_package_deterministic(tmp_path):
 # ----------------------------------------------------------------------------- RTL
 
 def test_slave_ports_and_lint():
-    from hls.verify._lint import lint_verilog
+    from hls.verify import lint_verilog
     ctl = AxiLiteControl(register_map(ITF))
     assert ctl.addr_width == 7
     assert len(ctl.s_axi_control_awaddr) == 7 and len(ctl.s_axi_control_wdata) == 32

@@ -195,7 +195,7 @@ def test_stream_arg_errors():
 
 @pytest.mark.parametrize("direction", ["in", "out"])
 def test_adapter_lint(direction):
-    from hls.verify._lint import lint_verilog
+    from hls.verify import lint_verilog
     ad = AxisAdapter(StreamArg("s", 4, 9, 300, direction))
     ports = [ad.run, ad.ready, ad.restart, ad.idle, ad.error, ad.elements, *ad.axis_ports()]
     for p in ad.ports:
@@ -267,7 +267,7 @@ def test_ports_registers_and_package(fir, tmp_path):
     assert [(s.name, s.direction, s.data_width, s.depth) for s in fir.axi.streams] == [
         ("x", "in", 16, N), ("y", "out", 32, N)]
 
-    from hls.rtl._axilite import register_map
+    from hls.rtl import register_map
     regs = {r.name: r for r in register_map(fir.interface) if r.is_arg}
     assert set(regs) == {"h0", "h1", "h2", "h3"}       # no register for the streams
     out = write_outputs(fir, tmp_path / "out")

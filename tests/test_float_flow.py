@@ -56,7 +56,7 @@ def test_shared_float_kernels_custom_format(man, fmt):
 
 def test_custom_format_changes_results():
     """The golden model really is the custom format: e5m10 and binary32 results differ."""
-    from hls.verify._flow import golden_ir
+    from hls.verify import golden_ir
 
     res = synthesize(FP_OPS, SynthOptions(top="fops", depth=FP_DEPTH,
                                           fp_format={"*": FPFormat.parse("e5m10")}))
@@ -84,7 +84,7 @@ def test_fp_format_errors(tmp_path, capsys):
 def test_nan_results_compare_by_nan_ness():
     """inf*0 and inf-inf: the host's NaN (0xFFC00000 on x86) and the hardware's canonical
     NaN (0x7FC00000) differ in their bits; float data is compared by NaN-ness."""
-    from hls.verify._compare import is_nan
+    from hls.verify import is_nan
 
     src = HERE / "kernels" / "fp_nan.c"
     r = cosim(src, "nanny", tb=src, depth={"a": 8, "o": 8})

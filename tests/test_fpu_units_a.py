@@ -21,11 +21,11 @@ from amaranth.lib.wiring import In, Out
 import amaranth
 from hls.fpu import ref
 from hls.fpu._common import Seg, plan_cuts, stage_delays
-from hls.fpu._format import FPFormat
-from hls.fpu._sim import run_unit, unit_verilog
-from hls.fpu._units_add import FPAdd
-from hls.fpu._units_conv import FPConvert, FPToInt, IntToFP
-from hls.fpu._units_mul import FPFMA, FPMul
+from hls.fpu import FPFormat
+from hls.fpu import run_unit, unit_verilog
+from hls.fpu import FPAdd
+from hls.fpu import FPConvert, FPToInt, IntToFP
+from hls.fpu import FPFMA, FPMul
 
 FORMATS = ["e8m23", "e11m52", "e5m10", "e8m7", "e6m9", "e10m30"]
 # rounding / flushing of the pipelined variant of each format (stage 0 is always rne, no ftz)
@@ -326,7 +326,7 @@ def _lint_units():
 
 @pytest.mark.parametrize("key,make", [pytest.param(k, f, id=k) for k, f in _lint_units()])
 def test_lint(key, make):
-    from hls.verify._lint import lint_verilog
+    from hls.verify import lint_verilog
 
     res = lint_verilog(_verilog(make, "lint " + key), "top")
     assert not res.defects, res.summary()

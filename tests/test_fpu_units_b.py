@@ -25,11 +25,12 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from hls.fpu import BFLOAT16, BINARY32, BINARY64, HALF, FPFormat, ref
-from hls.fpu._sim import run_unit, unit_verilog
-from hls.fpu._stimulus import random_operands
-from hls.fpu._units_cmp import FCMP_PREDICATES, FPCmp, FPMinMax, FPSign
-from hls.fpu._units_div import FPDiv, FPSqrt
-from hls.verify._lint import lint_verilog
+from hls.fpu import run_unit, unit_verilog
+from hls.fpu import random_operands
+from hls.fpu import FPCmp, FPMinMax, FPSign
+from hls.fpu.ref import FCMP_PREDICATES
+from hls.fpu import FPDiv, FPSqrt
+from hls.verify import lint_verilog
 
 U64 = np.uint64
 

@@ -19,9 +19,9 @@ from hls.errors import CosimError, UnsupportedError
 from hls.flow import SynthOptions, synthesize
 from hls.frontend import load
 from hls.verify import cosim
-from hls.verify._compare import run_cosim_main
+from hls.verify import run_cosim_main
 from hls.verify._flow import golden_ir, name_aborts
-from hls.verify._golden import run_main
+from hls.verify import run_main
 
 PROGS = Path(__file__).resolve().parent / "programs" / "libc"
 CFLAGS_DIR = Path(__file__).resolve().parent / "data" / "cflags"

@@ -24,7 +24,7 @@ from ops_ll import CTL_DEPTHS, MEM_DEPTHS, OPS_TOPS, ctl_ll, mem_ll, ops_ll  # n
 from hls.errors import ToolError  # noqa: E402
 from hls.flow import SynthOptions, synthesize  # noqa: E402
 from hls.verify import find_verilator  # noqa: E402
-from hls.verify._lint import DEFECTS, STYLISTIC, lint_verilog  # noqa: E402
+from hls.verify import DEFECTS, STYLISTIC, lint_verilog  # noqa: E402
 
 try:
     find_verilator()

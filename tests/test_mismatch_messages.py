@@ -10,7 +10,7 @@ import struct
 from hls.frontend import FrontendOptions, load
 from hls.interface import MemoryPort, TopInterface
 from hls.verify import Call, RawCallResult, compare_calls
-from hls.verify._compare import CosimResult
+from hls.verify import CosimResult
 
 SRC = r"""
 int vec[100];

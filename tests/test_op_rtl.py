@@ -208,7 +208,7 @@ def test_the_check_catches_a_wrong_expression(monkeypatch):
 def test_sequential_divider(w):
     """The multi-cycle divider of udiv/sdiv/urem/srem with a variable divisor, clocked for
     its modelled latency (hls.targets.divider_latency), against the same semantics."""
-    from hls.rtl._units import SeqDivider
+    from hls.rtl import SeqDivider
 
     dut = SeqDivider(w)
     rng = random.Random(w)

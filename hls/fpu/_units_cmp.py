@@ -24,12 +24,10 @@ from amaranth.lib.wiring import In, Out
 
 from ._format import FPFormat
 from ._common import T_CARRY, T_LEVEL, T_REG
+from .ref import FCMP_PREDICATES  # the LLVM fcmp predicates, defined once
 
 __all__ = ["FPCmp", "FPMinMax", "FPSign", "FCMP_PREDICATES"]
 
-#: LLVM ``fcmp`` predicates
-FCMP_PREDICATES = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-                   "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
 
 
 def _check(fmt: FPFormat, stages: int) -> None:

@@ -12,12 +12,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..fpu import FPFormat
-from ..fpu._units_add import FPAdd
-from ..fpu._units_cmp import FPCmp, FPMinMax, FPSign
-from ..fpu._units_conv import FPConvert, FPToInt, IntToFP
-from ..fpu._units_div import FPDiv, FPSqrt
-from ..fpu._units_mul import FPFMA, FPMul
+from ..fpu import (FPFMA, FPAdd, FPCmp, FPConvert, FPDiv, FPFormat, FPMinMax, FPMul, FPSign, FPSqrt,
+                   FPToInt, IntToFP)
 from ._model import OpTiming
 from ._registry import GENERIC_TECH
 

@@ -7,7 +7,7 @@ what holds a pipelined loop's II when ports are the bound."""
 
 from __future__ import annotations
 
-from ..analysis._deps import AffineAnalysis
+from ..analysis import AffineAnalysis
 from ..ir import Const, Function, Op
 
 

@@ -13,7 +13,7 @@ from amaranth.back import verilog
 from amaranth.hdl import ClockDomain, Elaboratable, Module, Signal
 
 from hls.interface import MemoryPort, ScalarPort, TopInterface
-from hls.rtl._axilite import AxiLiteControl
+from hls.rtl import AxiLiteControl
 
 MODULE = "axil_dut"
 
