@@ -7,6 +7,7 @@ nothing in the output directory).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import heapq
 import json
@@ -18,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import transforms
 from .analysis import find_loops, loop_line, stream_order_problem
 from .binding import Binding, bind
 from .directives import load_directives
@@ -26,14 +28,20 @@ from .estimate import yosys_area
 from .frontend import FrontendOptions, LoadedInput, load, read_input
 from .interface import TopInterface
 from .ir import Function, Module, print_module
+from .memory import auto_partition_plan, partition_array
+from .package import write_vitis_package
 from .rtl import AlveoTop, TopRTL, emit_verilog
 from .scheduling import FunctionSchedule, op_timing, schedule_function
 from .targets import Target, get_target
-from . import transforms
-from .memory import auto_partition_plan, partition_array
-from .package import write_vitis_package
-from .transforms import (IfConversionOptions, PartitionOptions, PassManager, UnrollOptions,
-                         array_entry, resolve_pass, run_passes)
+from .transforms import (
+    IfConversionOptions,
+    PartitionOptions,
+    PassManager,
+    UnrollOptions,
+    array_entry,
+    resolve_pass,
+    run_passes,
+)
 
 
 @dataclass
@@ -196,8 +204,9 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
     printed = _print_ir_names(opts)
     if dirs is not None:
         _check_loop_directives(module, dirs)
-    out = open(opts.print_ir_to, "w") if printed and opts.print_ir_to else sys.stderr
-    try:
+    with contextlib.ExitStack() as stack:
+        out = (stack.enter_context(open(opts.print_ir_to, "w")) if printed and opts.print_ir_to
+               else sys.stderr)
         if printed & {"frontend", "all"}:
             out.write("; ----- IR after frontend -----\n" + print_module(module))
             out.flush()
@@ -209,9 +218,6 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
             "partition": PartitionOptions(directives=dirs, alveo=alveo),
         }, until=after, print_after=printed - {"frontend"}, print_to=out if printed else None)
         return pm.run(module).get("partition", ([], set()))
-    finally:
-        if out is not sys.stderr:
-            out.close()
 
 
 def _stage(name: str) -> str:

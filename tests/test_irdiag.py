@@ -7,7 +7,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from amaranth.hdl import Const as AConst, Mux
+from amaranth.hdl import Const as AConst
+from amaranth.hdl import Mux
 
 import hls.rtl._fsmd as fsmd
 import hls.transforms

@@ -221,7 +221,7 @@ def test_print_ir_after(capsys, tmp_path):
     dump = tmp_path / "dump.txt"
     assert pyhls(["ir", src, "--top", "divc", "--after", "combine-loads", "-o",
                   str(tmp_path / "o"), "--print-ir-after", "all", "--print-ir-to", str(dump)]) == 0
-    heads = re.findall(r"^; ----- IR after (\S+) -----$", dump.read_text(), re.M)
+    heads = re.findall(r"^; ----- IR after (\S+) -----$", dump.read_text(), re.MULTILINE)
     # if-conversion and unroll run (pipelining is on), and the pipeline stops at --after
     assert heads == ["frontend", "if-conversion", "unroll", "partition", "combine-loads"]
 

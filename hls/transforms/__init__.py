@@ -81,8 +81,27 @@ def run_passes(func: Function, enabled: tuple[str, ...] | None = None,
     return PassManager(local, verify_each=verify_each).run_function(func)
 
 
-__all__ = ["ALIASES", "PASSES", "IfConversionOptions", "Pass", "PassError", "PassManager",
-           "PartitionOptions", "UnrollOptions", "array_entry", "combine_loads",
-           "divide_by_constants", "if_convert", "magic_unsigned", "merge_blocks",
-           "narrow_widths", "partition_by_directives", "pass_named", "resolve_pass",
-           "run_passes", "unroll_block", "unroll_loops", "unroll_requests"]
+__all__ = [
+    "ALIASES",
+    "PASSES",
+    "IfConversionOptions",
+    "PartitionOptions",
+    "Pass",
+    "PassError",
+    "PassManager",
+    "UnrollOptions",
+    "array_entry",
+    "combine_loads",
+    "divide_by_constants",
+    "if_convert",
+    "magic_unsigned",
+    "merge_blocks",
+    "narrow_widths",
+    "partition_by_directives",
+    "pass_named",
+    "resolve_pass",
+    "run_passes",
+    "unroll_block",
+    "unroll_loops",
+    "unroll_requests",
+]

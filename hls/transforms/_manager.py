@@ -57,12 +57,12 @@ class PassError(InternalError):
         self.function = function
 
 
-def resolve_pass(name: str, passes: Sequence[Pass], aliases: Mapping[str, str] = {},
+def resolve_pass(name: str, passes: Sequence[Pass], aliases: Mapping[str, str] | None = None,
                  extra: Sequence[str] = (), context: str = "", what: str = "pass") -> str:
     """``name`` as a registered pass name (through ``aliases``) or one of ``extra``;
     an :class:`HLSError` listing the choices otherwise (names come from the command line,
     ``context`` says which option)."""
-    name = aliases.get(name, name)
+    name = (aliases or {}).get(name, name)
     names = [*extra, *(p.name for p in passes)]
     if name not in names:
         raise HLSError(f"{context}no {what} '{name}' (expected one of: {', '.join(names)})")

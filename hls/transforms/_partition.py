@@ -15,8 +15,7 @@ __all__ = ["array_entry", "partition_by_directives"]
 
 def _local_name(func: Function, m: MemoryObject) -> str:
     """A local array's C name (memories of locals are named ``<function>_<name>``)."""
-    pre = func.name + "_"
-    return m.name[len(pre):] if m.name.startswith(pre) else m.name
+    return m.name.removeprefix(func.name + "_")
 
 
 def _find_array(module: Module, func: Function, name: str) -> MemoryObject | None:
