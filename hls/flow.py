@@ -7,16 +7,19 @@ nothing in the output directory).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import heapq
 import json
 import os
 import shutil
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import transforms
 from .analysis import find_loops, loop_line, stream_order_problem
 from .binding import Binding, bind
 from .directives import load_directives
@@ -24,14 +27,21 @@ from .errors import HLSError
 from .estimate import yosys_area
 from .frontend import FrontendOptions, LoadedInput, load, read_input
 from .interface import TopInterface
-from .ir import Function, Module
+from .ir import Function, Module, print_module
+from .memory import auto_partition_plan, partition_array
+from .package import write_vitis_package
 from .rtl import AlveoTop, TopRTL, emit_verilog
 from .scheduling import FunctionSchedule, op_timing, schedule_function
 from .targets import Target, get_target
-from .ir import verify
-from .memory import Partition, auto_partition_plan, partition_array
-from .package import write_vitis_package
-from .transforms import if_convert, merge_blocks, run_passes, unroll_block, unroll_requests
+from .transforms import (
+    IfConversionOptions,
+    PartitionOptions,
+    PassManager,
+    UnrollOptions,
+    array_entry,
+    resolve_pass,
+    run_passes,
+)
 
 
 @dataclass
@@ -74,6 +84,10 @@ class SynthOptions:
     estimate_area: bool = False
     #: the synth_xilinx family of that estimate
     area_family: str = "xcup"
+    #: print the IR text after these passes (names of ``transforms.PASSES``, "frontend",
+    #: or "all") to the file ``print_ir_to`` (default: stderr)
+    print_ir_after: tuple[str, ...] = ()
+    print_ir_to: str | None = None
 
 
 @dataclass
@@ -100,6 +114,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     target = get_target(opts.target)
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
+    _print_ir_names(opts)
     dirs = load_directives(opts.directives) if opts.directives else None
     inp = inp or read_input(path, cc=opts.cc, cflags=tuple(opts.cflags))
     module = load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
@@ -125,7 +140,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
         redo = set()
         for mem, part in plan.items():
             users = partition_array(module, mem, part)
-            partitions.append(_array_entry(users[0], mem, part, auto=True))
+            partitions.append(array_entry(users[0], mem, part, auto=True))
             redo.update(users)
         for f in module.functions:
             if f in redo:
@@ -173,43 +188,55 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
                        axi)
 
 
-#: where ``pyhls ir --after`` may stop: the stages ``lower_module`` runs, in order
-STAGES = ("frontend", "if-conversion", "unroll", "passes")
+#: where ``pyhls ir --after`` may stop: after the frontend or after a registered pass
+#: (``transforms.PASSES``, in pipeline order); ``transforms.ALIASES`` are accepted too
+STAGES = ("frontend",) + tuple(p.name for p in transforms.PASSES)
 
 
 def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
                  after: str = "passes") -> tuple[list[dict], set]:
-    """The CDFG-to-CDFG stages between the frontend and the scheduler, in place, up to and
-    including ``after`` (``STAGES``): if-conversion (pipelining only), unrolling,
-    partitioning by directive and the registered passes (automatic partitioning comes
-    later: it needs schedules).  Returns the partitions made (report.json entries) and
-    the memories automatic partitioning must leave whole."""
-    if after not in STAGES:
-        raise HLSError(f"no stage '{after}' (stages: {', '.join(STAGES)})")
+    """The CDFG-to-CDFG passes between the frontend and the scheduler
+    (``transforms.PASSES`` by one ``PassManager``), in place, up to and including the pass
+    ``after`` (or none: "frontend").  Automatic partitioning comes later: it needs
+    schedules.  Returns the partitions made (report.json entries) and the memories
+    automatic partitioning must leave whole."""
+    after = _stage(after)
+    printed = _print_ir_names(opts)
     if dirs is not None:
         _check_loop_directives(module, dirs)
-    if after == "frontend":
-        return [], set()
-    for f in module.functions:
-        if opts.pipeline:
-            if_convert(f)  # loops with branches become single blocks that can be pipelined
-            verify(f)
-        if after != "if-conversion":
-            _apply_unrolls(f, dirs)
-    if after in ("if-conversion", "unroll"):
-        return [], set()
-    # arrays: partitioning by directive; 'none' and m_axi arguments stay whole
-    partitions, keep_whole = _partition_by_directives(module, dirs, alveo)
-    for f in module.functions:
-        run_passes(f)
-    return partitions, keep_whole
+    with contextlib.ExitStack() as stack:
+        out = (stack.enter_context(open(opts.print_ir_to, "w")) if printed and opts.print_ir_to
+               else sys.stderr)
+        if printed & {"frontend", "all"}:
+            out.write("; ----- IR after frontend -----\n" + print_module(module))
+            out.flush()
+        if after == "frontend":
+            return [], set()
+        pm = PassManager(transforms.PASSES, {
+            "if-conversion": IfConversionOptions(pipeline=opts.pipeline),
+            "unroll": UnrollOptions(directives=dirs),
+            "partition": PartitionOptions(directives=dirs, alveo=alveo),
+        }, until=after, print_after=printed - {"frontend"}, print_to=out if printed else None)
+        return pm.run(module).get("partition", ([], set()))
+
+
+def _stage(name: str) -> str:
+    return resolve_pass(name, transforms.PASSES, transforms.ALIASES, extra=("frontend",),
+                        context=f"--after {name}: ", what="stage")
+
+
+def _print_ir_names(opts: SynthOptions) -> set[str]:
+    """The checked names of ``opts.print_ir_after`` (a wrong one is an error before the
+    frontend runs, not after)."""
+    return {resolve_pass(n, transforms.PASSES, transforms.ALIASES, extra=("frontend", "all"),
+                         context=f"--print-ir-after {n}: ") for n in opts.print_ir_after}
 
 
 def ir_module(path, opts: SynthOptions, after: str = "frontend",
               inp: LoadedInput | None = None) -> Module:
     """The module as ``synthesize`` holds it after the stage ``after`` (``pyhls ir``)."""
-    if after not in STAGES:
-        raise HLSError(f"--after {after}: expected one of {', '.join(STAGES)}")
+    _stage(after)
+    _print_ir_names(opts)
     target = get_target(opts.target)
     dirs = load_directives(opts.directives) if opts.directives else None
     inp = inp or read_input(path, cc=opts.cc, cflags=tuple(opts.cflags))
@@ -236,92 +263,6 @@ def _check_loop_directives(module: Module, dirs) -> None:
             have = ", ".join(f"{lab} (line {line})" for line, lab in here) or "none"
             raise HLSError(f"loop directive for {d.function} at {what} matches no loop "
                            f"(loops: {have})", dirs.source, None)
-
-
-def _apply_unrolls(func: Function, dirs) -> None:
-    """Unroll the loops that pragmas or directives ask for, innermost first; a fully
-    unrolled inner loop leaves straight-line code that merges into its enclosing loop,
-    which if-conversion may then turn into a single block (and unroll in turn)."""
-    done: set = set()
-    while True:
-        reqs = {h: u for h, u in unroll_requests(func, dirs).items() if h not in done}
-        if not reqs:
-            return
-        if_convert(func)
-        loops = find_loops(func)
-        for lp in reversed(loops):  # inner loops first
-            if lp.header in reqs and lp.blocks == [lp.header]:
-                unroll_block(func, lp.header, reqs[lp.header], lp.trip_count)
-                done.add(lp.header)
-                merge_blocks(func)
-                verify(func)
-                break
-        else:
-            lp = next(lp for lp in loops if lp.header in reqs)
-            loc = func.loc
-            raise HLSError(f"loop {lp.header.name} of @{func.name}: unrolling needs a loop "
-                           "whose body is one block after if-conversion (no inner loops "
-                           "left, no exits from the middle of the body)",
-                           loc.file if loc else None, loop_line(lp))
-
-
-def _local_name(func: Function, m) -> str:
-    """A local array's C name (memories of locals are named ``<function>_<name>``)."""
-    pre = func.name + "_"
-    return m.name[len(pre):] if m.name.startswith(pre) else m.name
-
-
-def _find_array(module: Module, func: Function, name: str):
-    for p in func.ptr_params:
-        if p.name == name:
-            return p.mem
-    for m in func.memories:
-        if name in (m.name, _local_name(func, m)):
-            return m
-    for g in module.globals:
-        if name in (g.name, g.symbol):
-            return g
-    return None
-
-
-def _partition_by_directives(module: Module, dirs, alveo: bool) -> tuple[list[dict], set]:
-    """Apply the ``[[array]]`` directives; returns the report entries and the memories
-    that automatic partitioning must leave whole."""
-    keep_whole: set = set()
-    if alveo:  # pointer arguments go over m_axi
-        keep_whole.update(p.mem for p in module.top.ptr_params)
-    done: list[dict] = []
-    for d in (dirs.arrays if dirs else []):
-        where = f"array directive {d.function}/{d.name}: "
-        func = next((f for f in module.functions if f.name == d.function), None)
-        if func is None:
-            raise HLSError(f"{where}no hardware function '{d.function}' (functions: "
-                           f"{', '.join(f.name for f in module.functions)})", dirs.source, None)
-        mem = _find_array(module, func, d.name)
-        if mem is None:
-            names = [p.name for p in func.ptr_params] + [_local_name(func, m) for m in func.memories]
-            raise HLSError(f"{where}'{d.function}' has no array '{d.name}' (arrays: "
-                           f"{', '.join(names) or 'none'})", dirs.source, None)
-        if d.partition == "none":
-            keep_whole.add(mem)
-            continue
-        if mem in keep_whole:
-            raise HLSError(f"{where}'{d.name}' is an m_axi argument: partitioning applies to "
-                           "on-chip arrays and BRAM-port arguments", dirs.source, None)
-        part = Partition(d.partition, d.factor)
-        try:
-            partition_array(module, mem, part)
-        except HLSError as exc:
-            raise HLSError(f"{where}{exc.message}", dirs.source, None) from None
-        keep_whole.add(mem)
-        done.append(_array_entry(func, mem, part, auto=False))
-    return done, keep_whole
-
-
-def _array_entry(func: Function, mem, part, auto: bool) -> dict:
-    """The report.json entry (``arrays``) of a partitioned array."""
-    return {"function": func.name, "name": mem.name, "kind": mem.kind, "partition": part.kind,
-            "factor": part.factor, "banks": part.banks(mem.depth_words), "auto": auto}
 
 
 def check_stream_arg(module: Module, arg: str) -> None:

@@ -4,12 +4,15 @@ else translation or a rewrite."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from amaranth.hdl import Const as AConst, Mux
+from amaranth.hdl import Const as AConst
+from amaranth.hdl import Mux
 
-import hls.flow
 import hls.rtl._fsmd as fsmd
+import hls.transforms
+from hls.transforms import narrow_widths
 from hls.verify import cosim
 
 SRC = Path(__file__).resolve().parent / "kernels" / "div_const.c"
@@ -36,16 +39,16 @@ def test_an_rtl_bug_is_diagnosed_as_such(monkeypatch):
 
 
 def test_a_rewrite_bug_is_diagnosed_as_such(monkeypatch):
-    real = hls.flow.run_passes
-
-    def wrong_passes(func, *a, **kw):
-        counts = real(func, *a, **kw)
-        for op in func.ops():      # a broken rewrite: signed quotients computed unsigned
+    def wrong_narrow(func):     # a broken rewrite: signed quotients computed unsigned
+        n = narrow_widths(func)
+        for op in func.ops():
             if op.kind == "sdivc":
                 op.kind = "udivc"
-        return counts
+        return n
 
-    monkeypatch.setattr(hls.flow, "run_passes", wrong_passes)
+    monkeypatch.setattr(hls.transforms, "PASSES", tuple(
+        dataclasses.replace(p, run=wrong_narrow) if p.name == "narrow-widths" else p
+        for p in hls.transforms.PASSES))
     res = cosim(SRC, "div_const", depth={"o": 8}, runs=6, seed=1)
     assert not res.passed
     assert "already disagrees with native execution" in res.diagnosis, res.summary()

@@ -1,47 +1,107 @@
-"""CDFG-to-CDFG passes, registered in one explicit table (``PASSES``) and run in order
-by :func:`run_passes`; each pass keeps :func:`hls.ir.verify` true."""
+"""CDFG-to-CDFG passes, registered in one explicit table (``PASSES``, in pipeline order)
+and run by one :class:`PassManager` that re-verifies the IR after each pass.
+
+The order is the flow's: if-conversion first (loops with branches become single blocks
+that can be pipelined and unrolled), unrolling, partitioning by directive (banks are
+chosen on the unrolled addresses), then the local rewrites, which also run again on the
+functions automatic partitioning touches (``run_passes``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..ir import Function, verify
+from ..directives import Directives
+from ..ir import Function, Module
 from ._divconst import divide_by_constants, magic_unsigned
 from ._ifconv import if_convert
 from ._loadcomb import combine_loads
+from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
-from ._unroll import merge_blocks, unroll_block, unroll_requests
+from ._partition import array_entry, partition_by_directives
+from ._unroll import merge_blocks, unroll_block, unroll_loops, unroll_requests
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
-    name: str
-    run: Callable[[Function], int]   # returns the number of rewrites
-    doc: str
+class IfConversionOptions:
+    #: if-conversion only serves pipelining: without it, branches stay branches
+    pipeline: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class UnrollOptions:
+    #: ``unroll`` entries of ``[[loop]]`` directives (pragmas are read from the IR)
+    directives: Directives | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionOptions:
+    directives: Directives | None = None
+    #: Alveo targets: the top's pointer arguments go over m_axi and stay whole
+    alveo: bool = False
+
+
+def _unroll(func: Function, opts: UnrollOptions) -> int:
+    return unroll_loops(func, opts.directives)
+
+
+def _partition(module: Module, opts: PartitionOptions) -> tuple[list[dict], set]:
+    return partition_by_directives(module, opts.directives, opts.alveo)
 
 
 PASSES: tuple[Pass, ...] = (
-    Pass("combine-loads", combine_loads,
-         "loads of the same word (no store between) -> one load and slices"),
-    Pass("div-by-constant", divide_by_constants,
-         "division/remainder by a constant -> multiply-high by the reciprocal"),
-    Pass("narrow-widths", narrow_widths,
-         "compute add/sub/mul/logic/shl in the bits their uses demand"),
+    Pass("if-conversion", "loops whose body branches -> one predicated block (pipelining only)",
+         lambda f, o: if_convert(f), options=IfConversionOptions, when=lambda o: o.pipeline),
+    Pass("unroll", "unroll loops by pragma or directive, innermost first",
+         _unroll, options=UnrollOptions),
+    Pass("partition", "split arrays into banks as [[array]] directives ask",
+         _partition, scope="module", options=PartitionOptions),
+    Pass("combine-loads", "loads of the same word (no store between) -> one load and slices",
+         combine_loads),
+    Pass("div-by-constant", "division/remainder by a constant -> multiply-high by the reciprocal",
+         divide_by_constants),
+    Pass("narrow-widths", "compute add/sub/mul/logic/shl in the bits their uses demand",
+         narrow_widths),
 )
+
+#: old stage names of ``pyhls ir --after``: "passes" was the end of the pipeline
+ALIASES: dict[str, str] = {"passes": PASSES[-1].name}
+
+
+def pass_named(name: str) -> Pass:
+    return next(p for p in PASSES if p.name == resolve_pass(name, PASSES, ALIASES))
 
 
 def run_passes(func: Function, enabled: tuple[str, ...] | None = None,
                verify_each: bool = True) -> dict[str, int]:
-    counts = {}
-    for p in PASSES:
-        if enabled is not None and p.name not in enabled:
-            continue
-        counts[p.name] = p.run(func)
-        if verify_each:
-            verify(func)
-    return counts
+    """The passes after partitioning (the local rewrites) on ``func``, or only those of
+    them ``enabled``: what runs again on a function automatic partitioning rewrote."""
+    after = [p.name for p in PASSES].index("partition") + 1
+    local = [p for p in PASSES[after:] if enabled is None or p.name in enabled]
+    return PassManager(local, verify_each=verify_each).run_function(func)
 
 
-__all__ = ["PASSES", "Pass", "combine_loads", "divide_by_constants", "if_convert", "magic_unsigned",
-           "merge_blocks", "narrow_widths", "run_passes", "unroll_block", "unroll_requests"]
+__all__ = [
+    "ALIASES",
+    "PASSES",
+    "IfConversionOptions",
+    "PartitionOptions",
+    "Pass",
+    "PassError",
+    "PassManager",
+    "UnrollOptions",
+    "array_entry",
+    "combine_loads",
+    "divide_by_constants",
+    "if_convert",
+    "magic_unsigned",
+    "merge_blocks",
+    "narrow_widths",
+    "partition_by_directives",
+    "pass_named",
+    "resolve_pass",
+    "run_passes",
+    "unroll_block",
+    "unroll_loops",
+    "unroll_requests",
+]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from ..analysis import find_loops, loop_line
 from ..errors import HLSError
 from ..ir import Block, Const, Function, Op, add_guard, replace_uses, used_outside
-from ._ifconv import _and, _not
+from ._ifconv import _and, _not, if_convert
 
 MAX_COPIES = 256
 
@@ -166,7 +166,6 @@ def merge_blocks(func: Function) -> int:
 def unroll_requests(func: Function, directives=None) -> dict[Block, int | str]:
     """{loop header: unroll factor or "full"} from pragmas and directives (a factor of 1
     means "do not unroll")."""
-
     out: dict[Block, int | str] = {}
     for lp in find_loops(func):
         want = None
@@ -177,3 +176,30 @@ def unroll_requests(func: Function, directives=None) -> dict[Block, int | str]:
         if want is not None and want != 1:
             out[lp.header] = want
     return out
+
+
+def unroll_loops(func: Function, directives=None) -> int:
+    """Unroll the loops that pragmas or directives ask for, innermost first; a fully
+    unrolled inner loop leaves straight-line code that merges into its enclosing loop,
+    which if-conversion may then turn into a single block (and unroll in turn).  Returns
+    the number of loops unrolled."""
+    done: set = set()
+    while True:
+        reqs = {h: u for h, u in unroll_requests(func, directives).items() if h not in done}
+        if not reqs:
+            return len(done)
+        if_convert(func)
+        loops = find_loops(func)
+        for lp in reversed(loops):  # inner loops first
+            if lp.header in reqs and lp.blocks == [lp.header]:
+                unroll_block(func, lp.header, reqs[lp.header], lp.trip_count)
+                done.add(lp.header)
+                merge_blocks(func)
+                break
+        else:
+            lp = next(lp for lp in loops if lp.header in reqs)
+            loc = func.loc
+            raise HLSError(f"loop {lp.header.name} of @{func.name}: unrolling needs a loop "
+                           "whose body is one block after if-conversion (no inner loops "
+                           "left, no exits from the middle of the body)",
+                           loc.file if loc else None, loop_line(lp))

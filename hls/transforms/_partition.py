@@ -1,0 +1,72 @@
+"""Array partitioning by directive (``[[array]]`` entries of the directives file), the
+module pass in front of the function passes.  The rewrite itself is
+:func:`hls.memory.partition_array`; this pass finds the arrays the directives name and
+records what it did, because automatic partitioning (after scheduling, in
+``hls.flow``) must leave those arrays alone and report.json lists them."""
+
+from __future__ import annotations
+
+from ..errors import HLSError
+from ..ir import Function, MemoryObject, Module
+from ..memory import Partition, partition_array
+
+__all__ = ["array_entry", "partition_by_directives"]
+
+
+def _local_name(func: Function, m: MemoryObject) -> str:
+    """A local array's C name (memories of locals are named ``<function>_<name>``)."""
+    return m.name.removeprefix(func.name + "_")
+
+
+def _find_array(module: Module, func: Function, name: str) -> MemoryObject | None:
+    for p in func.ptr_params:
+        if p.name == name:
+            return p.mem
+    for m in func.memories:
+        if name in (m.name, _local_name(func, m)):
+            return m
+    for g in module.globals:
+        if name in (g.name, g.symbol):
+            return g
+    return None
+
+
+def partition_by_directives(module: Module, dirs, alveo: bool) -> tuple[list[dict], set]:
+    """Apply the ``[[array]]`` directives; returns the report entries and the memories
+    that automatic partitioning must leave whole (on Alveo targets also every pointer
+    argument of the top: those go over m_axi)."""
+    keep_whole: set = set()
+    if alveo:
+        keep_whole.update(p.mem for p in module.top.ptr_params)
+    done: list[dict] = []
+    for d in (dirs.arrays if dirs else []):
+        where = f"array directive {d.function}/{d.name}: "
+        func = next((f for f in module.functions if f.name == d.function), None)
+        if func is None:
+            raise HLSError(f"{where}no hardware function '{d.function}' (functions: "
+                           f"{', '.join(f.name for f in module.functions)})", dirs.source, None)
+        mem = _find_array(module, func, d.name)
+        if mem is None:
+            names = [p.name for p in func.ptr_params] + [_local_name(func, m) for m in func.memories]
+            raise HLSError(f"{where}'{d.function}' has no array '{d.name}' (arrays: "
+                           f"{', '.join(names) or 'none'})", dirs.source, None)
+        if d.partition == "none":
+            keep_whole.add(mem)
+            continue
+        if mem in keep_whole:
+            raise HLSError(f"{where}'{d.name}' is an m_axi argument: partitioning applies to "
+                           "on-chip arrays and BRAM-port arguments", dirs.source, None)
+        part = Partition(d.partition, d.factor)
+        try:
+            partition_array(module, mem, part)
+        except HLSError as exc:
+            raise HLSError(f"{where}{exc.message}", dirs.source, None) from None
+        keep_whole.add(mem)
+        done.append(array_entry(func, mem, part, auto=False))
+    return done, keep_whole
+
+
+def array_entry(func: Function, mem: MemoryObject, part: Partition, auto: bool) -> dict:
+    """The report.json entry (``arrays``) of a partitioned array."""
+    return {"function": func.name, "name": mem.name, "kind": mem.kind, "partition": part.kind,
+            "factor": part.factor, "banks": part.banks(mem.depth_words), "auto": auto}
