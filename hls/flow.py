@@ -28,7 +28,7 @@ from .estimate import yosys_area
 from .frontend import FrontendOptions, LoadedInput, load, read_input
 from .interface import TopInterface
 from .ir import Function, Module, print_module
-from .memory import auto_partition_plan, partition_array
+from .transforms import auto_partition_plan, partition_array
 from .package import write_vitis_package
 from .rtl import AlveoTop, TopRTL, emit_verilog
 from .scheduling import FunctionSchedule, op_timing, schedule_function

@@ -1,4 +1,4 @@
-"""Array partitioning (hls.memory._partition): bank layout, automatic choice for loops
+"""Array partitioning (hls.transforms: partition_array, auto_partition_plan): bank layout, automatic choice for loops
 held by memory ports, [[array]] directives, co-simulation of banked arguments, locals and
 globals, and clear errors."""
 

@@ -22,7 +22,7 @@ from hls.analysis import find_loops
 from hls.directives import load_directives
 from hls.frontend import FrontendOptions, load
 from hls.ir import Module, Undefined, run_function, verify
-from hls.memory import Partition, partition_array
+from hls.transforms import Partition, partition_array
 from hls.transforms import if_convert, merge_blocks, run_passes, unroll_block, unroll_requests
 from hls.verify import Call, run_calls
 

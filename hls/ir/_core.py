@@ -148,7 +148,7 @@ class MemoryObject:
     symbol: str | None = None
     #: 32 or 64 when every access is a float/double of that size (compared NaN-aware)
     float_bits: int = 0
-    #: a bank of a partitioned array (hls.memory.partition); None for a whole array
+    #: a bank of a partitioned array (hls.transforms.partition_array); None for a whole array
     bank: Bank | None = None
     #: the whole (unpartitioned) array of a bank
     whole: "MemoryObject | None" = None

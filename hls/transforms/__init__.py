@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..directives import Directives
 from ..ir import Function, Module
+from ._banks import Partition, auto_partition_plan, partition_array, partitionable, static_bank
 from ._divconst import divide_by_constants, magic_unsigned
 from ._ifconv import if_convert
 from ._loadcomb import combine_loads
@@ -85,22 +86,27 @@ __all__ = [
     "ALIASES",
     "PASSES",
     "IfConversionOptions",
+    "Partition",
     "PartitionOptions",
     "Pass",
     "PassError",
     "PassManager",
     "UnrollOptions",
     "array_entry",
+    "auto_partition_plan",
     "combine_loads",
     "divide_by_constants",
     "if_convert",
     "magic_unsigned",
     "merge_blocks",
     "narrow_widths",
+    "partition_array",
     "partition_by_directives",
+    "partitionable",
     "pass_named",
     "resolve_pass",
     "run_passes",
+    "static_bank",
     "unroll_block",
     "unroll_loops",
     "unroll_requests",

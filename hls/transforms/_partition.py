@@ -1,6 +1,6 @@
 """Array partitioning by directive (``[[array]]`` entries of the directives file), the
 module pass in front of the function passes.  The rewrite itself is
-:func:`hls.memory.partition_array`; this pass finds the arrays the directives name and
+:func:`hls.transforms.partition_array` (:mod:`._banks`); this pass finds the arrays the directives name and
 records what it did, because automatic partitioning (after scheduling, in
 ``hls.flow``) must leave those arrays alone and report.json lists them."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..errors import HLSError
 from ..ir import Function, MemoryObject, Module
-from ..memory import Partition, partition_array
+from ._banks import Partition, partition_array
 
 __all__ = ["array_entry", "partition_by_directives"]
 
