@@ -423,9 +423,6 @@ def verify(func: Function) -> None:
                 problem = spec.problem(op.attrs[name])
                 if problem:
                     fail(f"{op.kind} attribute '{name}' {problem}", op)
-            for name in op.attrs:
-                if name not in d.attrs:
-                    fail(f"{op.kind} has no attribute '{name}'", op)
             if op.kind == "call":
                 callee = op.attrs["callee"]
                 if len(op.call_scalar_args()) != len(callee.scalar_params):

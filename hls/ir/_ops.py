@@ -102,6 +102,8 @@ class OpDef:
     result: ResultRule | None
     #: constraints on operand widths
     operand_widths: OperandRule | None = None
+    #: the attributes ``verify`` checks (presence, type, values).  Others are allowed and
+    #: carried along: the IR text form round-trips any attribute, and passes keep notes
     attrs: dict[str, Attr] = field(default_factory=dict)
     #: key of the target's operator table (``hls.targets._model._TABLE``) or :data:`FPU`;
     #: None for phi (a register written on the edges, not an operation of a step)
