@@ -8,6 +8,8 @@ kind added without one of them fails here, not in the scheduler or in co-simulat
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from hls.errors import HLSError
@@ -50,6 +52,14 @@ def test_every_kind_is_complete(kind):
     assert (d.rtl is None) == (special or d.float or d.divider)
     assert d.pure == (not special)
     assert d.narrow in (None, "low", "low-shift")
+
+
+def test_every_hardware_builder_is_compared_with_its_semantics():
+    """tests/test_op_rtl.py names every kind with hardware of its own making (combinational
+    builders and the divider), so a new kind cannot skip the comparison unnoticed."""
+    text = (Path(__file__).parent / "test_op_rtl.py").read_text()
+    missing = [k for k, d in OPS.items() if (d.rtl or d.divider) and f'"{k}"' not in text]
+    assert not missing, f"not compared in tests/test_op_rtl.py: {missing}"
 
 
 def test_timing_of_every_integer_kind_resolves():

@@ -14,24 +14,31 @@ and the places that need to know something about a kind read it from there:
   ``timing_width`` says;
 * ``hls.rtl`` (FSMD and pipeline controller): ``rtl`` for combinational kinds,
   ``divider``/``float`` for the sequential and floating-point units;
-* ``hls.transforms.narrow_widths``: ``narrow``.
+* ``hls.transforms.narrow_widths``: ``narrow``; ``combine_loads``: ``pure``.
 
 Adding an op kind touches:
 
 * ``hls/ir/_ops.py`` (this file): its ``OpDef``.  A rule longer than a line goes in
   ``hls/ir/_semantics.py`` (evaluation) or ``hls/ir/_ops_rtl.py`` (hardware) and is
   named here;
-* ``tests/test_op_rtl.py`` when it is combinational (add it to a list there, so its
-  hardware is compared with its evaluation), and ``tests/test_opdefs.py`` checks the
-  definition is complete without being told;
-* ``hls/targets/_model.py`` only when no existing timing class fits;
-* the producer of the op: ``hls/frontend/_translate.py`` for an LLVM instruction or
-  intrinsic, or the pass that creates it.
+* ``tests/test_op_rtl.py`` when it has hardware of its own (add it to a list there, so
+  the hardware is compared with the evaluation; ``tests/test_opdefs.py`` fails until it
+  is, and checks the rest of the definition without being told about the kind);
+* its producer: ``hls/frontend/_translate.py`` for an LLVM instruction or intrinsic, or
+  the pass that creates it;
+* ``hls/targets/_model.py`` only when no existing timing class fits.  The classes with a
+  ``resource`` (``mul``, the dividers) are shared units in ``hls.binding`` whose hardware
+  ``hls.rtl`` builds as a multiplier or divider: a new kind must not borrow them;
+* for a floating-point kind, also its unit (``hls.targets._fp.unit_spec``, an
+  ``hls.fpu`` unit) and reference model (``hls.fpu.ref``).
 
-Not read from here: the memory, call, phi and terminator hardware of ``hls.rtl`` and
-their handling in the interpreter, scheduler and binding (each is one kind with logic
-of its own, named by kind where it is used), and the floating-point unit choice
-(``hls.targets._fp.unit_spec``).
+Nothing else: ``verify``, the interpreter, the IR text form, the scheduler, binding and
+the RTL datapaths take a new combinational integer kind as it is defined here.
+
+Not read from here: the memory, call, phi and terminator handling of the interpreter,
+scheduler, binding and ``hls.rtl`` (each is one kind with logic of its own, named by kind
+where it is used), the choice between quotient and remainder of the divider, and the
+floating-point unit choice (``hls.targets._fp.unit_spec``).
 """
 
 from __future__ import annotations
