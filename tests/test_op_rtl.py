@@ -1,6 +1,7 @@
 """The RTL expression of every combinational op kind against its evaluation rule.
 
-``hls.rtl._fsmd._expr`` builds the hardware of an op from its operands; the FSMD and the
+``hls.rtl._units.comb_expr`` builds the hardware of an op from its operands (the ``rtl``
+builder of its definition in ``hls.ir._ops``); the FSMD and the
 pipeline controller put each result in a ``Signal(op.width)`` and read operands as
 exact-width unsigned signals.  This test builds the same thing in Amaranth's simulator and
 compares every output with :func:`hls.ir.eval_op`, the semantics the IR interpreter, the
@@ -15,6 +16,7 @@ was zero-extended instead of wrapping.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 
@@ -22,8 +24,8 @@ import pytest
 from amaranth.hdl import Module, Signal
 from amaranth.sim import Simulator
 
-from hls.ir import Op, Param, Undefined, eval_op
-from hls.rtl._fsmd import _expr
+from hls.ir import OPS, Op, Param, Undefined, eval_op
+from hls.rtl._units import comb_expr as _expr
 
 BINARY = ["add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr", "smax", "smin",
           "umax", "umin", "sadd_sat", "ssub_sat", "uadd_sat", "usub_sat"]
@@ -189,15 +191,14 @@ def test_the_check_catches_a_wrong_expression(monkeypatch):
     from amaranth.hdl import Const as AConst
     from amaranth.hdl import Mux
 
-    import hls.rtl._fsmd as fsmd
-
-    def old_div_const(k, x, w, d):  # the pre-fix negation of a narrow quotient
+    def old_div_const(op, a):  # the pre-fix negation of a narrow quotient
+        x, w = a[0], op.width
         neg = x[w - 1]
         mag = Mux(neg, (-x)[:w], x)
         q = (mag * AConst(1, 1))[12:12 + w]
         return Mux(neg, (-q)[:w], q)
 
-    monkeypatch.setattr(fsmd, "_div_const", old_div_const)
+    monkeypatch.setitem(OPS, "sdivc", dataclasses.replace(OPS["sdivc"], rtl=old_div_const))
     p = _params([32])
     op = Op(width=32, kind="sdivc", operands=p, attrs={"divisor": 4096})
     with pytest.raises(AssertionError, match="sdivc"):

@@ -13,14 +13,14 @@ Encoding (the invariants every pass relies on):
   with a static byte ``lane`` inside the word and an access ``size`` in bytes.
 * Floating-point values are bit vectors too; a float op (``FLOAT_KINDS``) carries its
   format (``hls.fpu.FPFormat``) in ``attrs["fmt"]``.
+* What each op kind is (operands, widths, attributes, semantics, timing class, hardware)
+  is its definition in ``OPS`` (:mod:`hls.ir._ops`); ``verify`` checks ops against it.
 * Each block holds its phis first, then ordinary ops, and ends with exactly one
   terminator op (``br``, ``condbr``, ``switch`` or ``ret``).
 """
 
+from ._ops import FCMP_PREDS, FLOAT_KINDS, FPU, ICMP_PREDS, OPS, OpDef, op_def
 from ._core import (
-    FCMP_PREDS,
-    FLOAT_KINDS,
-    ICMP_PREDS,
     Block,
     Const,
     Function,
@@ -42,7 +42,11 @@ from ._core import (
 __all__ = [
     "FCMP_PREDS",
     "FLOAT_KINDS",
+    "FPU",
     "ICMP_PREDS",
+    "OPS",
+    "OpDef",
+    "op_def",
     "Block",
     "Const",
     "Function",
@@ -62,7 +66,8 @@ __all__ = [
 ]
 
 from ._interp import InterpError, InterpResult, Interpreter, run_function  # noqa: E402
-from ._semantics import Undefined, eval_op  # noqa: E402
+from ._ops import eval_op  # noqa: E402
+from ._semantics import Undefined  # noqa: E402
 
 __all__ += ["InterpError", "InterpResult", "Interpreter", "Undefined", "eval_op", "run_function"]
 

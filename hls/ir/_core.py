@@ -6,48 +6,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..errors import HLSError
-
-#: Operation kinds and their operand counts (None = variable).  This table is the single
-#: list of what the IR may contain; ``verify`` rejects anything else.
-OP_KINDS: dict[str, int | None] = {
-    # arithmetic and logic (result width = operand width unless stated)
-    "add": 2, "sub": 2, "mul": 2, "udiv": 2, "sdiv": 2, "urem": 2, "srem": 2,
-    # division/remainder by the constant attrs["divisor"] (signed for s*: nonzero)
-    "udivc": 1, "uremc": 1, "sdivc": 1, "sremc": 1,
-    "and": 2, "or": 2, "xor": 2, "shl": 2, "lshr": 2, "ashr": 2,
-    "smax": 2, "smin": 2, "umax": 2, "umin": 2, "abs": 1,
-    "sadd_sat": 2, "ssub_sat": 2, "uadd_sat": 2, "usub_sat": 2,
-    "fshl": 3, "fshr": 3, "bitreverse": 1, "bswap": 1, "ctpop": 1, "ctlz": 1, "cttz": 1,
-    "icmp": 2,      # attrs["pred"] in eq ne ugt uge ult ule sgt sge slt sle; width 1
-    "select": 3,    # cond, true, false
-    "zext": 1, "sext": 1, "trunc": 1,
-    "slice": 1,     # attrs["lo"]: bits [lo, lo+width) of the operand
-    "concat": None,  # operands little-endian (operand 0 is the low part)
-    "phi": 0,       # incoming values in ``Op.incoming``
-    "load": None,   # operand: word address [, predicate]; attrs mem, lane, size [, guard]
-    "store": None,  # operands: word address, data [, predicate]; attrs mem, lane, size [, guard]
-                    # attrs["guard"]: index of an i1 operand; the access happens only when it
-                    # holds (if-converted loop bodies)
-    "call": None,   # scalar arguments, then one word offset per attrs["ptr_args"] entry;
-                    # attrs callee, ptr_args [(callee PtrParam, caller memory)]
-    # floating point on bit vectors; attrs["fmt"]: the FPFormat (of the result; of the
-    # operand for fcmp/fptosi/fptoui; fpconv also has attrs["src"])
-    "fadd": 2, "fsub": 2, "fmul": 2, "fdiv": 2, "fsqrt": 1, "ffma": 3,
-    "fneg": 1, "fabs": 1, "fcopysign": 2, "fminnum": 2, "fmaxnum": 2,
-    "fcmp": 2,      # attrs["pred"]: an LLVM fcmp predicate; width 1
-    "fptosi": 1, "fptoui": 1, "sitofp": 1, "uitofp": 1, "fpconv": 1,
-    # terminators
-    "br": 0, "condbr": 1, "switch": 1, "ret": None,
-}
-
-TERMINATORS = frozenset({"br", "condbr", "switch", "ret"})
-FCMP_PREDS = frozenset({"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",
-                        "uge", "ult", "ule", "une", "uno", "true"})
-FLOAT_KINDS = frozenset({"fadd", "fsub", "fmul", "fdiv", "fsqrt", "ffma", "fneg", "fabs",
-                         "fcopysign", "fminnum", "fmaxnum", "fcmp", "fptosi", "fptoui",
-                         "sitofp", "uitofp", "fpconv"})
-ICMP_PREDS = frozenset({"eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"})
-
+from ._ops import OPS
 
 @dataclass(frozen=True, slots=True)
 class Loc:
@@ -202,7 +161,8 @@ class Op(Value):
 
     @property
     def is_terminator(self) -> bool:
-        return self.kind in TERMINATORS
+        d = OPS.get(self.kind)
+        return d is not None and d.terminator
 
     @property
     def mem(self) -> MemoryObject | None:
@@ -428,7 +388,8 @@ def verify(func: Function) -> None:
             fail(f"block {b.name} does not end with a terminator")
         seen_non_phi = False
         for i, op in enumerate(b.ops):
-            if op.kind not in OP_KINDS:
+            d = OPS.get(op.kind)
+            if d is None:
                 fail(f"unknown op kind '{op.kind}'", op)
             if op.block is not b:
                 fail(f"op {op.kind} has a stale block link", op)
@@ -442,9 +403,11 @@ def verify(func: Function) -> None:
                 for _, v in op.incoming:
                     if not isinstance(v, Const) and v not in defined:
                         fail("phi uses an undefined value", op)
+                    if v.width != op.width:
+                        fail(f"phi of i{op.width} has an incoming value of i{v.width}", op)
             else:
                 seen_non_phi = True
-            n = OP_KINDS[op.kind]
+            n = d.operands
             if n is not None and len(op.operands) != n:
                 fail(f"{op.kind} takes {n} operands, not {len(op.operands)}", op)
             for v in op.operands:
@@ -452,12 +415,14 @@ def verify(func: Function) -> None:
                     fail(f"{op.kind} uses an undefined value", op)
                 if not 1 <= v.width <= 128:
                     fail(f"operand width must be 1..128, not {v.width}", op)
-            if op.kind == "icmp" and op.attrs.get("pred") not in ICMP_PREDS:
-                fail(f"icmp predicate must be one of {sorted(ICMP_PREDS)}", op)
-            if op.kind == "fcmp" and op.attrs.get("pred") not in FCMP_PREDS:
-                fail(f"fcmp predicate must be one of {sorted(FCMP_PREDS)}", op)
-            if op.kind in FLOAT_KINDS and op.attrs.get("fmt") is None:
-                fail(f"{op.kind} has no floating-point format", op)
+            for name, spec in d.attrs.items():
+                if name not in op.attrs:
+                    if spec.required:
+                        fail(f"{op.kind} lacks its attribute '{name}'", op)
+                    continue
+                problem = spec.problem(op.attrs[name])
+                if problem:
+                    fail(f"{op.kind} attribute '{name}' {problem}", op)
             if op.kind == "call":
                 callee = op.attrs["callee"]
                 if len(op.call_scalar_args()) != len(callee.scalar_params):
@@ -478,6 +443,16 @@ def verify(func: Function) -> None:
                 lane, size = op.attrs["lane"], op.attrs["size"]
                 if lane + size > mem.word_bytes:
                     fail(f"{op.kind} lane {lane}+{size} exceeds word of {mem.word_bytes} bytes", op)
+            widths = [v.width for v in op.operands]
+            if d.result is not None:
+                want = d.result(widths, op.attrs)
+                if op.width != want:
+                    fail(f"{op.kind} has a result of i{op.width}; its operands and attributes "
+                         f"make it i{want}", op)
+            if d.operand_widths is not None:
+                problem = d.operand_widths(widths, op.width, op.attrs)
+                if problem:
+                    fail(f"{op.kind}: {problem}", op)
             for t in op.targets:
                 if t not in blocks:
                     fail(f"{op.kind} targets a block outside the function", op)

@@ -3,7 +3,7 @@
 It exists to check rewrites at the IR level.  A pass is correct on an input when the
 function interpreted before the pass and after it return the same value and leave the
 same bytes in every memory, and when both agree with native execution of the LLVM IR
-(:func:`hls.verify.run_calls`).  Each op is evaluated by :func:`hls.ir._semantics.eval_op`.
+(:func:`hls.verify.run_calls`).  Each op is evaluated by :func:`hls.ir.eval_op` (the ``eval`` of its definition).
 
 Memories are byte arrays keyed by the *whole* array: a bank of a partitioned array
 (``MemoryObject.bank``) addresses its words of the whole array, so the contents before
@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from ..errors import HLSError
 from ._core import Block, Const, Function, MemoryObject, Param, PtrParam, Value
-from ._semantics import Undefined, eval_op
+from ._ops import eval_op
+from ._semantics import Undefined
 
 __all__ = ["InterpError", "InterpResult", "Interpreter", "Undefined", "run_function"]
 

@@ -19,10 +19,10 @@ from amaranth.lib.memory import Memory
 
 from ..binding import Binding, is_wire_use
 from ..errors import RTLError
-from ..ir import FLOAT_KINDS, Block, Const, Function, MemoryObject, Op, Param, Value
+from ..ir import Block, Const, Function, MemoryObject, Op, Param, Value, op_def
 from ._fp import connect_fp, fp_unit
 from ._pipeline import PipelineRTL
-from ._units import SeqDivider
+from ._units import SeqDivider, comb_expr
 
 NPORTS = 2
 
@@ -186,7 +186,7 @@ class FunctionRTL(Elaboratable):
                     unit_sigs[k] = div
         # divisions never shared by binding still need their own unit
         for op in f.ops():
-            if (op.kind in ("udiv", "sdiv", "urem", "srem") and op not in bd.unit_of
+            if (op_def(op.kind).divider and op not in bd.unit_of
                     and op.block not in self.pipes):
                 k = (f"div_{op.width}_own", len(unit_sigs))
                 div = SeqDivider(op.width)
@@ -222,7 +222,7 @@ class FunctionRTL(Elaboratable):
                 lane, size = op.attrs["lane"], op.attrs["size"]
                 m.d.comb += w.eq(ports.q[p][8 * lane:8 * (lane + size)])
                 continue
-            if k in FLOAT_KINDS:
+            if op_def(k).float:
                 unit, _ = fp_unit(op, fs.target)
                 m.submodules[f"fp_{w.name}"] = unit
                 connect_fp(m, unit, [rd(v) for v in op.operands], advance)
@@ -238,7 +238,7 @@ class FunctionRTL(Elaboratable):
                     m.d.sync += cap.eq(inst.ret)
                 m.d.comb += w.eq(cap)
                 continue
-            m.d.comb += w.eq(_expr(op, [rd(v) for v in op.operands]))
+            m.d.comb += w.eq(comb_expr(op, [rd(v) for v in op.operands]))
 
         # ---------------------------------------------------------------- per-state logic
         by_state: dict[int, list[Op]] = {}
@@ -411,139 +411,3 @@ class FunctionRTL(Elaboratable):
             m.d.sync += state.eq(self.IDLE)
         else:
             raise RTLError(f"internal error: unknown terminator {t.kind}")
-
-
-def _neg(v, w: int):
-    """``-v`` modulo ``2**w`` as a ``w``-bit value, whatever the width of ``v``: a narrower
-    ``v`` is zero-extended first (``(-v)[:w]`` of a narrow ``v`` would be narrow too, and
-    zero-extend where the negation must sign-extend)."""
-    return (AConst(0, w) - v)[:w]
-
-
-def _div_const(k: str, x, w: int, d: int):
-    """Quotient/remainder by the constant ``d`` (see hls.transforms._divconst).  Every
-    intermediate is exactly ``w`` bits wide."""
-    from ..transforms import magic_unsigned
-
-    signed = k[0] == "s"
-    ad = abs(d)
-    if signed:
-        neg_x = x[w - 1]
-        mag = Mux(neg_x, _neg(x, w), x)[:w]  # |x| as w-bit unsigned (INT_MIN stays 2**(w-1))
-    else:
-        mag = x
-    m, sh = magic_unsigned(ad, w)
-    if sh or m != 1:
-        prod = mag * AConst(m, max(1, m.bit_length()))
-        q = Cat(prod, AConst(0, w))[sh:sh + w]  # the product may be narrower than sh + w
-    else:
-        q = mag
-    if k.endswith("divc"):
-        if not signed:
-            return q
-        neg_q = neg_x ^ (d < 0)
-        return Mux(neg_q, _neg(q, w), q)
-    r = (mag - (q * AConst(ad, max(1, ad.bit_length())))[:w])[:w]
-    if not signed:
-        return r
-    return Mux(neg_x, _neg(r, w), r)
-
-
-def _shamt(b, w: int):
-    k = max(1, (w - 1).bit_length())
-    return b[:k] if len(b) > k else b
-
-
-def _expr(op: Op, a: list):
-    """The combinational expression of ``op`` over its operand values ``a``."""
-    k, w = op.kind, op.width
-    if k == "add":
-        return (a[0] + a[1])[:w]
-    if k == "sub":
-        return (a[0] - a[1])[:w]
-    if k == "mul":
-        return (a[0] * a[1])[:w]
-    if k in ("udivc", "uremc", "sdivc", "sremc"):
-        return _div_const(k, a[0], w, op.attrs["divisor"])
-    if k == "and":
-        return a[0] & a[1]
-    if k == "or":
-        return a[0] | a[1]
-    if k == "xor":
-        return a[0] ^ a[1]
-    if k == "shl":
-        return (a[0] << _shamt(a[1], w))[:w]
-    if k == "lshr":
-        return (a[0] >> _shamt(a[1], w))[:w]
-    if k == "ashr":
-        return (a[0].as_signed() >> _shamt(a[1], w))[:w]
-    if k == "icmp":
-        x, y = a
-        pred = op.attrs["pred"]
-        if pred.startswith("s"):
-            x, y = x.as_signed(), y.as_signed()
-        return {
-            "eq": lambda: x == y, "ne": lambda: x != y,
-            "ugt": lambda: x > y, "uge": lambda: x >= y, "ult": lambda: x < y, "ule": lambda: x <= y,
-            "sgt": lambda: x > y, "sge": lambda: x >= y, "slt": lambda: x < y, "sle": lambda: x <= y,
-        }[pred]()
-    if k == "select":
-        return Mux(a[0], a[1], a[2])
-    if k == "zext":
-        return a[0]
-    if k == "sext":
-        return a[0].as_signed()
-    if k == "trunc":
-        return a[0][:w]
-    if k == "slice":
-        lo = op.attrs["lo"]
-        return a[0][lo:lo + w]
-    if k == "concat":
-        return Cat(*a)
-    if k in ("smax", "smin", "umax", "umin"):
-        x, y = a
-        if k[0] == "s":
-            xs, ys = x.as_signed(), y.as_signed()
-        else:
-            xs, ys = x, y
-        return Mux(xs > ys, x, y) if k.endswith("max") else Mux(xs < ys, x, y)
-    if k == "abs":
-        x = a[0]
-        return Mux(x[w - 1], (-x)[:w], x)
-    if k in ("fshl", "fshr"):
-        x, y, s = a
-        amt = s[:w.bit_length() - 1] if w & (w - 1) == 0 else (s % w)
-        both = Cat(y, x)
-        if k == "fshl":
-            return (both << amt)[w:2 * w]
-        return (both >> amt)[:w]
-    if k == "bitreverse":
-        return Cat(*[a[0][i] for i in reversed(range(w))])
-    if k == "bswap":
-        return Cat(*[a[0][8 * i:8 * i + 8] for i in reversed(range(w // 8))])
-    if k == "ctpop":
-        total = AConst(0, w)
-        for i in range(w):
-            total = (total + a[0][i])[:w]
-        return total
-    if k == "ctlz":
-        r = AConst(w, w)
-        for i in range(w):
-            r = Mux(a[0][i], AConst(w - 1 - i, w), r)
-        return r
-    if k == "cttz":
-        r = AConst(w, w)
-        for i in reversed(range(w)):
-            r = Mux(a[0][i], AConst(i, w), r)
-        return r
-    if k in ("sadd_sat", "ssub_sat"):
-        x, y = a[0].as_signed(), a[1].as_signed()
-        full = x + y if k == "sadd_sat" else x - y
-        hi, lo = (1 << (w - 1)) - 1, -(1 << (w - 1))
-        return Mux(full > hi, AConst(hi, w), Mux(full < lo, AConst(lo & ((1 << w) - 1), w), full[:w]))
-    if k == "uadd_sat":
-        full = a[0] + a[1]
-        return Mux(full[w], AConst((1 << w) - 1, w), full[:w])
-    if k == "usub_sat":
-        return Mux(a[0] < a[1], AConst(0, w), (a[0] - a[1])[:w])
-    raise RTLError(f"internal error: no hardware for op kind '{k}'")

@@ -29,10 +29,10 @@ from __future__ import annotations
 from amaranth.hdl import Cat, Const as AConst, Mux, Signal
 
 from ..errors import RTLError
-from ..ir import FLOAT_KINDS, Op, used_outside
+from ..ir import Op, op_def, used_outside
 from ._fp import connect_fp, fp_unit
 from ..scheduling import LoopPipeline
-from ._units import SeqDivider
+from ._units import SeqDivider, comb_expr
 
 
 class PipelineRTL:
@@ -136,7 +136,6 @@ class PipelineRTL:
             return active_state & self.valid[t // ii] & (self.r == t % ii)
 
         # datapath
-        from ._fsmd import _expr  # noqa: PLC0415 (shared expression builder)
         for op in self.ops:
             t = lp.time[op]
             w = self.wire.get(op)
@@ -166,14 +165,14 @@ class PipelineRTL:
                         ports.d[p].eq(Cat(AConst(0, 8 * lane), data[:8 * size]) if lane
                                       else data[:8 * size]),
                     ]
-            elif k in ("udiv", "sdiv", "urem", "srem"):
+            elif op_def(k).divider:
                 div = SeqDivider(op.width)
                 m.submodules[f"pl_{b.name}_div{self.ops.index(op)}"] = div
                 m.d.comb += [div.start.eq(active(op)), div.a.eq(self.read_at(op.operands[0], t)),
                              div.b.eq(self.read_at(op.operands[1], t)),
                              div.signed.eq(k in ("sdiv", "srem")),
                              w.eq(div.quot if k in ("udiv", "sdiv") else div.rem)]
-            elif k in FLOAT_KINDS:
+            elif op_def(k).float:
                 unit, _ = fp_unit(op, f.fs.target)
                 m.submodules[f"pl_{b.name}_fp{self.ops.index(op)}"] = unit
                 connect_fp(m, unit, [self.read_at(v, t) for v in op.operands], 1)
@@ -181,7 +180,7 @@ class PipelineRTL:
             elif k == "call":
                 raise RTLError("internal error: a call inside a pipelined loop")
             elif w is not None:
-                m.d.comb += w.eq(_expr(op, [self.read_at(v, t) for v in op.operands]))
+                m.d.comb += w.eq(comb_expr(op, [self.read_at(v, t) for v in op.operands]))
 
         # register chains: written at the ready cycle, shifted at each period end
         for v, regs in self.chain.items():

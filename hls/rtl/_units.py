@@ -1,10 +1,22 @@
-"""Multi-cycle functional units used by the FSMD datapath."""
+"""The operators of the datapath, shared by the FSMD and the pipeline controller: the
+combinational expression of an op and the multi-cycle units."""
 
 from __future__ import annotations
 
 from amaranth.hdl import Cat, Elaboratable, Module, Mux, Signal
 
+from ..errors import RTLError
+from ..ir import op_def
 from ..targets import divider_latency
+
+
+def comb_expr(op, a: list):
+    """The combinational expression of ``op`` over its operand values ``a``: the ``rtl``
+    builder of its definition (:mod:`hls.ir._ops`)."""
+    build = op_def(op.kind).rtl
+    if build is None:
+        raise RTLError(f"internal error: no hardware for op kind '{op.kind}'")
+    return build(op, a)
 
 
 class SeqDivider(Elaboratable):

@@ -22,8 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..analysis import find_loops, loop_line
-from ..ir import Block, Const, Function, Op, Param, Value
-from ..ir._core import FLOAT_KINDS
+from ..ir import FPU, Block, Const, Function, Op, Param, Value, op_def
 from ..targets._fp import fp_timing
 from ..targets import OpTiming, Target
 from ._asap import asap_schedule
@@ -33,23 +32,21 @@ from ..errors import ScheduleError
 from ._pipeline import LoopPipeline, schedule_loop, why_not_pipelined
 from ._sdc import sdc_schedule
 
-#: IR kinds whose hardware is pure wiring
-_WIRE_KINDS = {"slice": "copy", "concat": "copy"}
 MEM_PORTS = 2
 
 
 def op_timing(target: Target, op: Op) -> OpTiming:
-    if op.kind in FLOAT_KINDS:
+    """The target's timing of ``op``: its definition names the class in the operator
+    table (or the floating-point units) and which width the class is queried at."""
+    d = op_def(op.kind)
+    if d.timing == FPU:
         return fp_timing(target, op)[1]
-    kind = _WIRE_KINDS.get(op.kind, op.kind)
-    if kind in ("br", "condbr", "switch", "ret"):
-        kind = "copy"
+    if d.timing is None:
+        raise ScheduleError(f"internal error: op kind '{op.kind}' has no timing")
     width = op.width
-    if op.kind in ("store",):
-        width = op.operands[1].width
-    if op.kind in ("icmp", "trunc", "zext", "sext", "slice", "call", "store", "concat") or width == 0:
+    if d.timing_width == "widest" or width == 0:
         width = max([o.width for o in op.operands] + [op.width, 1])
-    return target.timing(kind, min(max(width, 1), 64))
+    return target.timing(d.timing, min(max(width, 1), 64))
 
 
 @dataclass

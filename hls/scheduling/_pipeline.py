@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from ..analysis import Loop, loop_line, memory_dependences
 from ..errors import ScheduleError
-from ..ir import Block, Op
+from ..ir import Block, Op, op_def
 from ..targets import Target
 from ._modulo import ModuloEdge, ModuloProblem, compute_mii, modulo_schedule
 from ._modulo_check import check_modulo_schedule
@@ -133,7 +133,7 @@ def build_loop_problem(block: Block, target: Target, trip_count: int | None,
         lat[op], dly[op], occ[op] = t.latency, t.delay_ns, max(1, t.occupancy)
         if op.kind in ("load", "store"):
             res[op], occ[op] = f"mem:{op.mem.name}", 1
-        elif op.kind in ("udiv", "sdiv", "urem", "srem"):
+        elif op_def(op.kind).divider:
             # one sequential divider each, named by its order in the body (deterministic)
             line = f" at line {op.loc.line}" if op.loc and op.loc.line else ""
             res[op] = f"divider {ndiv} ({op.kind}{line})"

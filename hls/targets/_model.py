@@ -120,7 +120,8 @@ def _comb(delay: float, lut: int, ff: int = 0, dsp: int = 0, resource: str | Non
     return OpTiming(0, round(delay, 4), lut, ff, dsp, resource, 1, True)
 
 
-# -- the table: kind -> (tech, width) -> OpTiming --------------------------------------
+# -- the table: timing class -> (tech, width) -> OpTiming ------------------------------
+# (each op kind names its class and the width to query in its definition, hls.ir._ops)
 
 
 def _add(t: TechParams, w: int) -> OpTiming:
@@ -227,7 +228,7 @@ _TABLE: dict[str, Callable[[TechParams, int], OpTiming]] = {
     "load": _load, "store": _store, "call": _call,
 }
 
-#: Every operation kind the model knows, sorted.
+#: Every timing class the model knows, sorted (most are named after the op kind they time).
 OP_KINDS: tuple[str, ...] = tuple(sorted(_TABLE))
 
 

@@ -5,25 +5,18 @@ Granlund and Montgomery, "Division by Invariant Integers using Multiplication" (
 ``floor(x / d) == floor(x * m / 2**(N + l))`` with ``m = ceil(2**(N + l) / d)``.  The
 hardware is a combinational constant multiplier instead of a 34-cycle sequential divider.
 Signed operations divide magnitudes and fix signs (C semantics: the quotient truncates
-toward zero, the remainder takes the sign of the dividend).
+toward zero, the remainder takes the sign of the dividend).  ``magic_unsigned`` and the
+hardware live with the definitions of ``udivc``... (:mod:`hls.ir._ops_rtl`).
 """
 
 from __future__ import annotations
 
 from ..ir import Const, Function
+from ..ir._ops_rtl import magic_unsigned
+
+__all__ = ["divide_by_constants", "magic_unsigned"]
 
 _KINDS = {"udiv": "udivc", "urem": "uremc", "sdiv": "sdivc", "srem": "sremc"}
-
-
-def magic_unsigned(d: int, n: int) -> tuple[int, int]:
-    """``(m, shift)`` with ``x // d == (x * m) >> shift`` for every ``0 <= x < 2**n``."""
-    if d <= 0:
-        raise ValueError("divisor must be positive")
-    if d & (d - 1) == 0:
-        return 1, d.bit_length() - 1
-    ell = (d - 1).bit_length()
-    m = -(-(1 << (n + ell)) // d)
-    return m, n + ell
 
 
 def divide_by_constants(func: Function) -> int:

@@ -8,17 +8,14 @@ what holds a pipelined loop's II when ports are the bound."""
 from __future__ import annotations
 
 from ..analysis import AffineAnalysis
-from ..ir import Const, Function, Op
-
-
-_PURE_SKIP = {"load", "store", "phi", "call"}
+from ..ir import Const, Function, Op, op_def
 
 
 def _vkey(v, memo: dict):
     """A structural key: equal keys compute equal values (same ops on the same inputs)."""
     if isinstance(v, Const):
         return ("c", v.width, v.value)
-    if not isinstance(v, Op) or v.kind in _PURE_SKIP or v.is_terminator:
+    if not isinstance(v, Op) or not op_def(v.kind).pure:
         return ("v", id(v))
     k = memo.get(id(v))
     if k is None:

@@ -1,7 +1,8 @@
 """Bit-width narrowing by demanded bits.
 
 The low ``k`` bits of ``add``, ``sub``, ``mul``, ``and``, ``or``, ``xor`` and ``shl`` (by a
-constant) depend only on the low ``k`` bits of their operands.  When every use of such an
+constant) depend only on the low ``k`` bits of their operands (the ``narrow`` flag of their
+definitions, :mod:`hls.ir._ops`).  When every use of such an
 op reads only its low ``k`` bits (a ``trunc``, a ``slice`` or another such op that is
 itself narrowed), the op is computed in ``k`` bits.  A memory port takes only the low
 ``addr_bits`` of a word address, so address slices narrow to that.  Address arithmetic that C performs in
@@ -11,15 +12,19 @@ and sliced to a word address) thus becomes a narrow multiplier instead of a 64-b
 
 from __future__ import annotations
 
-from ..ir import Const, Function, Op, Value
-
-_LOW_CLOSED = {"add", "sub", "mul", "and", "or", "xor"}
+from ..ir import Const, Function, Op, Value, op_def
 
 
 def _low_closed(op: Op) -> bool:
-    if op.kind in _LOW_CLOSED:
-        return True
-    return op.kind == "shl" and isinstance(op.operands[1], Const)
+    """Do the low k bits of ``op`` depend on the low k bits of its operands only?  Its
+    definition says so (``narrow``); a shift only when the amount is a constant."""
+    narrow = op_def(op.kind).narrow
+    return narrow == "low" or (narrow == "low-shift" and isinstance(op.operands[1], Const))
+
+
+def _shift_amount_of(u: Op, op: Op) -> bool:
+    """Is ``op`` the shift amount of ``u`` (whose bits all matter, not its low ones)?"""
+    return op_def(u.kind).narrow == "low-shift" and u.operands[1] is op
 
 
 def narrow_widths(func: Function) -> int:
@@ -46,7 +51,7 @@ def narrow_widths(func: Function) -> int:
                 elif u.kind in ("load", "store") and u.operands[0] is op and (
                         u.kind == "load" or u.operands[1] is not op):
                     need = u.mem.addr_bits  # the port takes the low address bits
-                elif _low_closed(u) and not (u.kind == "shl" and u.operands[1] is op):
+                elif _low_closed(u) and not _shift_amount_of(u, op):
                     need = demand.get(u, u.width)
                 else:
                     need = op.width
@@ -64,10 +69,10 @@ def narrow_widths(func: Function) -> int:
             n += 1
             if op.kind in ("slice", "trunc"):
                 continue
-            k = 2 if op.kind != "shl" else 1
-            for i in range(k):
+            shift = op_def(op.kind).narrow == "low-shift"
+            for i in range(1 if shift else 2):
                 op.operands[i] = _trunc_to(op, op.operands[i], w)
-            if op.kind == "shl":
+            if shift:  # a constant amount, below the old width; the operands keep one width
                 op.operands[1] = Const(w, op.operands[1].value)
     return n
 
