@@ -121,26 +121,14 @@ def latest_tails(problem: SchedProblem, constraints: list[Constraint]) -> dict[i
     return tail
 
 
+def block_chained(problem: SchedProblem, steps: Mapping[int, int]) -> dict[int, list[int]]:
+    """The data predecessors each op reads in the step they are born in."""
+    by_id = problem.by_id
+    return {v: [u for u in us if steps[u] + by_id[u].latency == steps[v]]
+            for v, us in problem.data_preds.items()}
+
+
 def arrivals(problem: SchedProblem,
              steps: Mapping[int, int]) -> tuple[dict[int, float], tuple[int, ...]]:
     """Arrival times (ns) of every op in its step and the tolerated timing violations."""
-    clock = problem.clock_period_ns
-    by_id = problem.by_id
-    preds = problem.data_preds
-    arr: dict[int, float] = {}
-    out: dict[int, float] = {}
-    viol: list[int] = []
-    for v in problem.topo_order:
-        op = by_id[v]
-        s = steps[v]
-        t_in = max((out[u] for u in preds[v] if steps[u] + by_id[u].latency == s), default=0.0)
-        if op.latency == 0:
-            arr[v] = out[v] = t_in + op.delay_ns
-            if arr[v] > clock + EPS_NS and t_in <= EPS_NS:
-                viol.append(v)
-        else:
-            arr[v] = t_in
-            out[v] = op.delay_ns
-            if op.delay_ns > clock + EPS_NS:
-                viol.append(v)
-    return arr, tuple(sorted(viol))
+    return problem.chain_timing(block_chained(problem, steps))

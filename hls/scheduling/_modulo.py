@@ -72,7 +72,6 @@ length, which no loop-carried edge or chain can reach.
 from __future__ import annotations
 
 import heapq
-import math
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -82,7 +81,9 @@ from types import MappingProxyType
 from hls.errors import ScheduleError
 
 from ._asap import asap_schedule
-from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem, topo_sort
+from ._family import ChainingProblem, Constraint, CyclicProblem, SharedOperatorsProblem
+from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem
+from ._resources import Resource
 
 #: ``(u, v, w, D)``: ``step(v) - step(u) >= w - II*D``.
 ModConstraint = tuple[int, int, int, int]
@@ -121,19 +122,24 @@ class ModuloEdge:
 
 
 @dataclass(frozen=True)
-class ModuloProblem:
-    """One loop body to modulo-schedule (see the module docstring for the semantics)."""
+class ModuloProblem(CyclicProblem, ChainingProblem, SharedOperatorsProblem):
+    """One loop body to modulo-schedule (see the module docstring for the semantics).
+
+    ``constraints``: client constraints (:class:`hls.scheduling.OrderConstraint` with an
+    iteration distance, :class:`hls.scheduling.SameCycle`) on top of the edges."""
 
     ops: tuple[SchedOp, ...]
     edges: tuple[ModuloEdge, ...]
-    resources: Mapping[str, int] = field(default_factory=dict)
+    resources: Mapping[Resource | str, int] = field(default_factory=dict)
     clock_period_ns: float = 10.0
     name: str = ""
+    constraints: tuple[Constraint, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ops", tuple(self.ops))
         object.__setattr__(self, "edges", tuple(self.edges))
         object.__setattr__(self, "resources", MappingProxyType(dict(self.resources)))
+        object.__setattr__(self, "constraints", tuple(self.constraints))
         self._validate()
 
     @classmethod
@@ -143,40 +149,18 @@ class ModuloProblem:
         the loop-carried edges ``carried`` added."""
         edges = [ModuloEdge(e.src, e.dst, 0, e.min_distance) for e in problem.edges]
         return cls(problem.ops, tuple(edges) + tuple(carried), problem.resources,
-                   problem.clock_period_ns, name)
+                   problem.clock_period_ns, name, problem.constraints)
 
     # -- validation -------------------------------------------------------------------
 
     def _validate(self) -> None:
-        where = f"modulo problem {self.name!r}: " if self.name else "modulo problem: "
-        if not (isinstance(self.clock_period_ns, (int, float)) and self.clock_period_ns > 0
-                and math.isfinite(self.clock_period_ns)):
-            raise ScheduleError(f"{where}clock period must be positive, not {self.clock_period_ns!r}")
-        for r, cap in self.resources.items():
-            if not _is_int(cap) or cap < 0:
-                raise ScheduleError(f"{where}resource {r!r}: units must be an int >= 0, not {cap!r}")
-        seen: set[int] = set()
+        where = self._where()
         for op in self.ops:
             if not isinstance(op, SchedOp):
                 raise ScheduleError(f"{where}ops must be SchedOp, not {type(op).__name__}")
-            if not _is_int(op.id):
-                raise ScheduleError(f"{where}op {op.name!r}: id must be an int, not {op.id!r}")
-            if op.id in seen:
-                raise ScheduleError(f"{where}duplicate op id {op.id} ({op.name!r})")
-            seen.add(op.id)
-            if not _is_int(op.latency) or op.latency < 0:
-                raise ScheduleError(f"{where}op {op.name!r}: latency must be an int >= 0, "
-                                    f"not {op.latency!r}")
-            if not _is_int(op.occupancy) or op.occupancy < 1:
-                raise ScheduleError(f"{where}op {op.name!r}: occupancy must be an int >= 1, "
-                                    f"not {op.occupancy!r}")
-            if not (isinstance(op.delay_ns, (int, float)) and op.delay_ns >= 0
-                    and math.isfinite(op.delay_ns)):
-                raise ScheduleError(f"{where}op {op.name!r}: delay must be finite and >= 0, "
-                                    f"not {op.delay_ns!r}")
-            if op.resource is not None and self.resources.get(op.resource, 1) < 1:
-                raise ScheduleError(f"{where}op {op.name!r} needs resource {op.resource!r}, "
-                                    f"which has {self.resources[op.resource]} units")
+        self._validate_timing()
+        seen = self._validate_ops()
+        self._validate_resources()
         for e in self.edges:
             if not isinstance(e, ModuloEdge):
                 raise ScheduleError(f"{where}edges must be ModuloEdge, not {type(e).__name__}")
@@ -199,45 +183,16 @@ class ModuloProblem:
             if e.src == e.dst and e.distance == 0:
                 raise ScheduleError(f"{where}self edge on {self.label(e.src)} must have a "
                                     "distance >= 1, not 0")
+        self._validate_constraints(seen)
         _ = self.topo_order  # raises on a cycle of distance-0 edges
 
     # -- derived indexes (cached; not part of equality) --------------------------------
 
     @cached_property
-    def by_id(self) -> Mapping[int, SchedOp]:
-        return MappingProxyType({op.id: op for op in self.ops})
-
-    def op(self, op_id: int) -> SchedOp:
-        return self.by_id[op_id]
-
-    def label(self, op_id: int) -> str:
-        """``name(id)`` for messages."""
-        op = self.by_id.get(op_id)
-        return f"{op.name}({op_id})" if op is not None else f"?({op_id})"
-
-    @cached_property
-    def limited(self) -> Mapping[str, tuple[int, ...]]:
-        """Limited resource class -> ids of its ops (sorted), for classes with >= 1 op."""
-        groups: dict[str, list[int]] = {}
-        for op in self.ops:
-            if op.resource is not None and op.resource in self.resources:
-                groups.setdefault(op.resource, []).append(op.id)
-        return MappingProxyType({r: tuple(sorted(v)) for r, v in sorted(groups.items())})
-
-    @cached_property
     def topo_order(self) -> tuple[int, ...]:
         """Deterministic topological order (smallest id first) of the distance-0 edges."""
-        succs: dict[int, set[int]] = {op.id: set() for op in self.ops}
-        for e in self.edges:
-            if e.distance == 0:
-                succs[e.src].add(e.dst)
-        order, stuck = topo_sort(succs)
-        if stuck:
-            names = ", ".join(self.label(i) for i in stuck[:8])
-            where = f"modulo problem {self.name!r}: " if self.name else "modulo problem: "
-            raise ScheduleError(f"{where}cycle of distance-0 edges among ops {names} "
-                                "(every recurrence must have a distance >= 1)")
-        return order
+        return self._topo("cycle of distance-0 edges among ops {names} "
+                          "(every recurrence must have a distance >= 1)")
 
 
 # -- results ----------------------------------------------------------------------------
@@ -674,49 +629,21 @@ def register_pressure(problem: ModuloProblem, steps: Mapping[int, int], ii: int)
     return sum(life.values())
 
 
-def modulo_arrivals(problem: ModuloProblem, steps: Mapping[int, int],
-                    ii: int) -> tuple[dict[int, float], tuple[int, ...]]:
-    """Arrival times (ns) of every op in its cycle and the tolerated timing violations."""
-    clock = problem.clock_period_ns
+def modulo_chained(problem: ModuloProblem, steps: Mapping[int, int],
+                   ii: int) -> dict[int, list[int]]:
+    """The data predecessors each op reads in the absolute cycle they are born in."""
     by_id = problem.by_id
     chained: dict[int, list[int]] = {op.id: [] for op in problem.ops}
     for e in problem.edges:
         if e.is_data and steps[e.dst] + ii * e.distance == steps[e.src] + by_id[e.src].latency:
             chained[e.dst].append(e.src)
-    # out(v): when v's value is ready in its birth cycle.  Chains run through combinational
-    # ops only, and no cycle of them can be chained (it would span II*D > 0 cycles).
-    out: dict[int, float] = {op.id: op.delay_ns for op in problem.ops if op.latency > 0}
-    # combinational ops in topological order of the chained edges (Kahn): a diamond of
-    # chains is fine, only a cycle is a combinational loop
-    pending = {op.id: sum(1 for u in chained[op.id] if u not in out)
-               for op in problem.ops if op.id not in out}
-    users: dict[int, list[int]] = {}
-    for v, us in chained.items():
-        for u in us:
-            users.setdefault(u, []).append(v)
-    ready = sorted(v for v, k in pending.items() if k == 0)
-    while ready:
-        x = ready.pop()
-        out[x] = max((out[u] for u in chained[x]), default=0.0) + by_id[x].delay_ns
-        for v in users.get(x, ()):
-            if v in pending:
-                pending[v] -= 1
-                if pending[v] == 0:
-                    ready.append(v)
-    stuck = [v for v in pending if v not in out]
-    if stuck:  # pragma: no cover - excluded by the constraints
-        raise ScheduleError(f"combinational loop through {problem.label(stuck[0])}")
-    arr: dict[int, float] = {}
-    viol: list[int] = []
-    for op in problem.ops:
-        t_in = max((out[u] for u in chained[op.id]), default=0.0)
-        arr[op.id] = t_in + (op.delay_ns if op.latency == 0 else 0.0)
-        if op.latency == 0:
-            if arr[op.id] > clock + EPS_NS and t_in <= EPS_NS:
-                viol.append(op.id)
-        elif op.delay_ns > clock + EPS_NS:
-            viol.append(op.id)
-    return arr, tuple(sorted(viol))
+    return chained
+
+
+def modulo_arrivals(problem: ModuloProblem, steps: Mapping[int, int],
+                    ii: int) -> tuple[dict[int, float], tuple[int, ...]]:
+    """Arrival times (ns) of every op in its cycle and the tolerated timing violations."""
+    return problem.chain_timing(modulo_chained(problem, steps, ii))
 
 
 def _non_overlapped(problem: ModuloProblem) -> tuple[dict[int, int], int]:

@@ -40,7 +40,6 @@ from ._problem import SchedOp
 from ._resources import DedicatedUnit, MemoryPorts, Resource
 
 
-
 @dataclass(frozen=True)
 class LoopEdge:
     src: Op | str   # "start" for the pseudo op
