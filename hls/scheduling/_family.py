@@ -192,7 +192,7 @@ class Problem:
     @cached_property
     def same_cycle_groups(self) -> Mapping[int, int]:
         """op id -> the smallest id of its :class:`SameCycle` group (ops tied together
-        issue in one step, so cycle detection treats each group as one node)."""
+        issue in one step; a list scheduler places each group as one)."""
         rep = {op.id: op.id for op in self.ops}
 
         def find(x: int) -> int:
@@ -225,29 +225,9 @@ class Problem:
 
     def _topo(self, what: str) -> tuple[int, ...]:
         """Deterministic topological order (smallest id first) of :meth:`order_succs`.
-        Ops tied by :class:`SameCycle` must not be ordered apart (that is a cycle); the
-        order then has each group where its first member would be."""
-        succs = self.order_succs()
-        grp = self.same_cycle_groups
-        if any(g != i for i, g in grp.items()):
-            # contract the groups, sort, expand (members of a group in id order)
-            quot: dict[int, set[int]] = {g: set() for g in set(grp.values())}
-            for u, vs in succs.items():
-                for v in vs:
-                    if grp[u] != grp[v]:
-                        quot[grp[u]].add(grp[v])
-                    elif u != v:
-                        raise ScheduleError(f"{self._where()}{self.label(v)} is ordered after "
-                                            f"{self.label(u)} but a SameCycle constraint "
-                                            "ties them to one step")
-            qorder, stuck = topo_sort(quot)
-            members: dict[int, list[int]] = {}
-            for i in sorted(grp):
-                members.setdefault(grp[i], []).append(i)
-            order = tuple(i for g in qorder for i in members[g])
-            stuck = sorted(i for i in grp if grp[i] in set(stuck))
-        else:
-            order, stuck = topo_sort(succs)
+        :class:`SameCycle` ties are not orderings and are left out: the solvers handle the
+        two-way constraints they become, and report a tie that contradicts an ordering."""
+        order, stuck = topo_sort(self.order_succs())
         if stuck:
             names = ", ".join(self.label(i) for i in stuck[:8])
             raise ScheduleError(f"{self._where()}{what.format(names=names)}")

@@ -81,7 +81,13 @@ from types import MappingProxyType
 from hls.errors import ScheduleError
 
 from ._asap import asap_schedule
-from ._family import ChainingProblem, Constraint, CyclicProblem, SharedOperatorsProblem
+from ._family import (
+    ChainingProblem,
+    Constraint,
+    CyclicProblem,
+    OrderConstraint,
+    SharedOperatorsProblem,
+)
 from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem
 from ._resources import Resource
 
@@ -250,6 +256,33 @@ class ModuloSchedule:
         object.__setattr__(self, "attempts", tuple(self.attempts))
         object.__setattr__(self, "timing_violations", tuple(self.timing_violations))
 
+    def to_json(self) -> dict:
+        """A JSON-ready dict (op ids become string keys, as JSON objects require)."""
+        m = self.mii
+        return {"kind": "modulo", "ii": self.ii,
+                "steps": {str(i): s for i, s in self.steps.items()},
+                "depth": self.depth, "stages": self.stages, "optimal_ii": self.optimal_ii,
+                "depth_optimal": self.depth_optimal,
+                "register_pressure": self.register_pressure,
+                "mii": {"mii": m.mii, "res_mii": m.res_mii, "rec_mii": m.rec_mii,
+                        "limiting": m.limiting},
+                "attempts": [[a.ii, a.status, a.seconds] for a in self.attempts],
+                "method": self.method,
+                "arrival_ns": {str(i): t for i, t in self.arrival_ns.items()},
+                "timing_violations": list(self.timing_violations)}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> ModuloSchedule:
+        """Inverse of :meth:`to_json`."""
+        if data.get("kind") != "modulo":
+            raise ScheduleError(f"not a modulo schedule: kind {data.get('kind')!r}")
+        return cls(data["ii"], {int(i): s for i, s in data["steps"].items()}, data["depth"],
+                   data["stages"], data["optimal_ii"], data["depth_optimal"],
+                   data["register_pressure"], MIIInfo(**data["mii"]),
+                   tuple(IIAttempt(*a) for a in data["attempts"]), data["method"],
+                   {int(i): t for i, t in data["arrival_ns"].items()},
+                   tuple(data["timing_violations"]))
+
     def stage(self, op_id: int) -> int:
         return self.steps[op_id] // self.ii
 
@@ -304,7 +337,8 @@ def _reservation(problem: ModuloProblem, steps: Mapping[int, int], ii: int,
 def modulo_constraints(problem: ModuloProblem) -> list[ModConstraint]:
     """Every non-resource constraint as ``(u, v, w, D)``: ``step(v) - step(u) >= w - II*D``.
 
-    Edges give their delay ``w`` (by default ``latency(u)``) with ``D = distance``.
+    Edges give their delay ``w`` (by default ``latency(u)``) with ``D = distance``, client
+    constraints theirs (:meth:`OrderConstraint.difference`, :meth:`SameCycle.difference`).
     Chaining gives, for every data path ``u -> ... -> v`` through combinational ops whose
     delay (as in :mod:`hls.scheduling._constraints`) exceeds the clock, ``w = latency(u) +
     1`` with ``D`` = the path's distance.  Along such a path the edges have non-negative
@@ -325,6 +359,9 @@ def modulo_constraints(problem: ModuloProblem) -> list[ModConstraint]:
 
     for e in problem.edges:
         add(e.src, e.dst, e.weight(problem), e.distance)
+    for c in problem.constraints:
+        for u, v, w, d in c.difference():
+            add(u, v, w, d)
     for u, v, w, d in _chaining_constraints(problem):
         add(u, v, w, d)
     return sorted((u, v, w, d) for (u, v, d), w in best.items())
@@ -654,13 +691,17 @@ def _non_overlapped(problem: ModuloProblem) -> tuple[dict[int, int], int]:
     for e in problem.edges:
         if e.distance == 0:
             edges.append(SchedEdge(e.src, e.dst, None if e.chainable(problem) else e.weight(problem)))
+    inner = tuple(c for c in problem.constraints
+                  if not (isinstance(c, OrderConstraint) and c.distance > 0))
     block = SchedProblem(problem.ops, tuple(dict.fromkeys(edges)), problem.resources,
-                         problem.clock_period_ns)
+                         problem.clock_period_ns, constraints=inner)
     steps = dict(asap_schedule(block).steps)
     length = max((steps[op.id] + op.latency for op in problem.ops), default=-1) + 1
     ii = max([1, length + 1] + [steps[op.id] + op.occupancy for op in problem.ops] +
              [steps[e.src] + e.weight(problem) - steps[e.dst] + 1
-              for e in problem.edges if e.distance > 0])
+              for e in problem.edges if e.distance > 0] +
+             [steps[c.src] + c.min_distance - steps[c.dst] + 1 for c in problem.constraints
+              if isinstance(c, OrderConstraint) and c.distance > 0])
     return steps, ii
 
 

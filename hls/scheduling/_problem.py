@@ -184,6 +184,22 @@ class Schedule:
                            MappingProxyType(dict(sorted(self.arrival_ns.items()))))
         object.__setattr__(self, "timing_violations", tuple(self.timing_violations))
 
+    def to_json(self) -> dict:
+        """A JSON-ready dict (op ids become string keys, as JSON objects require)."""
+        return {"kind": "block", "steps": {str(i): s for i, s in self.steps.items()},
+                "length": self.length,
+                "arrival_ns": {str(i): t for i, t in self.arrival_ns.items()},
+                "method": self.method, "timing_violations": list(self.timing_violations)}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> Schedule:
+        """Inverse of :meth:`to_json`."""
+        if data.get("kind") != "block":
+            raise ScheduleError(f"not a block schedule: kind {data.get('kind')!r}")
+        return cls({int(i): s for i, s in data["steps"].items()}, data["length"],
+                   {int(i): t for i, t in data["arrival_ns"].items()}, data["method"],
+                   tuple(data["timing_violations"]))
+
     def ops_in_step(self, step: int) -> tuple[int, ...]:
         """Ids of the ops issued in ``step``, sorted."""
         return tuple(i for i, s in self.steps.items() if s == step)
