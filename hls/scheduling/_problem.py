@@ -19,6 +19,9 @@ sink (the terminator).  Semantics, which :func:`hls.scheduling.check_schedule` v
   exceeds the clock.  Anything else is an error.
 * **Order edge** (``min_distance = d >= 0``): ``step(dst) >= step(src) + d``; no value
   flows, no chaining (memory ordering, e.g. ``d = 1`` for store -> load).
+* **Client constraints** (``constraints``): ``OrderConstraint(u, v, d)`` requires
+  ``step(v) >= step(u) + d`` like an order edge; ``SameCycle(a, b)`` requires
+  ``step(a) == step(b)`` (see :mod:`hls.scheduling._family`).
 * **Resources.** An op of resource class ``r`` is busy during steps
   ``step .. step + occupancy - 1``; in every step the busy ops of ``r`` number at most
   ``resources[r]``.  Classes absent from ``resources`` (and ``resource=None``) are unlimited.
