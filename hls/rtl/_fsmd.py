@@ -20,11 +20,13 @@ from amaranth.lib.memory import Memory
 from ..binding import Binding, is_wire_use
 from ..errors import RTLError
 from ..ir import Block, Const, Function, MemoryObject, Op, Param, Value, op_def
+from ..targets import MEMORY
 from ._fp import connect_fp, fp_unit
 from ._pipeline import PipelineRTL
 from ._units import SeqDivider, comb_expr
 
-NPORTS = 2
+#: ports of every memory the datapath sees (the scheduler assumed the same model)
+NPORTS = MEMORY.ports
 
 
 class MemPorts:

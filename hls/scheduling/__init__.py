@@ -1,16 +1,29 @@
-"""Scheduling of basic blocks: problem, SDC scheduler, ASAP reference, checker.
+"""Scheduling: one family of problems, their solvers and one checker.
 
-The CDFG builder turns each basic block into a :class:`SchedProblem` (IR-independent; see
-:mod:`hls.scheduling._problem` for the exact semantics), schedules it with
-:func:`sdc_schedule` (or :func:`asap_schedule`) and may verify the result with
-:func:`check_schedule`, which trusts nothing but the step numbers.
+The problems (:mod:`hls.scheduling._family`): a basic block is a :class:`SchedProblem`
+(IR-independent; see :mod:`hls.scheduling._problem` for the exact semantics), solved by
+:func:`sdc_schedule` (or :func:`asap_schedule`); a pipelined loop body is a
+:class:`ModuloProblem`, solved by :func:`modulo_schedule`.  Both mix in the traits
+:class:`Problem`, :class:`ChainingProblem`, :class:`SharedOperatorsProblem` (and
+:class:`CyclicProblem` for loops), use typed resources (:class:`MemoryPorts`,
+:class:`UnitClass`, :class:`DedicatedUnit`) and accept client constraints
+(:class:`OrderConstraint`, :class:`SameCycle`).  :func:`check` verifies any schedule of
+any of them, trusting nothing but the step numbers.
 """
 
 from __future__ import annotations
 
 from ._asap import asap_schedule
-from ._check import check_schedule
+from ._check import check, check_modulo_schedule, check_schedule
 from ._constraints import difference_constraints, least_solution
+from ._family import (
+    ChainingProblem,
+    CyclicProblem,
+    OrderConstraint,
+    Problem,
+    SameCycle,
+    SharedOperatorsProblem,
+)
 from ._modulo import (
     IIAttempt,
     MIIInfo,
@@ -23,9 +36,9 @@ from ._modulo import (
     modulo_schedule,
 )
 from ._function import BlockSchedule, FunctionSchedule, op_timing, schedule_function
-from ._modulo_check import check_modulo_schedule
 from ._pipeline import LoopPipeline, LoopProblem, check_loop_schedule, schedule_loop
 from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem, Schedule, schedule_length
+from ._resources import DedicatedUnit, MemoryPorts, Resource, UnitClass
 from ._sdc import SOLVERS, length_lower_bound, sdc_schedule
 
 
@@ -40,6 +53,17 @@ __all__ = [
     "FunctionSchedule",
     "op_timing",
     "schedule_function",
+    "ChainingProblem",
+    "CyclicProblem",
+    "DedicatedUnit",
+    "MemoryPorts",
+    "OrderConstraint",
+    "Problem",
+    "Resource",
+    "SameCycle",
+    "SharedOperatorsProblem",
+    "UnitClass",
+    "check",
     "EPS_NS",
     "IIAttempt",
     "MIIInfo",

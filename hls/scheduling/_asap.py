@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import heapq
 
+from hls.errors import ScheduleError
+
 from ._constraints import Constraint, arrivals, difference_constraints, latest_tails
 from ._problem import SchedProblem, Schedule, schedule_length
 
@@ -27,31 +29,55 @@ def asap_schedule(problem: SchedProblem, *, constraints: list[Constraint] | None
 
 def _asap_steps(problem: SchedProblem, constraints: list[Constraint]) -> dict[int, int]:
     by_id = problem.by_id
-    preds: dict[int, list[tuple[int, int]]] = {op.id: [] for op in problem.ops}
-    succs: dict[int, list[int]] = {op.id: [] for op in problem.ops}
+    # ops tied by SameCycle are placed together, as one node of the list (singletons
+    # otherwise); the group is known by its smallest id
+    grp = problem.same_cycle_groups
+    members: dict[int, list[int]] = {}
+    for i in sorted(grp):
+        members.setdefault(grp[i], []).append(i)
+    preds: dict[int, list[tuple[int, int]]] = {g: [] for g in members}
+    succs: dict[int, list[int]] = {g: [] for g in members}
     for u, v, w in constraints:
-        preds[v].append((u, w))
-        succs[u].append(v)
+        if grp[u] == grp[v]:
+            if w > 0:
+                raise ScheduleError(f"{problem.label(v)} must follow {problem.label(u)} by "
+                                    f"{w} step(s) but a SameCycle constraint ties them")
+            continue
+        preds[grp[v]].append((u, w))
+        succs[grp[u]].append(grp[v])
     tail = latest_tails(problem, constraints)
-    indeg = {i: len(p) for i, p in preds.items()}
-    ready = [(-tail[i], i) for i, d in indeg.items() if d == 0]
+    prio = {g: max(tail[i] for i in ms) for g, ms in members.items()}
+    indeg = {g: len(p) for g, p in preds.items()}
+    ready = [(-prio[g], g) for g, d in indeg.items() if d == 0]
     heapq.heapify(ready)
-    usage: dict[str, dict[int, int]] = {}
+    usage: dict[object, dict[int, int]] = {}
     steps: dict[int, int] = {}
     while ready:
-        _, v = heapq.heappop(ready)
-        op = by_id[v]
-        t = max((steps[u] + w for u, w in preds[v]), default=0)
-        cap = problem.resources.get(op.resource) if op.resource is not None else None
-        if cap is not None:
-            table = usage.setdefault(op.resource, {})
-            while any(table.get(t + k, 0) >= cap for k in range(op.occupancy)):
-                t += 1
-            for k in range(op.occupancy):
-                table[t + k] = table.get(t + k, 0) + 1
-        steps[v] = t
-        for x in succs[v]:
+        _, g = heapq.heappop(ready)
+        t = max((steps[u] + w for u, w in preds[g]), default=0)
+        need: dict[object, dict[int, int]] = {}  # resource -> step offset -> units
+        for v in members[g]:
+            op = by_id[v]
+            if op.resource is not None and op.resource in problem.resources:
+                for k in range(op.occupancy):
+                    row = need.setdefault(op.resource, {})
+                    row[k] = row.get(k, 0) + 1
+        for r, row in need.items():
+            if max(row.values()) > problem.resources[r]:
+                raise ScheduleError(
+                    f"ops tied by SameCycle need more units of resource '{r}' than its "
+                    f"{problem.resources[r]}: " + ", ".join(problem.label(v) for v in members[g]))
+        while any(usage.get(r, {}).get(t + k, 0) + n > problem.resources[r]
+                  for r, row in need.items() for k, n in row.items()):
+            t += 1
+        for r, row in need.items():
+            table = usage.setdefault(r, {})
+            for k, n in row.items():
+                table[t + k] = table.get(t + k, 0) + n
+        for v in members[g]:
+            steps[v] = t
+        for x in succs[g]:
             indeg[x] -= 1
             if indeg[x] == 0:
-                heapq.heappush(ready, (-tail[x], x))
+                heapq.heappush(ready, (-prio[x], x))
     return steps

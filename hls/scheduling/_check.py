@@ -1,135 +1,209 @@
 """Solver-independent schedule checker (in the spirit of XLS's ``PipelineSchedule::Verify``
-and ``VerifyTiming``).
+and ``VerifyTiming``), one for the whole problem family.
 
-Re-derives every constraint of :mod:`hls.scheduling._problem` from the problem and the step
-numbers alone: step domain, data and order edges, combinational timing recomputed from
-scratch along chained data edges (it does not use the SDC chaining constraints), resource
-occupancy per step and the sink.  The derived figures the scheduler reported (length,
-timing violations, arrival times) must agree with the recomputation.  The first violated
-constraint raises :class:`hls.errors.ScheduleError` naming it and the ops involved.
+:func:`check` re-derives every constraint of a problem from the problem and the step
+numbers alone, rule by rule according to the traits the problem mixes in
+(:mod:`hls.scheduling._family`):
+
+* every problem: step domain, dependence edges, the client's constraints
+  (:class:`~hls.scheduling.OrderConstraint`, :class:`~hls.scheduling.SameCycle`), the sink;
+* cyclic problems: edges and constraints at their iteration distance, ``II`` apart;
+* chaining problems: combinational timing recomputed from scratch along the data edges
+  chained in one (absolute) cycle, with :meth:`ChainingProblem.chain_timing` (not with the
+  chaining constraints the solvers derived);
+* shared-operator problems: occupancy per step, or per modulo slot when cyclic;
+* the figures the scheduler reported (length, or depth/stages/register pressure and the
+  II claims; arrival times, timing violations) must agree with the recomputation.
+
+The first violated constraint raises :class:`hls.errors.ScheduleError` naming it and the
+ops involved.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from hls.errors import ScheduleError
 
-from ._problem import EPS_NS, SchedProblem, Schedule
+from ._constraints import block_chained
+from ._family import ChainingProblem, CyclicProblem, Problem, SharedOperatorsProblem, is_int
+from ._modulo import ModuloProblem, ModuloSchedule, modulo_chained
+from ._problem import SchedProblem, Schedule
+
+
+def check(problem: Problem, schedule: Schedule | ModuloSchedule) -> None:
+    """Raise :class:`ScheduleError` unless ``schedule`` satisfies every constraint of
+    ``problem`` (a :class:`SchedProblem` with a :class:`Schedule`, or a cyclic problem with
+    a :class:`ModuloSchedule`)."""
+    cyclic = isinstance(problem, CyclicProblem)
+    pre = "modulo schedule: " if cyclic else "schedule: "
+    ii = schedule.ii if cyclic else 0
+    if cyclic and (not is_int(ii) or ii < 1):
+        raise ScheduleError(f"{pre}II must be an integer >= 1, not {ii!r}")
+    steps = schedule.steps
+    _check_domain(problem, steps, pre)
+    _check_edges(problem, steps, ii, pre, cyclic)
+    _check_constraints(problem, steps, ii, pre)
+    if getattr(problem, "sink", None) is not None:
+        _check_sink(problem, steps, pre)
+    arrival: dict[int, float] = {}
+    violations: tuple[int, ...] = ()
+    if isinstance(problem, ChainingProblem):
+        if cyclic:
+            chained = modulo_chained(problem, steps, ii)
+
+            def where(v: int) -> str:
+                return f"step {steps[v]} (slot {steps[v] % ii})"
+        else:
+            chained = block_chained(problem, steps)
+
+            def where(v: int) -> str:
+                return f"step {steps[v]}"
+        try:
+            arrival, violations = problem.chain_timing(chained, strict=where)
+        except ScheduleError as exc:
+            raise ScheduleError(pre + exc.message.removeprefix(problem._where())) from None
+    if isinstance(problem, SharedOperatorsProblem):
+        _check_resources(problem, steps, ii, pre, cyclic)
+    if cyclic:
+        _check_modulo_figures(problem, schedule, pre)
+    else:
+        _check_block_figures(problem, schedule, pre)
+    if isinstance(problem, ChainingProblem):
+        if tuple(sorted(violations)) != tuple(schedule.timing_violations):
+            raise ScheduleError(f"{pre}reported timing violations "
+                                f"{list(schedule.timing_violations)} != actual "
+                                f"{sorted(violations)}")
+        for i, t in arrival.items():
+            got = schedule.arrival_ns.get(i)
+            if got is None or abs(got - t) > 1e-6:
+                raise ScheduleError(f"{pre}reported arrival of {problem.label(i)} is {got!r}, "
+                                    f"actual {t:.6f} ns")
 
 
 def check_schedule(problem: SchedProblem, schedule: Schedule) -> None:
-    """Raise :class:`ScheduleError` unless ``schedule`` satisfies every constraint."""
-    lab = problem.label
-    steps = schedule.steps
-    by_id = problem.by_id
+    """:func:`check` for a block (the historical name)."""
+    check(problem, schedule)
 
-    # -- domain --------------------------------------------------------------------------
+
+def check_modulo_schedule(problem: ModuloProblem, sched: ModuloSchedule) -> None:
+    """:func:`check` for a loop body (the historical name)."""
+    check(problem, sched)
+
+
+# -- the rules --------------------------------------------------------------------------
+
+
+def _check_domain(problem: Problem, steps: Mapping[int, int], pre: str) -> None:
+    lab = problem.label
     for op in problem.ops:
         if op.id not in steps:
-            raise ScheduleError(f"schedule: op {lab(op.id)} has no step")
+            raise ScheduleError(f"{pre}op {lab(op.id)} has no step")
         s = steps[op.id]
-        if not isinstance(s, int) or isinstance(s, bool) or s < 0:
-            raise ScheduleError(f"schedule: op {lab(op.id)} has invalid step {s!r} "
+        if not is_int(s) or s < 0:
+            raise ScheduleError(f"{pre}op {lab(op.id)} has invalid step {s!r} "
                                 "(must be an integer >= 0)")
-    extra = sorted(set(steps) - set(by_id))
+    extra = sorted(set(steps) - set(problem.by_id))
     if extra:
-        raise ScheduleError(f"schedule: steps given for unknown op ids {extra}")
+        raise ScheduleError(f"{pre}steps given for unknown op ids {extra}")
 
-    # -- dependences -----------------------------------------------------------------------
+
+def _check_edges(problem: Problem, steps: Mapping[int, int], ii: int, pre: str,
+                 cyclic: bool) -> None:
+    lab = problem.label
     for e in problem.edges:
         su, sv = steps[e.src], steps[e.dst]
-        if e.is_data:
-            lat = by_id[e.src].latency
-            if sv < su + lat:
-                raise ScheduleError(
-                    f"schedule: data edge {lab(e.src)} -> {lab(e.dst)} violated: "
-                    f"step {sv} < step {su} + latency {lat}")
-        elif sv < su + e.min_distance:
+        w = e.weight(problem)
+        if sv + ii * e.distance >= su + w:
+            continue
+        kind = "data" if e.is_data else "order"
+        if cyclic:
             raise ScheduleError(
-                f"schedule: order edge {lab(e.src)} -> {lab(e.dst)} violated: "
-                f"step {sv} < step {su} + distance {e.min_distance}")
+                f"{pre}{kind} edge {lab(e.src)} -> {lab(e.dst)} (distance {e.distance}) "
+                f"violated at II={ii}: step {sv} + {ii}*{e.distance} < step {su} + "
+                f"{'latency' if e.delay is None else 'delay'} {w}")
+        raise ScheduleError(
+            f"{pre}{kind} edge {lab(e.src)} -> {lab(e.dst)} violated: step {sv} < step {su} "
+            f"+ {'latency' if e.is_data else 'distance'} {w}")
 
-    # -- sink ------------------------------------------------------------------------------
-    if problem.sink is not None:
-        ss = steps[problem.sink]
-        for op in problem.ops:
-            if op.id != problem.sink and ss < steps[op.id] + op.latency:
-                raise ScheduleError(
-                    f"schedule: sink {lab(problem.sink)} at step {ss} precedes the birth step "
-                    f"{steps[op.id] + op.latency} of {lab(op.id)}")
 
-    # -- timing (recomputed from scratch, in step order then data order) ---------------------
-    clock = problem.clock_period_ns
-    preds = problem.data_preds
-    pending = {op.id: len(preds[op.id]) for op in problem.ops}
-    succs: dict[int, list[int]] = {op.id: [] for op in problem.ops}
-    for v, ps in preds.items():
-        for u in ps:
-            succs[u].append(v)
-    work = sorted(i for i, n in pending.items() if n == 0)
-    out: dict[int, float] = {}
-    arrival: dict[int, float] = {}
-    violations: list[int] = []
-    while work:
-        v = work.pop()
-        op = by_id[v]
-        chained = [u for u in preds[v] if steps[u] + by_id[u].latency == steps[v]]
-        t_in = max((out[u] for u in chained), default=0.0)
-        if op.latency == 0:
-            t = t_in + op.delay_ns
-            arrival[v] = out[v] = t
-            if t > clock + EPS_NS:
-                if t_in > EPS_NS:
-                    worst = max(chained, key=lambda u: (out[u], u))
-                    raise ScheduleError(
-                        f"schedule: timing violated in step {steps[v]}: {lab(v)} arrives at "
-                        f"{t:.3f} ns > clock {clock:.3f} ns, chained after {lab(worst)} "
-                        f"(ready at {out[worst]:.3f} ns)")
-                violations.append(v)
-        else:
-            arrival[v] = t_in
-            out[v] = op.delay_ns
-            if t_in > clock + EPS_NS:
-                worst = max(chained, key=lambda u: (out[u], u))
-                raise ScheduleError(
-                    f"schedule: timing violated in step {steps[v]}: inputs of {lab(v)} arrive "
-                    f"at {t_in:.3f} ns > clock {clock:.3f} ns, chained after {lab(worst)}")
-            if op.delay_ns > clock + EPS_NS:
-                violations.append(v)
-        for x in succs[v]:
-            pending[x] -= 1
-            if pending[x] == 0:
-                work.append(x)
-    if len(out) != len(by_id):  # pragma: no cover - SchedProblem rejects cycles
-        raise ScheduleError("schedule: data dependence cycle")
+def _check_constraints(problem: Problem, steps: Mapping[int, int], ii: int, pre: str) -> None:
+    for c in problem.constraints:
+        why = c.violation(steps, ii)
+        if why is not None:
+            at = f" at II={ii}" if ii else ""
+            raise ScheduleError(f"{pre}{c.describe(problem.label)} violated{at}: {why}")
 
-    # -- resources ---------------------------------------------------------------------------
-    busy: dict[tuple[str, int], list[int]] = {}
+
+def _check_sink(problem: SchedProblem, steps: Mapping[int, int], pre: str) -> None:
+    lab = problem.label
+    ss = steps[problem.sink]
+    for op in problem.ops:
+        if op.id != problem.sink and ss < steps[op.id] + op.latency:
+            raise ScheduleError(
+                f"{pre}sink {lab(problem.sink)} at step {ss} precedes the birth step "
+                f"{steps[op.id] + op.latency} of {lab(op.id)}")
+
+
+def _check_resources(problem: SharedOperatorsProblem, steps: Mapping[int, int], ii: int,
+                     pre: str, cyclic: bool) -> None:
+    lab = problem.label
+    busy: dict[object, dict[int, list[int]]] = {}
     for op in problem.ops:
         if op.resource is None or op.resource not in problem.resources:
             continue
+        table = busy.setdefault(op.resource, {})
         for k in range(op.occupancy):
-            busy.setdefault((op.resource, steps[op.id] + k), []).append(op.id)
-    for (r, s), ids in sorted(busy.items()):
+            t = steps[op.id] + k
+            table.setdefault(t % ii if cyclic else t, []).append(op.id)
+    for r in sorted(busy, key=str):
         cap = problem.resources[r]
-        if len(ids) > cap:
+        for s, ids in sorted(busy[r].items()):
+            if len(ids) <= cap:
+                continue
             names = ", ".join(lab(i) for i in sorted(ids))
+            if cyclic:
+                raise ScheduleError(
+                    f"{pre}resource '{r}' overloaded in modulo slot {s} at II={ii}: "
+                    f"{len(ids)} busy ({names}) > {cap} units")
             raise ScheduleError(
-                f"schedule: resource '{r}' overloaded in step {s}: {len(ids)} busy ops "
+                f"{pre}resource '{r}' overloaded in step {s}: {len(ids)} busy ops "
                 f"({names}) > capacity {cap}")
 
-    # -- reported figures ----------------------------------------------------------------
+
+def _check_block_figures(problem: SchedProblem, schedule: Schedule, pre: str) -> None:
+    steps = schedule.steps
     if problem.sink is not None:
         length = steps[problem.sink] + 1
     else:
         length = max((steps[op.id] + op.latency for op in problem.ops), default=-1) + 1
     if schedule.length != length:
-        raise ScheduleError(f"schedule: reported length {schedule.length} != actual {length}")
-    if tuple(sorted(violations)) != tuple(schedule.timing_violations):
-        raise ScheduleError(
-            f"schedule: reported timing violations {list(schedule.timing_violations)} != "
-            f"actual {sorted(violations)}")
-    for i, t in arrival.items():
-        got = schedule.arrival_ns.get(i)
-        if got is None or abs(got - t) > 1e-6:
-            raise ScheduleError(f"schedule: reported arrival of {lab(i)} is {got!r}, "
-                                f"actual {t:.6f} ns")
+        raise ScheduleError(f"{pre}reported length {schedule.length} != actual {length}")
+
+
+def _check_modulo_figures(problem: ModuloProblem, sched: ModuloSchedule, pre: str) -> None:
+    steps, ii = sched.steps, sched.ii
+    depth = max((steps[op.id] + op.latency for op in problem.ops), default=-1) + 1
+    if sched.depth != depth:
+        raise ScheduleError(f"{pre}reported depth {sched.depth} != actual {depth}")
+    stages = -(-depth // ii)
+    if sched.stages != stages:
+        raise ScheduleError(f"{pre}reported stages {sched.stages} != ceil(depth {depth} / "
+                            f"II {ii}) = {stages}")
+    life: dict[int, int] = {}
+    for e in problem.edges:
+        if e.is_data:
+            t = steps[e.dst] + ii * e.distance - steps[e.src] - problem.by_id[e.src].latency
+            life[e.src] = max(life.get(e.src, 0), t)
+    pressure = sum(life.values())
+    if sched.register_pressure != pressure:
+        raise ScheduleError(f"{pre}reported register pressure {sched.register_pressure} != "
+                            f"actual {pressure}")
+    if ii < sched.mii.mii:
+        raise ScheduleError(f"{pre}II {ii} is below the reported MII {sched.mii.mii}")
+    if sched.optimal_ii and ii > sched.mii.mii:
+        proven = {a.ii for a in sched.attempts if a.status == "infeasible"}
+        missing = [k for k in range(sched.mii.mii, ii) if k not in proven]
+        if missing:
+            raise ScheduleError(f"{pre}II {ii} claimed optimal but II {missing[0]} "
+                                "was not proven infeasible")

@@ -5,6 +5,9 @@ Every scheduling constraint except resources is a difference constraint
 
 * data edge ``u -> v``: ``w = latency(u)``;
 * order edge ``u -> v`` with distance ``d``: ``w = d``;
+* client constraints: :class:`~hls.scheduling.OrderConstraint` ``w = min_distance``,
+  :class:`~hls.scheduling.SameCycle` ``w = 0`` both ways (the one source of cycles, of
+  weight 0 unless they contradict the rest: the least solution then relaxes to a fixpoint);
 * sink: ``step(sink) - step(u) >= latency(u)`` for every op ``u``;
 * chaining (timing): for every pair ``u``, ``v`` joined by a data path whose intermediate
   ops are combinational, if the longest combinational delay from ``u``'s output to the end
@@ -29,6 +32,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Mapping
 
+from hls.errors import ScheduleError
+
+from ._family import SameCycle
 from ._problem import EPS_NS, SchedProblem
 
 Constraint = tuple[int, int, int]  # (u, v, w): step(v) - step(u) >= w
@@ -46,6 +52,9 @@ def difference_constraints(problem: SchedProblem) -> list[Constraint]:
     by_id = problem.by_id
     for e in problem.edges:
         add(e.src, e.dst, by_id[e.src].latency if e.is_data else e.min_distance)
+    for c in problem.constraints:
+        for u, v, w, _ in c.difference():
+            add(u, v, w)
     if problem.sink is not None:
         for op in problem.ops:
             if op.id != problem.sink:
@@ -99,10 +108,40 @@ def least_solution(problem: SchedProblem, constraints: list[Constraint],
     preds: dict[int, list[tuple[int, int]]] = {op.id: [] for op in problem.ops}
     for u, v, w in constraints:
         preds[v].append((u, w))
+    order = problem.topo_order if order is None else order
     steps: dict[int, int] = {}
-    for v in problem.topo_order if order is None else order:
-        steps[v] = max((steps[u] + w for u, w in preds[v]), default=0)
+    for v in order:
+        steps[v] = max((steps[u] + w for u, w in preds[v] if u in steps), default=0)
+    if _has_ties(problem):
+        # SameCycle ties make two-way constraints: relax to the fixpoint (Bellman-Ford in
+        # the topological order; a pass beyond the number of ops means a positive cycle).
+        for _ in range(len(order) + 1):
+            changed = [v for v in order
+                       if _raise(steps, v, max((steps[u] + w for u, w in preds[v]), default=0))]
+            if not changed:
+                break
+        else:
+            _no_solution(problem, changed)
     return steps
+
+
+def _has_ties(problem: SchedProblem) -> bool:
+    return any(isinstance(c, SameCycle) for c in problem.constraints)
+
+
+def _raise(values: dict[int, int], v: int, new: int) -> bool:
+    if new > values[v]:
+        values[v] = new
+        return True
+    return False
+
+
+def _no_solution(problem: SchedProblem, ops: list[int]) -> None:
+    names = ", ".join(problem.label(i) for i in ops[:8])
+    raise ScheduleError(f"the client constraints contradict the dependences: no step "
+                        f"assignment satisfies them (positive cycle through {names}); "
+                        "e.g. a SameCycle tie across a dependence with latency or a chain "
+                        "longer than the clock")
 
 
 def latest_tails(problem: SchedProblem, constraints: list[Constraint]) -> dict[int, int]:
@@ -115,32 +154,29 @@ def latest_tails(problem: SchedProblem, constraints: list[Constraint]) -> dict[i
     for u, v, w in constraints:
         succs[u].append((v, w))
     tail: dict[int, int] = {}
-    for u in reversed(problem.topo_order):
+    order = tuple(reversed(problem.topo_order))
+    for u in order:
         base = problem.by_id[u].latency if problem.sink is None else 0
-        tail[u] = max([base] + [w + tail[v] for v, w in succs[u]])
+        tail[u] = max([base] + [w + tail[v] for v, w in succs[u] if v in tail])
+    if _has_ties(problem):
+        for _ in range(len(order) + 1):
+            changed = [u for u in order
+                       if _raise(tail, u, max([tail[u]] + [w + tail[v] for v, w in succs[u]]))]
+            if not changed:
+                break
+        else:
+            _no_solution(problem, changed)
     return tail
+
+
+def block_chained(problem: SchedProblem, steps: Mapping[int, int]) -> dict[int, list[int]]:
+    """The data predecessors each op reads in the step they are born in."""
+    by_id = problem.by_id
+    return {v: [u for u in us if steps[u] + by_id[u].latency == steps[v]]
+            for v, us in problem.data_preds.items()}
 
 
 def arrivals(problem: SchedProblem,
              steps: Mapping[int, int]) -> tuple[dict[int, float], tuple[int, ...]]:
     """Arrival times (ns) of every op in its step and the tolerated timing violations."""
-    clock = problem.clock_period_ns
-    by_id = problem.by_id
-    preds = problem.data_preds
-    arr: dict[int, float] = {}
-    out: dict[int, float] = {}
-    viol: list[int] = []
-    for v in problem.topo_order:
-        op = by_id[v]
-        s = steps[v]
-        t_in = max((out[u] for u in preds[v] if steps[u] + by_id[u].latency == s), default=0.0)
-        if op.latency == 0:
-            arr[v] = out[v] = t_in + op.delay_ns
-            if arr[v] > clock + EPS_NS and t_in <= EPS_NS:
-                viol.append(v)
-        else:
-            arr[v] = t_in
-            out[v] = op.delay_ns
-            if op.delay_ns > clock + EPS_NS:
-                viol.append(v)
-    return arr, tuple(sorted(viol))
+    return problem.chain_timing(block_chained(problem, steps))

@@ -28,11 +28,11 @@ from ..targets import OpTiming, Target
 from ._asap import asap_schedule
 from ._check import check_schedule
 from ._problem import SchedEdge, SchedOp, SchedProblem, Schedule
+from ._resources import MemoryPorts, UnitClass, cap_for
 from ..errors import ScheduleError
 from ._pipeline import LoopPipeline, schedule_loop, why_not_pipelined
 from ._sdc import sdc_schedule
 
-MEM_PORTS = 2
 
 
 def op_timing(target: Target, op: Op) -> OpTiming:
@@ -101,10 +101,10 @@ def build_block_problem(block: Block, target: Target,
     sops, edges = [], []
     for i, op in enumerate(ops):
         t = op_timing(target, op)
-        res = t.resource
+        res = UnitClass.from_target(t.resource) if t.resource is not None else None
         occ = t.occupancy
         if op.kind in ("load", "store"):
-            res, occ = f"mem:{op.mem.name}", 1
+            res, occ = MemoryPorts(op.mem.name), 1
         sops.append(SchedOp(i, f"{op.kind}{i}", t.latency, t.delay_ns, res, occ))
         for v in op.operands:
             if isinstance(v, Op) and v in index and v.kind != "phi":
@@ -141,16 +141,12 @@ def build_block_problem(block: Block, target: Target,
     calls = [i for i, op in enumerate(ops) if op.kind == "call"]
     for a, b in zip(calls, calls[1:]):
         edges.append(SchedEdge(a, b, 1))
-    caps = {f"mem:{op.mem.name}": MEM_PORTS for op in ops if op.kind in ("load", "store")}
-    # unit limits: by exact class ("mul32") or by kind for every width ("mul", "div")
+    caps: dict = {sop.resource: sop.resource.units for sop in sops
+                  if isinstance(sop.resource, MemoryPorts)}
+    # unit limits: by exact class ("mul32") or by operator for every width ("mul")
     for sop in sops:
-        r = sop.resource
-        if r is None or r.startswith("mem:") or not resources:
-            continue
-        if r in resources:
-            caps[r] = resources[r]
-        elif r.rstrip("0123456789") in resources:
-            caps[r] = resources[r.rstrip("0123456789")]
+        if isinstance(sop.resource, UnitClass) and (cap := cap_for(sop.resource, resources)) is not None:
+            caps[sop.resource] = cap
     prob = SchedProblem(tuple(sops), tuple(dict.fromkeys(edges)), caps,
                         target.clock_period_ns, sink)
     return prob, ops

@@ -72,7 +72,6 @@ length, which no loop-carried edge or chain can reach.
 from __future__ import annotations
 
 import heapq
-import math
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -82,7 +81,15 @@ from types import MappingProxyType
 from hls.errors import ScheduleError
 
 from ._asap import asap_schedule
-from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem, topo_sort
+from ._family import (
+    ChainingProblem,
+    Constraint,
+    CyclicProblem,
+    OrderConstraint,
+    SharedOperatorsProblem,
+)
+from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem
+from ._resources import Resource
 
 #: ``(u, v, w, D)``: ``step(v) - step(u) >= w - II*D``.
 ModConstraint = tuple[int, int, int, int]
@@ -121,19 +128,24 @@ class ModuloEdge:
 
 
 @dataclass(frozen=True)
-class ModuloProblem:
-    """One loop body to modulo-schedule (see the module docstring for the semantics)."""
+class ModuloProblem(CyclicProblem, ChainingProblem, SharedOperatorsProblem):
+    """One loop body to modulo-schedule (see the module docstring for the semantics).
+
+    ``constraints``: client constraints (:class:`hls.scheduling.OrderConstraint` with an
+    iteration distance, :class:`hls.scheduling.SameCycle`) on top of the edges."""
 
     ops: tuple[SchedOp, ...]
     edges: tuple[ModuloEdge, ...]
-    resources: Mapping[str, int] = field(default_factory=dict)
+    resources: Mapping[Resource | str, int] = field(default_factory=dict)
     clock_period_ns: float = 10.0
     name: str = ""
+    constraints: tuple[Constraint, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ops", tuple(self.ops))
         object.__setattr__(self, "edges", tuple(self.edges))
         object.__setattr__(self, "resources", MappingProxyType(dict(self.resources)))
+        object.__setattr__(self, "constraints", tuple(self.constraints))
         self._validate()
 
     @classmethod
@@ -143,40 +155,18 @@ class ModuloProblem:
         the loop-carried edges ``carried`` added."""
         edges = [ModuloEdge(e.src, e.dst, 0, e.min_distance) for e in problem.edges]
         return cls(problem.ops, tuple(edges) + tuple(carried), problem.resources,
-                   problem.clock_period_ns, name)
+                   problem.clock_period_ns, name, problem.constraints)
 
     # -- validation -------------------------------------------------------------------
 
     def _validate(self) -> None:
-        where = f"modulo problem {self.name!r}: " if self.name else "modulo problem: "
-        if not (isinstance(self.clock_period_ns, (int, float)) and self.clock_period_ns > 0
-                and math.isfinite(self.clock_period_ns)):
-            raise ScheduleError(f"{where}clock period must be positive, not {self.clock_period_ns!r}")
-        for r, cap in self.resources.items():
-            if not _is_int(cap) or cap < 0:
-                raise ScheduleError(f"{where}resource {r!r}: units must be an int >= 0, not {cap!r}")
-        seen: set[int] = set()
+        where = self._where()
         for op in self.ops:
             if not isinstance(op, SchedOp):
                 raise ScheduleError(f"{where}ops must be SchedOp, not {type(op).__name__}")
-            if not _is_int(op.id):
-                raise ScheduleError(f"{where}op {op.name!r}: id must be an int, not {op.id!r}")
-            if op.id in seen:
-                raise ScheduleError(f"{where}duplicate op id {op.id} ({op.name!r})")
-            seen.add(op.id)
-            if not _is_int(op.latency) or op.latency < 0:
-                raise ScheduleError(f"{where}op {op.name!r}: latency must be an int >= 0, "
-                                    f"not {op.latency!r}")
-            if not _is_int(op.occupancy) or op.occupancy < 1:
-                raise ScheduleError(f"{where}op {op.name!r}: occupancy must be an int >= 1, "
-                                    f"not {op.occupancy!r}")
-            if not (isinstance(op.delay_ns, (int, float)) and op.delay_ns >= 0
-                    and math.isfinite(op.delay_ns)):
-                raise ScheduleError(f"{where}op {op.name!r}: delay must be finite and >= 0, "
-                                    f"not {op.delay_ns!r}")
-            if op.resource is not None and self.resources.get(op.resource, 1) < 1:
-                raise ScheduleError(f"{where}op {op.name!r} needs resource {op.resource!r}, "
-                                    f"which has {self.resources[op.resource]} units")
+        self._validate_timing()
+        seen = self._validate_ops()
+        self._validate_resources()
         for e in self.edges:
             if not isinstance(e, ModuloEdge):
                 raise ScheduleError(f"{where}edges must be ModuloEdge, not {type(e).__name__}")
@@ -199,45 +189,16 @@ class ModuloProblem:
             if e.src == e.dst and e.distance == 0:
                 raise ScheduleError(f"{where}self edge on {self.label(e.src)} must have a "
                                     "distance >= 1, not 0")
+        self._validate_constraints(seen)
         _ = self.topo_order  # raises on a cycle of distance-0 edges
 
     # -- derived indexes (cached; not part of equality) --------------------------------
 
     @cached_property
-    def by_id(self) -> Mapping[int, SchedOp]:
-        return MappingProxyType({op.id: op for op in self.ops})
-
-    def op(self, op_id: int) -> SchedOp:
-        return self.by_id[op_id]
-
-    def label(self, op_id: int) -> str:
-        """``name(id)`` for messages."""
-        op = self.by_id.get(op_id)
-        return f"{op.name}({op_id})" if op is not None else f"?({op_id})"
-
-    @cached_property
-    def limited(self) -> Mapping[str, tuple[int, ...]]:
-        """Limited resource class -> ids of its ops (sorted), for classes with >= 1 op."""
-        groups: dict[str, list[int]] = {}
-        for op in self.ops:
-            if op.resource is not None and op.resource in self.resources:
-                groups.setdefault(op.resource, []).append(op.id)
-        return MappingProxyType({r: tuple(sorted(v)) for r, v in sorted(groups.items())})
-
-    @cached_property
     def topo_order(self) -> tuple[int, ...]:
         """Deterministic topological order (smallest id first) of the distance-0 edges."""
-        succs: dict[int, set[int]] = {op.id: set() for op in self.ops}
-        for e in self.edges:
-            if e.distance == 0:
-                succs[e.src].add(e.dst)
-        order, stuck = topo_sort(succs)
-        if stuck:
-            names = ", ".join(self.label(i) for i in stuck[:8])
-            where = f"modulo problem {self.name!r}: " if self.name else "modulo problem: "
-            raise ScheduleError(f"{where}cycle of distance-0 edges among ops {names} "
-                                "(every recurrence must have a distance >= 1)")
-        return order
+        return self._topo("cycle of distance-0 edges among ops {names} "
+                          "(every recurrence must have a distance >= 1)")
 
 
 # -- results ----------------------------------------------------------------------------
@@ -295,6 +256,33 @@ class ModuloSchedule:
         object.__setattr__(self, "attempts", tuple(self.attempts))
         object.__setattr__(self, "timing_violations", tuple(self.timing_violations))
 
+    def to_json(self) -> dict:
+        """A JSON-ready dict (op ids become string keys, as JSON objects require)."""
+        m = self.mii
+        return {"kind": "modulo", "ii": self.ii,
+                "steps": {str(i): s for i, s in self.steps.items()},
+                "depth": self.depth, "stages": self.stages, "optimal_ii": self.optimal_ii,
+                "depth_optimal": self.depth_optimal,
+                "register_pressure": self.register_pressure,
+                "mii": {"mii": m.mii, "res_mii": m.res_mii, "rec_mii": m.rec_mii,
+                        "limiting": m.limiting},
+                "attempts": [[a.ii, a.status, a.seconds] for a in self.attempts],
+                "method": self.method,
+                "arrival_ns": {str(i): t for i, t in self.arrival_ns.items()},
+                "timing_violations": list(self.timing_violations)}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> ModuloSchedule:
+        """Inverse of :meth:`to_json`."""
+        if data.get("kind") != "modulo":
+            raise ScheduleError(f"not a modulo schedule: kind {data.get('kind')!r}")
+        return cls(data["ii"], {int(i): s for i, s in data["steps"].items()}, data["depth"],
+                   data["stages"], data["optimal_ii"], data["depth_optimal"],
+                   data["register_pressure"], MIIInfo(**data["mii"]),
+                   tuple(IIAttempt(*a) for a in data["attempts"]), data["method"],
+                   {int(i): t for i, t in data["arrival_ns"].items()},
+                   tuple(data["timing_violations"]))
+
     def stage(self, op_id: int) -> int:
         return self.steps[op_id] // self.ii
 
@@ -349,7 +337,8 @@ def _reservation(problem: ModuloProblem, steps: Mapping[int, int], ii: int,
 def modulo_constraints(problem: ModuloProblem) -> list[ModConstraint]:
     """Every non-resource constraint as ``(u, v, w, D)``: ``step(v) - step(u) >= w - II*D``.
 
-    Edges give their delay ``w`` (by default ``latency(u)``) with ``D = distance``.
+    Edges give their delay ``w`` (by default ``latency(u)``) with ``D = distance``, client
+    constraints theirs (:meth:`OrderConstraint.difference`, :meth:`SameCycle.difference`).
     Chaining gives, for every data path ``u -> ... -> v`` through combinational ops whose
     delay (as in :mod:`hls.scheduling._constraints`) exceeds the clock, ``w = latency(u) +
     1`` with ``D`` = the path's distance.  Along such a path the edges have non-negative
@@ -370,6 +359,9 @@ def modulo_constraints(problem: ModuloProblem) -> list[ModConstraint]:
 
     for e in problem.edges:
         add(e.src, e.dst, e.weight(problem), e.distance)
+    for c in problem.constraints:
+        for u, v, w, d in c.difference():
+            add(u, v, w, d)
     for u, v, w, d in _chaining_constraints(problem):
         add(u, v, w, d)
     return sorted((u, v, w, d) for (u, v, d), w in best.items())
@@ -674,49 +666,21 @@ def register_pressure(problem: ModuloProblem, steps: Mapping[int, int], ii: int)
     return sum(life.values())
 
 
-def modulo_arrivals(problem: ModuloProblem, steps: Mapping[int, int],
-                    ii: int) -> tuple[dict[int, float], tuple[int, ...]]:
-    """Arrival times (ns) of every op in its cycle and the tolerated timing violations."""
-    clock = problem.clock_period_ns
+def modulo_chained(problem: ModuloProblem, steps: Mapping[int, int],
+                   ii: int) -> dict[int, list[int]]:
+    """The data predecessors each op reads in the absolute cycle they are born in."""
     by_id = problem.by_id
     chained: dict[int, list[int]] = {op.id: [] for op in problem.ops}
     for e in problem.edges:
         if e.is_data and steps[e.dst] + ii * e.distance == steps[e.src] + by_id[e.src].latency:
             chained[e.dst].append(e.src)
-    # out(v): when v's value is ready in its birth cycle.  Chains run through combinational
-    # ops only, and no cycle of them can be chained (it would span II*D > 0 cycles).
-    out: dict[int, float] = {op.id: op.delay_ns for op in problem.ops if op.latency > 0}
-    # combinational ops in topological order of the chained edges (Kahn): a diamond of
-    # chains is fine, only a cycle is a combinational loop
-    pending = {op.id: sum(1 for u in chained[op.id] if u not in out)
-               for op in problem.ops if op.id not in out}
-    users: dict[int, list[int]] = {}
-    for v, us in chained.items():
-        for u in us:
-            users.setdefault(u, []).append(v)
-    ready = sorted(v for v, k in pending.items() if k == 0)
-    while ready:
-        x = ready.pop()
-        out[x] = max((out[u] for u in chained[x]), default=0.0) + by_id[x].delay_ns
-        for v in users.get(x, ()):
-            if v in pending:
-                pending[v] -= 1
-                if pending[v] == 0:
-                    ready.append(v)
-    stuck = [v for v in pending if v not in out]
-    if stuck:  # pragma: no cover - excluded by the constraints
-        raise ScheduleError(f"combinational loop through {problem.label(stuck[0])}")
-    arr: dict[int, float] = {}
-    viol: list[int] = []
-    for op in problem.ops:
-        t_in = max((out[u] for u in chained[op.id]), default=0.0)
-        arr[op.id] = t_in + (op.delay_ns if op.latency == 0 else 0.0)
-        if op.latency == 0:
-            if arr[op.id] > clock + EPS_NS and t_in <= EPS_NS:
-                viol.append(op.id)
-        elif op.delay_ns > clock + EPS_NS:
-            viol.append(op.id)
-    return arr, tuple(sorted(viol))
+    return chained
+
+
+def modulo_arrivals(problem: ModuloProblem, steps: Mapping[int, int],
+                    ii: int) -> tuple[dict[int, float], tuple[int, ...]]:
+    """Arrival times (ns) of every op in its cycle and the tolerated timing violations."""
+    return problem.chain_timing(modulo_chained(problem, steps, ii))
 
 
 def _non_overlapped(problem: ModuloProblem) -> tuple[dict[int, int], int]:
@@ -727,13 +691,17 @@ def _non_overlapped(problem: ModuloProblem) -> tuple[dict[int, int], int]:
     for e in problem.edges:
         if e.distance == 0:
             edges.append(SchedEdge(e.src, e.dst, None if e.chainable(problem) else e.weight(problem)))
+    inner = tuple(c for c in problem.constraints
+                  if not (isinstance(c, OrderConstraint) and c.distance > 0))
     block = SchedProblem(problem.ops, tuple(dict.fromkeys(edges)), problem.resources,
-                         problem.clock_period_ns)
+                         problem.clock_period_ns, constraints=inner)
     steps = dict(asap_schedule(block).steps)
     length = max((steps[op.id] + op.latency for op in problem.ops), default=-1) + 1
     ii = max([1, length + 1] + [steps[op.id] + op.occupancy for op in problem.ops] +
              [steps[e.src] + e.weight(problem) - steps[e.dst] + 1
-              for e in problem.edges if e.distance > 0])
+              for e in problem.edges if e.distance > 0] +
+             [steps[c.src] + c.min_distance - steps[c.dst] + 1 for c in problem.constraints
+              if isinstance(c, OrderConstraint) and c.distance > 0])
     return steps, ii
 
 

@@ -16,8 +16,9 @@ a new iteration starts every ``II`` cycles.  The problem handed to the modulo sc
 * control: the exit condition decides at the last cycle of stage 0 whether the next
   iteration starts, so ``t(cond) + latency(cond) <= II - 1``: edge cond -> start with
   delay ``latency + 1`` and distance 1;
-* resources: two ports per memory, in modulo slots; each divider op owns a sequential
-  divider (occupancy = latency).  Multipliers are not shared inside a pipeline.
+* resources: the memory model's ports per memory (:data:`hls.targets.MEMORY`), in
+  modulo slots; each divider op owns a sequential divider (occupancy = latency).
+  Multipliers are not shared inside a pipeline.
 
 :func:`schedule_loop` hands this to the exact modulo scheduler
 (:func:`hls.scheduling.modulo_schedule`, CP-SAT from II = MII upwards) and re-verifies
@@ -36,8 +37,7 @@ from ..targets import Target
 from ._modulo import ModuloEdge, ModuloProblem, compute_mii, modulo_schedule
 from ._modulo_check import check_modulo_schedule
 from ._problem import SchedOp
-
-MEM_PORTS = 2
+from ._resources import DedicatedUnit, MemoryPorts, Resource
 
 
 @dataclass(frozen=True)
@@ -55,10 +55,10 @@ class LoopProblem:
     ops: list[Op]                     # phis first, then the body, no terminator
     latency: dict[Op, int]
     delay_ns: dict[Op, float]
-    resource: dict[Op, str | None]
+    resource: dict[Op, Resource | None]
     occupancy: dict[Op, int]
     edges: list[LoopEdge]
-    caps: dict[str, int]
+    caps: dict[Resource, int]
     clock_period_ns: float
     cond: Op | None
 
@@ -132,11 +132,11 @@ def build_loop_problem(block: Block, target: Target, trip_count: int | None,
         t = timing(target, op)
         lat[op], dly[op], occ[op] = t.latency, t.delay_ns, max(1, t.occupancy)
         if op.kind in ("load", "store"):
-            res[op], occ[op] = f"mem:{op.mem.name}", 1
+            res[op], occ[op] = MemoryPorts(op.mem.name), 1
         elif op_def(op.kind).divider:
             # one sequential divider each, named by its order in the body (deterministic)
             line = f" at line {op.loc.line}" if op.loc and op.loc.line else ""
-            res[op] = f"divider {ndiv} ({op.kind}{line})"
+            res[op] = DedicatedUnit(f"divider {ndiv} ({op.kind}{line})")
             ndiv += 1
         else:
             res[op] = None
@@ -168,8 +168,8 @@ def build_loop_problem(block: Block, target: Target, trip_count: int | None,
     cond_op = cond if isinstance(cond, Op) and cond in inb else None
     if cond_op is not None:
         edges.append(LoopEdge(cond_op, "start", lat[cond_op] + 1, 1, False))
-    caps = {r: MEM_PORTS for r in res.values() if r and r.startswith("mem:")}
-    caps.update({r: 1 for r in res.values() if r and r.startswith("divider ")})
+    caps = {r: r.units for r in res.values() if isinstance(r, MemoryPorts)}
+    caps.update({r: r.units for r in res.values() if isinstance(r, DedicatedUnit)})
     return LoopProblem(block, ops, lat, dly, res, occ, edges, caps, target.clock_period_ns, cond_op)
 
 
@@ -187,7 +187,7 @@ def modulo_violations(p: LoopProblem, t: dict[Op, int], ii: int) -> list[str]:
             bad.append(f"edge {getattr(e.src, 'kind', e.src)} -> {getattr(e.dst, 'kind', e.dst)} "
                        f"(delay {e.delay}, distance {e.distance}): "
                        f"{tt[e.dst]} + {ii}*{e.distance} < {tt[e.src]} + {e.delay}")
-    table: dict[tuple[str, int], int] = {}
+    table: dict[tuple[Resource, int], int] = {}
     for op in p.ops:
         r = p.resource[op]
         if not r:

@@ -19,6 +19,9 @@ sink (the terminator).  Semantics, which :func:`hls.scheduling.check_schedule` v
   exceeds the clock.  Anything else is an error.
 * **Order edge** (``min_distance = d >= 0``): ``step(dst) >= step(src) + d``; no value
   flows, no chaining (memory ordering, e.g. ``d = 1`` for store -> load).
+* **Client constraints** (``constraints``): ``OrderConstraint(u, v, d)`` requires
+  ``step(v) >= step(u) + d`` like an order edge; ``SameCycle(a, b)`` requires
+  ``step(a) == step(b)`` (see :mod:`hls.scheduling._family`).
 * **Resources.** An op of resource class ``r`` is busy during steps
   ``step .. step + occupancy - 1``; in every step the busy ops of ``r`` number at most
   ``resources[r]``.  Classes absent from ``resources`` (and ``resource=None``) are unlimited.
@@ -33,8 +36,6 @@ The graph of data and order edges (plus the implicit edges into the sink) must b
 
 from __future__ import annotations
 
-import heapq
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -42,29 +43,18 @@ from types import MappingProxyType
 
 from hls.errors import ScheduleError
 
-#: Tolerance for comparing delays (ns).
-EPS_NS = 1e-9
+from ._family import (
+    EPS_NS,
+    ChainingProblem,
+    Constraint,
+    SharedOperatorsProblem,
+    is_int,
+    topo_sort,
+)
+from ._resources import Resource
 
-
-def topo_sort(succs: Mapping[int, set[int]]) -> tuple[tuple[int, ...], list[int]]:
-    """Deterministic topological order (smallest id first) of a graph given by successor
-    sets, and the ops left on cycles (empty when it is acyclic)."""
-    indeg = {i: 0 for i in succs}
-    for s in succs.values():
-        for d in s:
-            indeg[d] += 1
-    heap = [i for i, d in indeg.items() if d == 0]
-    heapq.heapify(heap)
-    order: list[int] = []
-    while heap:
-        i = heapq.heappop(heap)
-        order.append(i)
-        for d in succs[i]:
-            indeg[d] -= 1
-            if indeg[d] == 0:
-                heapq.heappush(heap, d)
-    stuck = sorted(i for i, d in indeg.items() if d > 0) if len(order) != len(succs) else []
-    return tuple(order), stuck
+__all__ = ["EPS_NS", "SchedEdge", "SchedOp", "SchedProblem", "Schedule", "schedule_length",
+           "topo_sort"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +65,7 @@ class SchedOp:
     name: str
     latency: int
     delay_ns: float
-    resource: str | None = None
+    resource: Resource | str | None = None
     occupancy: int = 1
 
 
@@ -91,78 +81,58 @@ class SchedEdge:
     def is_data(self) -> bool:
         return self.min_distance is None
 
+    @property
+    def distance(self) -> int:
+        """Iterations crossed: none inside a block (the cyclic problems' edges have one)."""
+        return 0
 
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+    def weight(self, problem: SchedProblem) -> int:
+        """The cycles ``dst`` must wait after ``src`` issues."""
+        return problem.by_id[self.src].latency if self.min_distance is None else self.min_distance
 
 
 @dataclass(frozen=True)
-class SchedProblem:
-    """One basic block to schedule (see the module docstring for the semantics)."""
+class SchedProblem(ChainingProblem, SharedOperatorsProblem):
+    """One basic block to schedule (see the module docstring for the semantics).
+
+    ``constraints``: client constraints (:class:`hls.scheduling.OrderConstraint`,
+    :class:`hls.scheduling.SameCycle`) on top of the edges."""
 
     ops: tuple[SchedOp, ...]
     edges: tuple[SchedEdge, ...]
-    resources: Mapping[str, int] = field(default_factory=dict)
+    resources: Mapping[Resource | str, int] = field(default_factory=dict)
     clock_period_ns: float = 10.0
     sink: int | None = None
+    constraints: tuple[Constraint, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ops", tuple(self.ops))
         object.__setattr__(self, "edges", tuple(self.edges))
         object.__setattr__(self, "resources", MappingProxyType(dict(self.resources)))
+        object.__setattr__(self, "constraints", tuple(self.constraints))
         self._validate()
 
     # -- validation -------------------------------------------------------------------
 
     def _validate(self) -> None:
-        if not (isinstance(self.clock_period_ns, (int, float)) and self.clock_period_ns > 0
-                and math.isfinite(self.clock_period_ns)):
-            raise ScheduleError(f"clock period must be positive, got {self.clock_period_ns!r}")
-        seen: set[int] = set()
-        for op in self.ops:
-            if not _is_int(op.id):
-                raise ScheduleError(f"op {op.name!r}: id {op.id!r} is not an integer")
-            if op.id in seen:
-                raise ScheduleError(f"duplicate op id {op.id} ({op.name!r})")
-            seen.add(op.id)
-            if not _is_int(op.latency) or op.latency < 0:
-                raise ScheduleError(f"op {op.name!r}: latency {op.latency!r} must be an int >= 0")
-            if not _is_int(op.occupancy) or op.occupancy < 1:
-                raise ScheduleError(f"op {op.name!r}: occupancy {op.occupancy!r} must be an int >= 1")
-            if not (isinstance(op.delay_ns, (int, float)) and op.delay_ns >= 0
-                    and math.isfinite(op.delay_ns)):
-                raise ScheduleError(f"op {op.name!r}: delay {op.delay_ns!r} must be finite and >= 0")
-            if op.resource is not None and self.resources.get(op.resource, 1) < 1:
-                raise ScheduleError(f"op {op.name!r} needs resource {op.resource!r} "
-                                    f"whose capacity is {self.resources[op.resource]}")
-        for r, cap in self.resources.items():
-            if not _is_int(cap) or cap < 0:
-                raise ScheduleError(f"resource {r!r}: capacity {cap!r} must be an int >= 0")
+        self._validate_timing()
+        seen = self._validate_ops()
+        self._validate_resources()
         for e in self.edges:
             for end in (e.src, e.dst):
                 if end not in seen:
                     raise ScheduleError(f"edge {e.src} -> {e.dst} refers to unknown op {end}")
             if e.src == e.dst:
                 raise ScheduleError(f"self edge on op {self.op(e.src).name!r}")
-            if e.min_distance is not None and (not _is_int(e.min_distance) or e.min_distance < 0):
+            if e.min_distance is not None and (not is_int(e.min_distance) or e.min_distance < 0):
                 raise ScheduleError(f"order edge {e.src} -> {e.dst}: min_distance "
                                     f"{e.min_distance!r} must be an int >= 0")
         if self.sink is not None and self.sink not in seen:
             raise ScheduleError(f"sink {self.sink} is not an op of the problem")
+        self._validate_constraints(seen)
         _ = self.topo_order  # raises on cycles
 
     # -- derived indexes (cached; not part of equality) ----------------------------------
-
-    @cached_property
-    def by_id(self) -> Mapping[int, SchedOp]:
-        return MappingProxyType({op.id: op for op in self.ops})
-
-    def op(self, op_id: int) -> SchedOp:
-        return self.by_id[op_id]
-
-    def label(self, op_id: int) -> str:
-        """``name(id)`` for messages."""
-        return f"{self.by_id[op_id].name}({op_id})"
 
     @cached_property
     def data_preds(self) -> Mapping[int, tuple[int, ...]]:
@@ -180,21 +150,17 @@ class SchedProblem:
                 succs[e.src].append(e.dst)
         return MappingProxyType({k: tuple(sorted(set(v))) for k, v in succs.items()})
 
-    @cached_property
-    def topo_order(self) -> tuple[int, ...]:
-        """Deterministic topological order (smallest id first) of all edges incl. the sink's."""
-        succs: dict[int, set[int]] = {op.id: set() for op in self.ops}
-        for e in self.edges:
-            succs[e.src].add(e.dst)
+    def _extra_succs(self, succs: dict[int, set[int]]) -> None:
         if self.sink is not None:
             for op in self.ops:
                 if op.id != self.sink:
                     succs[op.id].add(self.sink)
-        order, stuck = topo_sort(succs)
-        if stuck:
-            names = ", ".join(self.label(i) for i in stuck[:8])
-            raise ScheduleError(f"dependence cycle among ops: {names}")
-        return order
+
+    @cached_property
+    def topo_order(self) -> tuple[int, ...]:
+        """Deterministic topological order (smallest id first) of all edges incl. the
+        sink's and the client's order constraints."""
+        return self._topo("dependence cycle among ops: {names}")
 
 
 @dataclass(frozen=True)
@@ -220,6 +186,22 @@ class Schedule:
         object.__setattr__(self, "arrival_ns",
                            MappingProxyType(dict(sorted(self.arrival_ns.items()))))
         object.__setattr__(self, "timing_violations", tuple(self.timing_violations))
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict (op ids become string keys, as JSON objects require)."""
+        return {"kind": "block", "steps": {str(i): s for i, s in self.steps.items()},
+                "length": self.length,
+                "arrival_ns": {str(i): t for i, t in self.arrival_ns.items()},
+                "method": self.method, "timing_violations": list(self.timing_violations)}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> Schedule:
+        """Inverse of :meth:`to_json`."""
+        if data.get("kind") != "block":
+            raise ScheduleError(f"not a block schedule: kind {data.get('kind')!r}")
+        return cls({int(i): s for i, s in data["steps"].items()}, data["length"],
+                   {int(i): t for i, t in data["arrival_ns"].items()}, data["method"],
+                   tuple(data["timing_violations"]))
 
     def ops_in_step(self, step: int) -> tuple[int, ...]:
         """Ids of the ops issued in ``step``, sorted."""

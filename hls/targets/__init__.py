@@ -7,12 +7,15 @@ documented estimates (see :mod:`hls.targets._model`).
 
 from __future__ import annotations
 
+from ._memory import MEMORY, MemoryModel
 from ._model import MAX_WIDTH, MIN_WIDTH, OP_KINDS, OpTiming, Target, TechParams, divider_latency
 from ._registry import DEFAULT_TARGET, get_target, known_targets
 
 __all__ = [
     "DEFAULT_TARGET",
     "MAX_WIDTH",
+    "MEMORY",
+    "MemoryModel",
     "MIN_WIDTH",
     "OP_KINDS",
     "OpTiming",

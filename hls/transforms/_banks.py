@@ -35,12 +35,13 @@ from dataclasses import dataclass
 from ..analysis import AffineAnalysis
 from ..errors import HLSError
 from ..ir import Bank, Block, Const, Function, MemoryObject, Module, Op, add_guard, replace_uses
+from ..targets import MEMORY
 
 __all__ = ["Partition", "partition_array", "static_bank", "auto_partition_plan",
            "partitionable"]
 
 KINDS = ("cyclic", "block", "complete")
-MEM_PORTS = 2
+MEM_PORTS = MEMORY.ports
 
 
 @dataclass(frozen=True)
