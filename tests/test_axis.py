@@ -347,9 +347,9 @@ def test_cosim_catches_wrong_order(tmp_path, monkeypatch):
     """With the compile-time proof bypassed, reading x backwards as a stream is caught at
     run time by the adapter (stream_error) and the co-simulation fails."""
     need_cocotb()
-    import hls.analysis
+    import hls.flow
     from hls.verify import cosim
-    monkeypatch.setattr(hls.analysis, "stream_order_problem", lambda f, m: None)
+    monkeypatch.setattr(hls.flow, "stream_order_problem", lambda f, m: None)
     res = _synth("reverse_copy", ["x"])
     out = cosim(SRC, "reverse_copy", tb=SRC, synth=res, seed=5, max_cycles=5000,
                 workdir=tmp_path)

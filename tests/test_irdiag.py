@@ -10,17 +10,17 @@ from pathlib import Path
 from amaranth.hdl import Const as AConst
 from amaranth.hdl import Mux
 
-import hls.rtl._fsmd as fsmd
 import hls.transforms
-from hls.transforms import narrow_widths
+from hls.ir import OPS
+from hls.transforms import magic_unsigned, narrow_widths
 from hls.verify import cosim
 
 SRC = Path(__file__).resolve().parent / "kernels" / "div_const.c"
 
 
 def test_an_rtl_bug_is_diagnosed_as_such(monkeypatch):
-    def old_div_const(k, x, w, d):  # the pre-fix builder: a narrow quotient negated
-        from hls.transforms import magic_unsigned
+    def old_div_const(op, a):  # the pre-fix builder: a narrow quotient negated
+        k, x, w, d = op.kind, a[0], op.width, op.attrs["divisor"]
         signed = k[0] == "s"
         neg = x[w - 1] if signed else AConst(0, 1)
         mag = Mux(neg, (-x)[:w], x) if signed else x
@@ -31,7 +31,8 @@ def test_an_rtl_bug_is_diagnosed_as_such(monkeypatch):
         r = (mag - (q * AConst(abs(d), max(1, abs(d).bit_length())))[:w])[:w]
         return Mux(neg, (-r)[:w], r) if signed else r
 
-    monkeypatch.setattr(fsmd, "_div_const", old_div_const)
+    for kind in ("udivc", "uremc", "sdivc", "sremc"):
+        monkeypatch.setitem(OPS, kind, dataclasses.replace(OPS[kind], rtl=old_div_const))
     res = cosim(SRC, "main")
     assert not res.passed
     assert "agrees with native execution" in res.diagnosis, res.summary()
