@@ -14,7 +14,7 @@ import pytest
 
 from hls.errors import HLSError
 from hls.fpu import BINARY32
-from hls.ir import FPU, OPS, Block, Const, Function, Op, Param, eval_op, op_def, verify
+from hls.ir import FPU, OPS, Block, Const, Function, Op, Param, eval_op, op_def, parse_module, verify
 from hls.targets import get_target
 from hls.targets._fp import op_attrs, unit_spec
 from hls.targets._model import _TABLE
@@ -133,3 +133,53 @@ def test_verify_carries_attributes_outside_the_schema():
     op = Op(width=1, kind="icmp", operands=[Const(8, 1), Const(8, 2)],
             attrs={"pred": "eq", "note": (1, "x")})
     verify(_func(op))
+
+
+DOM_HIR = """module @d
+source "d.hir"
+file 0 "d.hir"
+
+func @d -> i32 loc=!0:1
+  param %c: i1 index=0
+  param %x: i32 index=1
+^entry:
+  condbr %c -> ^left, ^right !0:2
+^left:
+LEFT
+  br -> ^join !0:3
+^right:
+RIGHT
+  br -> ^join !0:4
+^join:
+JOIN
+end
+"""
+
+DOM_CASES = {
+    "ok": ("  %1:i32 = add %x, 1:i32", "  %2:i32 = add %x, 2:i32",
+           "  %3:i32 = phi [^left: %1], [^right: %2]\n  ret %3", None),
+    "use before def": ("  %1:i32 = add %0, 1:i32\n  %0:i32 = add %x, 2:i32", "", 
+                       "  ret %x", "add uses the add before its definition in left"),
+    "sibling block": ("  %1:i32 = add %x, 1:i32", "  %2:i32 = add %1, 2:i32",
+                      "  ret %x", "add in right uses the add, whose block left does not dominate it"),
+    "join uses a branch": ("  %1:i32 = add %x, 1:i32", "",
+                           "  ret %1", "ret in join uses the add, whose block left does not dominate it"),
+    "phi from the wrong side": ("  %1:i32 = add %x, 1:i32", "",
+                                "  %3:i32 = phi [^left: %1], [^right: %1]\n  ret %3",
+                                "phi in join takes the add from right"),
+}
+
+
+@pytest.mark.parametrize("case", list(DOM_CASES), ids=lambda k: k.replace(" ", "-"))
+def test_verify_checks_dominance(case):
+    """SSA: every use is dominated by its definition (same block: defined first; phis:
+    at the end of the incoming predecessor)."""
+    left, right, join, message = DOM_CASES[case]
+    text = DOM_HIR.replace("LEFT", left or "").replace("RIGHT", right or "").replace("JOIN", join)
+    text = "\n".join(line for line in text.splitlines() if line.strip() != "") + "\n"
+    f = parse_module(text).top  # the text form parses any graph; verify judges it
+    if message is None:
+        verify(f)
+    else:
+        with pytest.raises(HLSError, match=message):
+            verify(f)

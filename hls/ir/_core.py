@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
+import networkx as nx
+
 from ..errors import HLSError
 from ._ops import OPS
 
@@ -456,3 +458,51 @@ def verify(func: Function) -> None:
             for t in op.targets:
                 if t not in blocks:
                     fail(f"{op.kind} targets a block outside the function", op)
+    _verify_dominance(func, fail)
+
+
+def _verify_dominance(func: Function, fail) -> None:
+    """Every use of an op is dominated by its definition (SSA): in the same block, the
+    definition comes first; in another block, the defining block dominates the user's
+    block; for a phi, the defining block dominates the incoming predecessor.  Uses in
+    blocks the entry cannot reach are not constrained (as in LLVM).  A rewrite that moves
+    an op below a use, or a clone that keeps an operand of the original, fails here
+    instead of being scheduled with a value from nowhere."""
+    g = nx.DiGraph()
+    g.add_nodes_from(func.blocks)
+    for b in func.blocks:
+        g.add_edges_from((b, t) for t in b.successors)
+    # (networkx maps the entry to itself in older releases and omits it in newer ones)
+    idom = nx.immediate_dominators(g, func.entry)
+    doms: dict[Block, set[Block]] = {}
+    for b in set(idom) | {func.entry}:
+        chain, x = {b}, b
+        while x is not func.entry:
+            x = idom[x]
+            chain.add(x)
+        doms[b] = chain
+    index = {op: i for b in func.blocks for i, op in enumerate(b.ops)}
+
+    def what(v: Op) -> str:
+        where = f" (line {v.loc.line})" if v.loc and v.loc.line else ""
+        return (v.ref() if v.name else f"the {v.kind}") + where
+    for b in func.blocks:
+        if b not in doms:
+            continue  # unreachable
+        for op in b.ops:
+            if op.kind == "phi":
+                for pred, v in op.incoming:
+                    if isinstance(v, Op) and pred in doms and v.block not in doms[pred]:
+                        fail(f"phi in {b.name} takes {what(v)} from {pred.name}, which "
+                             f"{v.block.name if v.block else '?'} (its definition) does not "
+                             "dominate", op)
+                continue
+            for v in op.operands:
+                if not isinstance(v, Op):
+                    continue
+                if v.block is b:
+                    if index[v] >= index[op]:
+                        fail(f"{op.kind} uses {what(v)} before its definition in {b.name}", op)
+                elif v.block not in doms[b]:
+                    fail(f"{op.kind} in {b.name} uses {what(v)}, whose block "
+                         f"{v.block.name if v.block else '?'} does not dominate it", op)
