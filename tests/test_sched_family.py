@@ -10,6 +10,7 @@ import pytest
 from hls.errors import ScheduleError
 from hls.scheduling import (
     ChainingProblem,
+    ChannelSendBeforeReceive,
     CyclicProblem,
     DedicatedUnit,
     MemoryPorts,
@@ -120,6 +121,25 @@ def test_modulo_constraints_honoured():
                             s.method, s.arrival_ns, s.timing_violations)
     with pytest.raises(ScheduleError, match="same-cycle constraint"):
         check_modulo_schedule(p, broken)
+
+
+def test_channel_send_before_receive():
+    """A channel between two ops (task-level FIFOs will add these): the receive waits the
+    channel's latency after the send, in the block and the modulo solvers; a violation
+    names the channel."""
+    p = _block([ChannelSendBeforeReceive(3, 0, 2, channel="q")])   # d sends, a receives
+    s = sdc_schedule(p)
+    check(p, s)
+    assert s.steps[0] >= s.steps[3] + 2
+    with pytest.raises(ScheduleError, match=r"channel 'q': receive a\(0\) at least 2 step"):
+        check(p, _with(p, {0: 0, 1: 1, 2: 2, 3: 0, 4: 3}))
+    # cyclic: what iteration i sends, iteration i+1 receives
+    ops = [SchedOp(0, "send", 1, 1.0), SchedOp(1, "recv", 1, 1.0), SchedOp(2, "use", 0, 1.0)]
+    m = ModuloProblem(ops, [ModuloEdge(1, 2)], {}, 10.0, "t",
+                      (ChannelSendBeforeReceive(0, 1, 3, 1, channel="loop"),))
+    ms = modulo_schedule(m, seed=0, workers=1)
+    check(m, ms)
+    assert ms.steps[1] + ms.ii >= ms.steps[0] + 3
 
 
 def test_schedules_round_trip_through_json():

@@ -7,7 +7,7 @@ The problems (:mod:`hls.scheduling._family`): a basic block is a :class:`SchedPr
 :class:`Problem`, :class:`ChainingProblem`, :class:`SharedOperatorsProblem` (and
 :class:`CyclicProblem` for loops), use typed resources (:class:`MemoryPorts`,
 :class:`UnitClass`, :class:`DedicatedUnit`) and accept client constraints
-(:class:`OrderConstraint`, :class:`SameCycle`).  :func:`check` verifies any schedule of
+(:class:`OrderConstraint`, :class:`SameCycle`, :class:`ChannelSendBeforeReceive`).  :func:`check` verifies any schedule of
 any of them, trusting nothing but the step numbers.
 """
 
@@ -18,6 +18,7 @@ from ._check import check, check_modulo_schedule, check_schedule
 from ._constraints import difference_constraints, least_solution
 from ._family import (
     ChainingProblem,
+    ChannelSendBeforeReceive,
     CyclicProblem,
     OrderConstraint,
     Problem,
@@ -49,6 +50,7 @@ def min_schedule_length(problem: SchedProblem) -> int:
 
 
 __all__ = [
+    "ChannelSendBeforeReceive",
     "BlockSchedule",
     "FunctionSchedule",
     "op_timing",

@@ -120,6 +120,23 @@ class SameCycle:
         return (self.a, self.b)
 
 
+@dataclass(frozen=True, slots=True)
+class ChannelSendBeforeReceive(OrderConstraint):
+    """The receive of a value from a channel (a FIFO between two tasks, or between two
+    stages of one) is scheduled at least ``min_distance`` steps after the send that
+    produces it: the channel's latency (1 for a registered FIFO: what is written in a step
+    is readable from the next).  ``distance``: the receive belongs to an iteration that
+    many later (a cyclic problem).  An order constraint to every solver and the checker;
+    its own type so a violation names the channel."""
+
+    channel: str = ""
+
+    def describe(self, label: Callable[[int], str]) -> str:
+        far = f", {self.distance} iterations later" if self.distance else ""
+        return (f"channel '{self.channel}': receive {label(self.dst)} at least "
+                f"{self.min_distance} step(s) after send {label(self.src)}{far}")
+
+
 #: The constraint types clients may add.
 Constraint = OrderConstraint | SameCycle
 CONSTRAINT_TYPES = (OrderConstraint, SameCycle)
