@@ -11,6 +11,14 @@ timeout.  Results: ``benchmarks/results/fuzz_csmith.jsonl`` (one line per progra
 appended as they finish) and ``fuzz_csmith.md`` (counts and rejections by construct).
 Failing programs are kept in ``benchmarks/results/fuzz_repro/``; with ``--reduce`` each
 distinct failure signature is reduced by cvise to ``fuzz_repro/<batch>_<seed>.reduced.c``.
+
+A long campaign should run from a checkout nobody edits: each program runs ``pyhls`` in a
+subprocess, which imports whatever the tree holds at that moment, so a half-edited or
+mid-merge tree shows up as crashes.  For example::
+
+    git worktree add --detach ../pyhls-fuzz HEAD
+    PYTHONPATH=../pyhls-fuzz python ../pyhls-fuzz/benchmarks/fuzz_csmith.py \
+        --seeds 1:500 --batch both --jobs 2 --out benchmarks/results
 """
 
 from __future__ import annotations
