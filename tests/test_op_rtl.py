@@ -109,6 +109,8 @@ def test_binary_and_compare_ops(w):
     p = _params([w, w])
     ops = [Op(width=w, kind=k, operands=p) for k in BINARY]
     ops += [Op(width=1, kind="icmp", operands=p, attrs={"pred": pr}) for pr in PREDS]
+    # three-way comparisons: -1/0/1 at a result width of their own (2 bits, a byte, i32)
+    ops += [Op(width=rw, kind=k, operands=p) for k in ("scmp", "ucmp") for rw in (2, 8, 32)]
     # ctlz/cttz are priority chains of w muxes; the simulator compiles a chain of 64 into
     # Python nested past its indentation limit, so they are compared up to 32 bits (the
     # builder is one loop over the bits, the same at every width)

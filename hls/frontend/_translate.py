@@ -38,6 +38,7 @@ _FLOAT_OPS = {"fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "fcmp", "fptosi", 
               "sitofp", "uitofp", "fpext", "fptrunc"}
 _INTRINSIC_OPS = {
     "smax": "smax", "smin": "smin", "umax": "umax", "umin": "umin", "abs": "abs",
+    "scmp": "scmp", "ucmp": "ucmp",
     "fshl": "fshl", "fshr": "fshr", "bitreverse": "bitreverse", "ctpop": "ctpop",
     "ctlz": "ctlz", "cttz": "cttz", "bswap": "bswap", "sadd.sat": "sadd_sat",
     "ssub.sat": "ssub_sat", "uadd.sat": "uadd_sat", "usub.sat": "usub_sat",

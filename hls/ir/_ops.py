@@ -178,6 +178,12 @@ def _select(ws: Sequence[int], w: int, at: dict) -> str | None:
     return None
 
 
+def _cmp3(ws: Sequence[int], w: int, at: dict) -> str | None:
+    if len(set(ws)) > 1:
+        return f"operands must have equal widths, not {list(ws)}"
+    return f"the result must hold -1..1 (2 bits or more), not i{w}" if w < 2 else None
+
+
 def _widening(ws: Sequence[int], w: int, at: dict) -> str | None:
     return f"operand i{ws[0]} is wider than the result" if ws[0] > w else None
 
@@ -304,6 +310,12 @@ _DEFS = [
     OpDef("icmp", 2, _one, _equal, attrs={"pred": Attr(str, values=ICMP_PREDS)},
           timing="icmp", timing_width="widest", rtl=rtl.icmp,
           eval=lambda a, w, at, ws: sem.icmp(at["pred"], a[0], a[1], ws[0])),
+    # three-way comparison (llvm.scmp/llvm.ucmp; clang forms it from (a > b) - (a < b)):
+    # -1, 0 or 1 in the result's own width; timed as a compare-and-select (as smax)
+    OpDef("scmp", 2, None, _cmp3, timing="smax", timing_width="widest", rtl=rtl.cmp3,
+          eval=lambda a, w, at, ws: sem.cmp3(a[0], a[1], ws[0], True)),
+    OpDef("ucmp", 2, None, _cmp3, timing="umax", timing_width="widest", rtl=rtl.cmp3,
+          eval=lambda a, w, at, ws: sem.cmp3(a[0], a[1], ws[0], False)),
     # cond, true, false
     OpDef("select", 3, None, _select, timing="select", rtl=rtl.select,
           eval=lambda a, w, at, ws: a[1] if a[0] & 1 else a[2]),

@@ -101,6 +101,15 @@ def icmp(op, a):
     }[pred]()
 
 
+def cmp3(op, a):
+    """-1, 0 or 1 at the result's width: two comparators and a mux."""
+    x, y = a
+    if op.kind == "scmp":
+        x, y = x.as_signed(), y.as_signed()
+    w = op.width
+    return Mux(x > y, AConst(1, w), Mux(x < y, AConst((1 << w) - 1, w), AConst(0, w)))
+
+
 def minmax(op, a):
     k = op.kind
     x, y = a

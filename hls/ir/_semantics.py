@@ -79,6 +79,13 @@ def icmp(pred: str, a: int, b: int, w: int) -> int:
                 "ule": a <= b, "sgt": a > b, "sge": a >= b, "slt": a < b, "sle": a <= b}[pred])
 
 
+def cmp3(a: int, b: int, w: int, signed: bool) -> int:
+    """Three-way comparison (``llvm.scmp``/``llvm.ucmp``): -1, 0 or 1."""
+    if signed:
+        a, b = to_signed(a, w), to_signed(b, w)
+    return (a > b) - (a < b)
+
+
 def sat(v: int, lo: int, hi: int) -> int:
     return max(lo, min(hi, v))
 
