@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
-
-from ..ir import Block, Const, Function, Op
+from ..ir import Block, Const, Function, Op, dominators
 
 
 @dataclass(eq=False)
@@ -26,15 +24,6 @@ def loop_line(lp: Loop) -> int | None:
         if op.kind != "phi" and op.loc is not None and op.loc.line is not None:
             return op.loc.line
     return None
-
-
-def dominators(func: Function) -> dict[Block, Block]:
-    g = nx.DiGraph()
-    g.add_nodes_from(func.blocks)
-    for b in func.blocks:
-        for s in b.successors:
-            g.add_edge(b, s)
-    return nx.immediate_dominators(g, func.entry)
 
 
 def _dominates(idom: dict[Block, Block], a: Block, b: Block) -> bool:

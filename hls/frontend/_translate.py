@@ -204,13 +204,13 @@ class Translator(Legality, LibraryCalls):
                                            if k not in self.addr_taken_seed))
         if self._deferred:
             raise self._deferred[0]
-        self.call_binds = thread_globals(topf, list(self.functions.values()), self.accesses,
-                                         self.call_binds)
-        self._check_memmoves()
-        lower_memories(list(self.functions.values()), list(self.globals.values()), self.accesses,
-                       self.call_binds, self._top_mems, self.opts.get("depth", {}), self.path)
         funcs = list(self.functions.values())
-        mod = Module(top=topf, functions=funcs, globals=list(self.globals.values()),
+        globs = list(self.globals.values())
+        self.call_binds = thread_globals(topf, funcs, self.accesses, self.call_binds)
+        self._check_memmoves()
+        lower_memories(funcs, globs, self.accesses, self.call_binds, self._top_mems,
+                       self.opts.get("depth", {}), self.path)
+        mod = Module(top=topf, functions=funcs, globals=globs,
                      source=self.path)
         for k, tag in self._tags.items():
             if k[0] == "g" and k[1] in self._gvars:

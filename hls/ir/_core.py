@@ -461,6 +461,16 @@ def verify(func: Function) -> None:
     _verify_dominance(func, fail)
 
 
+def dominators(func: Function) -> dict[Block, Block]:
+    """The immediate dominator of every block the entry reaches (networkx maps the entry
+    to itself in older releases and omits it in newer ones)."""
+    g = nx.DiGraph()
+    g.add_nodes_from(func.blocks)
+    for b in func.blocks:
+        g.add_edges_from((b, t) for t in b.successors)
+    return nx.immediate_dominators(g, func.entry)
+
+
 def _verify_dominance(func: Function, fail) -> None:
     """Every use of an op is dominated by its definition (SSA): in the same block, the
     definition comes first; in another block, the defining block dominates the user's
@@ -468,12 +478,7 @@ def _verify_dominance(func: Function, fail) -> None:
     blocks the entry cannot reach are not constrained (as in LLVM).  A rewrite that moves
     an op below a use, or a clone that keeps an operand of the original, fails here
     instead of being scheduled with a value from nowhere."""
-    g = nx.DiGraph()
-    g.add_nodes_from(func.blocks)
-    for b in func.blocks:
-        g.add_edges_from((b, t) for t in b.successors)
-    # (networkx maps the entry to itself in older releases and omits it in newer ones)
-    idom = nx.immediate_dominators(g, func.entry)
+    idom = dominators(func)
     doms: dict[Block, set[Block]] = {}
     for b in set(idom) | {func.entry}:
         chain, x = {b}, b
@@ -486,6 +491,7 @@ def _verify_dominance(func: Function, fail) -> None:
     def what(v: Op) -> str:
         where = f" (line {v.loc.line})" if v.loc and v.loc.line else ""
         return (v.ref() if v.name else f"the {v.kind}") + where
+
     for b in func.blocks:
         if b not in doms:
             continue  # unreachable

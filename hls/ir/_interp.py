@@ -179,7 +179,8 @@ class Interpreter:
                     prev, block = block, op.targets[0]
                     break
                 if kind == "condbr":
-                    prev, block = block, op.targets[0 if val(op.operands[0], "as a branch condition") & 1 else 1]
+                    taken = val(op.operands[0], "as a branch condition") & 1
+                    prev, block = block, op.targets[0 if taken else 1]
                     break
                 if kind == "switch":
                     x = val(op.operands[0], "as a switch value")

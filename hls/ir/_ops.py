@@ -179,9 +179,8 @@ def _select(ws: Sequence[int], w: int, at: dict) -> str | None:
 
 
 def _cmp3(ws: Sequence[int], w: int, at: dict) -> str | None:
-    if len(set(ws)) > 1:
-        return f"operands must have equal widths, not {list(ws)}"
-    return f"the result must hold -1..1 (2 bits or more), not i{w}" if w < 2 else None
+    return _equal(ws, w, at) or (
+        f"the result must hold -1..1 (2 bits or more), not i{w}" if w < 2 else None)
 
 
 def _widening(ws: Sequence[int], w: int, at: dict) -> str | None:
