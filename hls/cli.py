@@ -94,7 +94,15 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--relax-ii", action="store_true",
                         help="accept a larger II than a directive requests (default: error)")
         sp.add_argument("--no-pipeline", dest="pipeline", action="store_false",
-                        help="do not pipeline loops (default: innermost loops are pipelined)")
+                        help="do not pipeline loops (default: innermost loops are pipelined "
+                             "where the estimated cycles say it pays)")
+        sp.add_argument("--pipeline-always", dest="profitability", action="store_false",
+                        help="pipeline (and if-convert) every loop that can be, even where "
+                             "the estimate says the sequential loop is faster")
+        sp.add_argument("--no-profile", dest="profile", action="store_false",
+                        help="do not run a top without arguments (a whole program) through "
+                             "the IR interpreter to count iterations and branches for those "
+                             "estimates; use trip counts from analysis only")
         sp.add_argument("--no-auto-partition", dest="auto_partition", action="store_false",
                         help="do not partition arrays automatically (default: an array whose "
                              "ports hold a pipelined loop above its other II bounds is split "
@@ -245,6 +253,7 @@ def _run(args) -> int:
                         depth=dict(args.depth), cc=args.cc, cflags=cflags,
                         scheduler=args.scheduler,
                         max_units=dict(args.max_units), pipeline=args.pipeline,
+                        profitability=args.profitability, profile=args.profile,
                         fp_format=fp_format, directives=args.directives,
                         relax_ii=args.relax_ii, m_axi=m_axi, axis=axis,
                         auto_partition=args.auto_partition,
@@ -324,6 +333,11 @@ def _run(args) -> int:
         else:
             print(head + f"not pipelined ({lp['not_pipelined_reason']}), "
                   f"{lp['depth']} steps per iteration")
+        est = lp.get("estimate")
+        if est is not None and est["pipelined_cycles"] is not None:
+            print(f"    estimate ({est['iterations']} iterations over {est['entries']} "
+                  f"entries, from {est['counts_from']}): {est['pipelined_cycles']} cycles "
+                  f"pipelined, {est['sequential_cycles']} sequential")
     for a in r.get("arrays", []):
         how = "complete" if a["partition"] == "complete" else f"{a['partition']} factor {a['factor']}"
         print(f"  array {a['function']}/{a['name']}: partitioned {how} into {a['banks']} banks"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import transforms
-from .analysis import find_loops, loop_line, stream_order_problem
+from .analysis import find_loops, loop_line, profile_top, stream_order_problem
 from .binding import Binding, bind
 from .directives import load_directives
 from .errors import HLSError
@@ -31,7 +31,14 @@ from .ir import Function, Module, print_module
 from .transforms import auto_partition_plan, partition_array
 from .package import write_vitis_package
 from .rtl import AlveoTop, TopRTL, emit_verilog
-from .scheduling import FunctionSchedule, op_timing, schedule_function
+from .scheduling import (
+    FunctionSchedule,
+    Profitability,
+    iteration_weights,
+    op_timing,
+    schedule_function,
+    skipped,
+)
 from .targets import Target, get_target
 from .transforms import (
     IfConversionOptions,
@@ -39,6 +46,7 @@ from .transforms import (
     PassManager,
     UnrollOptions,
     array_entry,
+    if_conversion_candidates,
     resolve_pass,
     run_passes,
 )
@@ -77,6 +85,12 @@ class SynthOptions:
     relax_ii: bool = False
     #: profiling outputs, one per pipelined loop (hls.verify loop profiles); plain top only
     loop_probes: bool = False
+    #: pipeline (and if-convert) a loop only where the estimated cycles say it pays
+    #: (hls.scheduling.Profitability); False: wherever it can be
+    profitability: bool = True
+    #: profile a top without arguments to count iterations and branches for those
+    #: estimates (hls.analysis.profile_top); False: trip counts from analysis only
+    profile: bool = True
     #: partition arrays whose ports hold a pipelined loop above its other II bounds
     auto_partition: bool = True
     #: also synthesise the Verilog with Yosys synth_xilinx (hls.estimate.yosys_area) and
@@ -117,35 +131,11 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     _print_ir_names(opts)
     dirs = load_directives(opts.directives) if opts.directives else None
     inp = inp or read_input(path, cc=opts.cc, cflags=tuple(opts.cflags))
-    module = load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
-                                                  cflags=tuple(opts.cflags),
-                                                  fp_format=dict(opts.fp_format)), inp=inp)
+    module = _load(path, opts, inp)
     alveo = target.family == "ultrascale+"
-    partitions, keep_whole = lower_module(module, opts, dirs, alveo)
-    t1 = time.perf_counter()
-    schedules, bindings = {}, {}
-
-    def schedule_and_bind(f):
-        fs = schedule_function(f, target, method=opts.scheduler, check=opts.check_schedules,
-                               resources=opts.max_units or None, pipeline=opts.pipeline,
-                               directives=dirs, relax_ii=opts.relax_ii)
-        schedules[f] = fs
-        # with explicit unit limits every multiplier is shared, whatever its width
-        bindings[f] = bind(fs, share_min_width=1 if opts.max_units else 16)
-
-    for f in module.functions:
-        schedule_and_bind(f)
-    if opts.pipeline and opts.auto_partition:
-        plan = auto_partition_plan(module, schedules, keep_whole)
-        redo = set()
-        for mem, part in plan.items():
-            users = partition_array(module, mem, part)
-            partitions.append(array_entry(users[0], mem, part, auto=True))
-            redo.update(users)
-        for f in module.functions:
-            if f in redo:
-                run_passes(f)
-                schedule_and_bind(f)
+    profit, keep = plan_loops(path, opts, dirs, alveo, target, inp, module)
+    partitions, schedules, bindings, t1 = _lower_and_schedule(module, opts, dirs, alveo, target,
+                                                              profit, keep)
     t2 = time.perf_counter()
     if opts.m_axi and not alveo:
         raise HLSError(f"m_axi interfaces need an Alveo target (--target alveo), not "
@@ -188,20 +178,109 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
                        axi)
 
 
+def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
+    return load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
+                                                cflags=tuple(opts.cflags),
+                                                fp_format=dict(opts.fp_format)), inp=inp)
+
+
+def _lower_and_schedule(module: Module, opts: SynthOptions, dirs, alveo: bool, target: Target,
+                        profit: Profitability | None, keep: frozenset, quiet: bool = False,
+                        bind_too: bool = True):
+    """The passes, then a schedule (and binding) per function, then automatic
+    partitioning and the schedules of the functions it changed.  Returns the partitions
+    (report.json entries), schedules, bindings and the time the passes ended."""
+    partitions, keep_whole = lower_module(module, opts, dirs, alveo, keep=keep, quiet=quiet)
+    t1 = time.perf_counter()
+    schedules, bindings = {}, {}
+
+    def schedule_and_bind(f):
+        fs = schedule_function(f, target, method=opts.scheduler, check=opts.check_schedules,
+                               resources=opts.max_units or None, pipeline=opts.pipeline,
+                               directives=dirs, relax_ii=opts.relax_ii, profit=profit)
+        schedules[f] = fs
+        if bind_too:  # with explicit unit limits every multiplier is shared, whatever its width
+            bindings[f] = bind(fs, share_min_width=1 if opts.max_units else 16)
+
+    for f in module.functions:
+        schedule_and_bind(f)
+    if opts.pipeline and opts.auto_partition:
+        plan = auto_partition_plan(module, schedules, keep_whole)
+        redo = set()
+        for mem, part in plan.items():
+            users = partition_array(module, mem, part)
+            partitions.append(array_entry(users[0], mem, part, auto=True))
+            redo.update(users)
+        for f in module.functions:
+            if f in redo:
+                run_passes(f)
+                schedule_and_bind(f)
+    return partitions, schedules, bindings, t1
+
+
+def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
+               inp: LoadedInput, module: Module) -> tuple[Profitability | None, frozenset]:
+    """What the scheduler weighs pipelines against, and the loops if-conversion leaves
+    alone (``module``: as the frontend made it; it is not changed).
+
+    * A top without arguments is profiled first (:func:`hls.analysis.profile_top`).
+    * The loops if-conversion would convert are costed as they are, with their branches:
+      the module is lowered once with none of them converted and their blocks scheduled.
+    * Then once with all of them converted and pipelined where that pays: a converted loop
+      left sequential (its pipeline does not pay) is better off with its branches, and
+      the real lowering keeps them (``IfConversionOptions.keep``)."""
+    if not (opts.pipeline and opts.profitability):
+        return None, frozenset()
+    profile = profile_top(module) if opts.profile else None
+    cands = frozenset((f.name, lp.header.name) for f in module.functions
+                      for lp in if_conversion_candidates(f))
+    if not cands:
+        return Profitability(profile), frozenset()
+    plain = _load(path, opts, inp)
+    lower_module(plain, opts, dirs, alveo, keep=cands, quiet=True)
+    before = {}
+    for f in plain.functions:
+        loops = [lp for lp in find_loops(f) if (f.name, lp.header.name) in cands]
+        if not loops:
+            continue
+        fs = schedule_function(f, target, method=opts.scheduler, check=opts.check_schedules,
+                               resources=opts.max_units or None, pipeline=False)
+        for lp in loops:
+            w = iteration_weights(lp, profile)
+            before[(f.name, lp.header.name)] = sum(
+                w[b] * (0 if skipped(b) else fs.blocks[b].schedule.length) for b in lp.blocks)
+    profit = Profitability(profile, before)
+    trial = _load(path, opts, inp)
+    _, schedules, _, _ = _lower_and_schedule(trial, opts, dirs, alveo, target, profit,
+                                             frozenset(), quiet=True, bind_too=False)
+    for f, fs in schedules.items():
+        for lp, why in fs.loops:
+            if why is not None and (f.name, lp.header.name) in cands:
+                est = fs.estimates.get(lp.header)
+                if est is not None and est.pipelined is not None:
+                    profit.kept[(f.name, lp.header.name)] = est
+    # a converted loop not pipelined for another reason is better off with its branches too
+    keep = frozenset((f.name, lp.header.name) for f, fs in schedules.items()
+                     for lp, why in fs.loops
+                     if why is not None and (f.name, lp.header.name) in cands)
+    return profit, keep
+
+
 #: where ``pyhls ir --after`` may stop: after the frontend or after a registered pass
 #: (``transforms.PASSES``, in pipeline order); ``transforms.ALIASES`` are accepted too
 STAGES = ("frontend",) + tuple(p.name for p in transforms.PASSES)
 
 
 def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
-                 after: str = "passes") -> tuple[list[dict], set]:
+                 after: str = "passes", keep: frozenset = frozenset(),
+                 quiet: bool = False) -> tuple[list[dict], set]:
     """The CDFG-to-CDFG passes between the frontend and the scheduler
     (``transforms.PASSES`` by one ``PassManager``), in place, up to and including the pass
     ``after`` (or none: "frontend").  Automatic partitioning comes later: it needs
     schedules.  Returns the partitions made (report.json entries) and the memories
     automatic partitioning must leave whole."""
     after = _stage(after)
-    printed = _print_ir_names(opts)
+    printed = set() if quiet else _print_ir_names(opts)
     if dirs is not None:
         _check_loop_directives(module, dirs)
     with contextlib.ExitStack() as stack:
@@ -213,7 +292,7 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
         if after == "frontend":
             return [], set()
         pm = PassManager(transforms.PASSES, {
-            "if-conversion": IfConversionOptions(pipeline=opts.pipeline),
+            "if-conversion": IfConversionOptions(pipeline=opts.pipeline, keep=keep),
             "unroll": UnrollOptions(directives=dirs),
             "partition": PartitionOptions(directives=dirs, alveo=alveo),
         }, until=after, print_after=printed - {"frontend"}, print_to=out if printed else None)
@@ -239,11 +318,15 @@ def ir_module(path, opts: SynthOptions, after: str = "frontend",
     _print_ir_names(opts)
     target = get_target(opts.target)
     dirs = load_directives(opts.directives) if opts.directives else None
+    if opts.clock_period_ns is not None:
+        target = target.with_clock(opts.clock_period_ns)
     inp = inp or read_input(path, cc=opts.cc, cflags=tuple(opts.cflags))
-    module = load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
-                                                  cflags=tuple(opts.cflags),
-                                                  fp_format=dict(opts.fp_format)), inp=inp)
-    lower_module(module, opts, dirs, target.family == "ultrascale+", after)
+    module = _load(path, opts, inp)
+    alveo = target.family == "ultrascale+"
+    keep = frozenset()
+    if _stage(after) != "frontend":  # the loops synthesize leaves unconverted, likewise
+        _, keep = plan_loops(path, opts, dirs, alveo, target, inp, module)
+    lower_module(module, opts, dirs, alveo, after, keep=keep)
     return module
 
 
@@ -332,6 +415,9 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
                 body_steps = sum(fs.blocks[b].length for b in lp.blocks)
                 entry.update({"pipelined": False, "ii": None, "mii": None, "res_mii": None,
                               "rec_mii": None, "depth": body_steps, "not_pipelined_reason": why})
+            est = fs.estimates.get(lp.header)
+            if est is not None:
+                entry["estimate"] = est.to_json()
             loops.append(entry)
     return {
         "top": module.top.name,

@@ -67,11 +67,11 @@ __all__ = [
     "verify",
 ]
 
-from ._interp import InterpError, InterpResult, Interpreter, run_function  # noqa: E402
+from ._interp import InterpError, InterpResult, Interpreter, StepLimit, run_function  # noqa: E402
 from ._ops import eval_op  # noqa: E402
 from ._semantics import Undefined  # noqa: E402
 
-__all__ += ["InterpError", "InterpResult", "Interpreter", "Undefined", "eval_op", "run_function"]
+__all__ += ["InterpError", "InterpResult", "Interpreter", "StepLimit", "Undefined", "eval_op", "run_function"]
 
 from ._text import parse_module, print_module  # noqa: E402
 

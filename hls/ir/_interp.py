@@ -21,7 +21,7 @@ from ._core import Block, Const, Function, MemoryObject, Param, PtrParam, Value
 from ._ops import eval_op
 from ._semantics import Undefined
 
-__all__ = ["InterpError", "InterpResult", "Interpreter", "Undefined", "run_function"]
+__all__ = ["InterpError", "InterpResult", "Interpreter", "StepLimit", "Undefined", "run_function"]
 
 
 class _Poison:
@@ -39,6 +39,11 @@ class _Poison:
 class InterpError(HLSError):
     """The interpreted program did something with no meaning (an access out of bounds,
     too many steps)."""
+
+
+class StepLimit(InterpError):
+    """The run executed more blocks than its budget (``max_steps``); the counts so far
+    (``Interpreter.visits``/``edges``) are those of the run's prefix."""
 
 
 @dataclass
@@ -91,6 +96,8 @@ class Interpreter:
         self.steps = 0
         self.mems: dict[MemoryObject, bytearray] = {}
         self.visits: dict[tuple[str, str], int] = {}
+        #: traversals per (function name, source block name, target block name)
+        self.edges: dict[tuple[str, str, str], int] = {}
 
     def buffer(self, mem: MemoryObject) -> bytearray:
         mem = _whole(mem)
@@ -158,9 +165,12 @@ class Interpreter:
         while True:
             self.steps += 1
             if self.steps > self.max_steps:
-                raise InterpError(f"@{func.name}: more than {self.max_steps} blocks executed")
+                raise StepLimit(f"@{func.name}: more than {self.max_steps} blocks executed")
             k = (func.name, block.name)
             self.visits[k] = self.visits.get(k, 0) + 1
+            if prev is not None:
+                e = (func.name, prev.name, block.name)
+                self.edges[e] = self.edges.get(e, 0) + 1
             phis = [op for op in block.ops if op.kind == "phi"]
             if phis:
                 new = {}

@@ -38,6 +38,14 @@ from ._modulo import (
 )
 from ._function import BlockSchedule, FunctionSchedule, op_timing, schedule_function
 from ._pipeline import LoopPipeline, LoopProblem, check_loop_schedule, schedule_loop
+from ._profit import (
+    DEFAULT_TRIPS,
+    LoopCounts,
+    LoopEstimate,
+    Profitability,
+    iteration_weights,
+    skipped,
+)
 from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem, Schedule, schedule_length
 from ._resources import DedicatedUnit, MemoryPorts, Resource, UnitClass
 from ._sdc import SOLVERS, length_lower_bound, sdc_schedule
@@ -50,6 +58,7 @@ def min_schedule_length(problem: SchedProblem) -> int:
 
 
 __all__ = [
+    "DEFAULT_TRIPS", "LoopCounts", "LoopEstimate", "Profitability", "iteration_weights", "skipped",
     "ChannelSendBeforeReceive",
     "BlockSchedule",
     "FunctionSchedule",

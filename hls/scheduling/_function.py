@@ -31,6 +31,7 @@ from ._problem import SchedEdge, SchedOp, SchedProblem, Schedule
 from ._resources import MemoryPorts, UnitClass, cap_for
 from ..errors import ScheduleError
 from ._pipeline import LoopPipeline, schedule_loop, why_not_pipelined
+from ._profit import LoopEstimate, Profitability
 from ._sdc import sdc_schedule
 
 
@@ -76,6 +77,8 @@ class FunctionSchedule:
     pipelines: dict[Block, "LoopPipeline"] = field(default_factory=dict)
     #: every natural loop: (loop, reason it is not pipelined or None)
     loops: list = field(default_factory=list)
+    #: estimated cycles of each loop, by header (with ``schedule_function(profit=...)``)
+    estimates: dict[Block, LoopEstimate] = field(default_factory=dict)
 
     def birth(self, op: Op) -> int:
         return self.step[op] + self.latency[op]
@@ -167,8 +170,14 @@ def loop_directives(lp, directives=None) -> dict:
 def schedule_function(func: Function, target: Target, method: str = "sdc",
                       resources: dict[str, int] | None = None,
                       check: bool = True, pipeline: bool = True, directives=None,
-                      relax_ii: bool = False) -> FunctionSchedule:
-    """Schedule every block of ``func``; every schedule is re-verified by the checker."""
+                      relax_ii: bool = False,
+                      profit: Profitability | None = None) -> FunctionSchedule:
+    """Schedule every block of ``func``; every schedule is re-verified by the checker.
+
+    ``profit``: pipeline a loop only where the estimate says it is faster than running
+    it block by block (:mod:`hls.scheduling._profit`), unless a pragma or directive asks
+    for the pipeline; the estimates are kept in ``fs.estimates``.  Without it every loop
+    that can be pipelined is."""
     fs = FunctionSchedule(func, target)
     for b in func.blocks:
         prob, ops = build_block_problem(b, target, resources)
@@ -194,10 +203,25 @@ def schedule_function(func: Function, target: Target, method: str = "sdc",
             raise ScheduleError(f"loop {lp.header.name} of @{func.name}: pipelining was requested "
                                 f"but the loop cannot be pipelined: {why}",
                                 loc.file if loc else None, loop_line(lp))
-        fs.loops.append((lp, why))
+        lengths = {blk: fs.blocks[blk].schedule.length for blk in lp.blocks}
         if why is not None:
+            kept = profit.kept.get((func.name, lp.header.name)) if profit is not None else None
+            if kept is not None and len(lp.blocks) > 1:
+                fs.loops.append((lp, kept.why_not(converted=True)))
+                fs.estimates[lp.header] = kept
+                continue
+            fs.loops.append((lp, why))
+            if profit is not None:
+                fs.estimates[lp.header] = profit.estimate(lp, lengths)
             continue
         _, lpipe = schedule_loop(lp, target, op_timing, ii=want.get("ii"), relax_ii=relax_ii)
+        if profit is not None:
+            est = profit.estimate(lp, lengths, lpipe.ii, lpipe.depth)
+            fs.estimates[lp.header] = est
+            if not est.pays and not (want.get("pipeline") or want.get("ii")):
+                fs.loops.append((lp, est.why_not()))
+                continue
+        fs.loops.append((lp, None))
         b = lp.header
         fs.pipelines[b] = lpipe
         fs.blocks[b].pipeline = lpipe

@@ -15,6 +15,7 @@ from ..directives import Directives
 from ..ir import Function, Module
 from ._banks import Partition, auto_partition_plan, partition_array, partitionable, static_bank
 from ._divconst import divide_by_constants, magic_unsigned
+from ._ifconv import candidates as if_conversion_candidates
 from ._ifconv import if_convert
 from ._loadcomb import combine_loads
 from ._manager import Pass, PassError, PassManager, resolve_pass
@@ -27,6 +28,9 @@ from ._unroll import merge_blocks, unroll_block, unroll_loops, unroll_requests
 class IfConversionOptions:
     #: if-conversion only serves pipelining: without it, branches stay branches
     pipeline: bool = True
+    #: loops left with their branches, by (function name, header block name): the flow
+    #: keeps those whose pipeline would not pay (hls.scheduling.Profitability)
+    keep: frozenset = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +56,8 @@ def _partition(module: Module, opts: PartitionOptions) -> tuple[list[dict], set]
 
 PASSES: tuple[Pass, ...] = (
     Pass("if-conversion", "loops whose body branches -> one predicated block (pipelining only)",
-         lambda f, o: if_convert(f), options=IfConversionOptions, when=lambda o: o.pipeline),
+         lambda f, o: if_convert(f, {h for fn, h in o.keep if fn == f.name}),
+         options=IfConversionOptions, when=lambda o: o.pipeline),
     Pass("unroll", "unroll loops by pragma or directive, innermost first",
          _unroll, options=UnrollOptions),
     Pass("partition", "split arrays into banks as [[array]] directives ask",
@@ -97,6 +102,7 @@ __all__ = [
     "combine_loads",
     "divide_by_constants",
     "if_convert",
+    "if_conversion_candidates",
     "magic_unsigned",
     "merge_blocks",
     "narrow_widths",

@@ -96,13 +96,21 @@ def _topo(lp) -> list[Block]:
     return order if len(order) == len(lp.blocks) else []
 
 
-def if_convert(func: Function) -> int:
-    """If-convert every qualifying innermost loop of ``func``; returns how many."""
+def candidates(func: Function) -> list:
+    """The loops of ``func`` that :func:`if_convert` converts (innermost loops: converting
+    one makes no other loop qualify)."""
+    loops = find_loops(func)
+    return [lp for lp in loops if convertible(func, lp, loops) and _topo(lp)]
+
+
+def if_convert(func: Function, keep=frozenset()) -> int:
+    """If-convert every qualifying innermost loop of ``func``, except those whose header
+    is named in ``keep``; returns how many."""
     n = 0
     while True:
         loops = find_loops(func)
         for lp in loops:
-            if convertible(func, lp, loops) and _topo(lp):
+            if lp.header.name not in keep and convertible(func, lp, loops) and _topo(lp):
                 _convert(func, lp)
                 n += 1
                 break
