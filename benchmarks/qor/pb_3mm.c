@@ -2,7 +2,7 @@
  * (E := A*B; F := C*D; G := E*F), MINI dataset: NI=16, NJ=18, NK=20,
  * NL=22, NM=24.
  * Integer (int32) re-implementation: whole program, XOR checksum of G.
- * Inputs are kept small (< 8) so that G cannot overflow. */
+ * Inputs are kept small (< 7) so that G cannot overflow. */
 #define NI 16
 #define NJ 18
 #define NK 20
@@ -21,16 +21,16 @@ static void init_array(void)
 {
     for (int i = 0; i < NI; i++)
         for (int k = 0; k < NK; k++)
-            A[i][k] = ((i * k + 1) % NI) & 7;
+            A[i][k] = (i * k + 1) % 7;
     for (int k = 0; k < NK; k++)
         for (int j = 0; j < NJ; j++)
-            B[k][j] = ((k * (j + 1) + 2) % NJ) & 7;
+            B[k][j] = (k * (j + 1) + 2) % 7;
     for (int j = 0; j < NJ; j++)
         for (int m = 0; m < NM; m++)
-            C[j][m] = ((j * (m + 3)) % NL) & 7;
+            C[j][m] = (j * (m + 3)) % 7;
     for (int m = 0; m < NM; m++)
         for (int l = 0; l < NL; l++)
-            D[m][l] = ((m * (l + 2) + 2) % NK) & 7;
+            D[m][l] = (m * (l + 2) + 2) % 7;
 }
 
 static void kernel_3mm(void)
