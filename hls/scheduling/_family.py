@@ -319,8 +319,8 @@ class ChainingProblem(Problem):
             if self._chainable(e):
                 succs[e.src].append((e.dst, e.distance))
                 dcap += e.distance
-        for k in succs:
-            succs[k] = sorted(set(succs[k]))
+        for k, v in succs.items():
+            succs[k] = sorted(set(v))
         rank = {op_id: k for k, op_id in enumerate(self.topo_order)}
         out: list[tuple[int, int, int, int]] = []
         for src in self.ops:
