@@ -3,7 +3,7 @@ with published Bambu cycles, between flag configurations, and with an earlier ru
 
     python benchmarks/qor.py [NAME...] [--configs default,nopipe] [--kernels] [--jobs N]
                              [--out FILE.json] [--compare OLD.json] [--profile-loops]
-    python benchmarks/qor.py --load FILE.json [--compare OLD.json]   # re-print, no run
+    python benchmarks/qor.py --load FILE.json [--compare OLD.json] [--md FILE.md]  # no run
 
 Programs: every ``benchmarks/qor/*.json`` manifest maps program names to
 ``{"suite", "anchor", "bambu_cycles", "clock_ns"}`` (optional ``"source"``, default
@@ -23,8 +23,8 @@ in each pipelined loop.
 Printed (and written as markdown beside the JSON, ``qor.md``): cycles per
 configuration, the ratio to Bambu where the program has an anchor, geometric means per
 suite (ratio to Bambu, and each configuration against the first), the loops whose
-pipelining looks unprofitable (II at least half the depth, or a program that runs
-faster with ``nopipe``), and with ``--compare`` the per-program new/old cycle ratios and
+pipelining looks unprofitable (II x trips + depth above 85 % of trips x depth, or a
+program that runs faster with ``nopipe``), and with ``--compare`` the per-program new/old cycle ratios and
 their geometric mean.  Results go to ``benchmarks/results/qor.json`` (``--out``).
 """
 
@@ -132,6 +132,11 @@ def _cyc(res: dict | None) -> int | None:
     return res["cycles"] if res and res.get("passed") else None
 
 
+def _trips(lp: dict) -> int | None:
+    """iterations per loop: measured (--profile-loops) if known, else the static count"""
+    return lp["iterations"] if lp.get("iterations") is not None else lp["trip_count"]
+
+
 def tables(data: dict) -> tuple[str, list[str]]:
     """The markdown report and the warning lines, from a results dict."""
     configs = data["configs"]
@@ -174,15 +179,17 @@ def tables(data: dict) -> tuple[str, list[str]]:
             warn.append(f"{p['name']}: --no-pipeline is faster ({_cyc(seq)} vs {_cyc(base)} "
                         f"cycles, x{_cyc(base) / _cyc(seq):.2f})")
         for lp in (base or {}).get("loops", []):
-            if lp["pipelined"] and lp["ii"] and lp["depth"] and 2 * lp["ii"] >= lp["depth"] \
-                    and lp["depth"] > 2:
-                trips = lp.get("iterations") or lp["trip_count"]
-                est = f", {trips} trips: ~{lp['ii'] * trips + lp['depth']} cycles pipelined vs " \
-                      f"~{trips * lp['depth']} one iteration at a time" if trips else ""
+            trips = _trips(lp)
+            if not (lp["pipelined"] and lp["ii"] and lp["depth"] and trips):
+                continue
+            piped, seq = lp["ii"] * trips + lp["depth"], trips * lp["depth"]
+            if lp["depth"] > 1 and piped > 0.85 * seq:
                 meas = f", measured {lp['measured_cycles']}" if lp.get("measured_cycles") else ""
                 warn.append(f"{p['name']}: {lp['function']}/{lp['loop']} (line "
-                            f"{lp['source_line']}) II {lp['ii']} (MII {lp['mii']}) >= depth "
-                            f"{lp['depth']}/2: little overlap{est}{meas}")
+                            f"{lp['source_line']}): II {lp['ii']} (MII {lp['mii']}), depth "
+                            f"{lp['depth']}, {trips} trips: ~{piped} cycles pipelined{meas} vs "
+                            f"~{seq} for its iterations one at a time (the pipelined schedule's "
+                            f"depth; a sequential FSM that does not if-convert may be shorter)")
     loops = ["", "Loops (configuration " + configs[0] + "):", "",
              "| program | function/loop | line | trips | decision |", "|---|---|---|---|---|"]
     for p in progs:
@@ -193,7 +200,7 @@ def tables(data: dict) -> tuple[str, list[str]]:
                     dec += f", {lp['measured_cycles']} cycles (model {lp['model_cycles']})"
             else:
                 dec = f"not pipelined: {lp['not_pipelined_reason']}"
-            trips = lp.get("iterations") or lp["trip_count"]
+            trips = _trips(lp)
             loops.append(f"| {p['name']} | {lp['function']}/{lp['loop']} | "
                          f"{lp['source_line']} | {trips if trips is not None else '-'} | "
                          f"{dec} |")
@@ -246,6 +253,8 @@ def main(argv=None) -> int:
     ap.add_argument("--profile-loops", action="store_true",
                     help="measure the cycles of each pipelined loop (first configuration)")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--md", type=Path, default=None,
+                    help="markdown report (default: --out with .md; with --load only if given)")
     ap.add_argument("--compare", type=Path, metavar="OLD.json",
                     help="print per-program cycle ratios new/old and their geometric mean")
     ap.add_argument("--load", type=Path, metavar="FILE.json",
@@ -302,8 +311,9 @@ def main(argv=None) -> int:
             args.compare.read_text()))
     print()
     print(md)
-    if not args.load:
-        args.out.with_suffix(".md").write_text(
+    md_path = args.md or (None if args.load else args.out.with_suffix(".md"))
+    if md_path:
+        md_path.write_text(
             f"QoR run {data['generated']} (commit {data['commit']}), "
             f"`python benchmarks/qor.py`\n\n{md}\n")
     ok = all(r.get("passed") for p in data["programs"] for r in p["results"].values())
