@@ -4,6 +4,7 @@ of pipelined loops against native execution, with their cycle counts against the
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -14,9 +15,10 @@ from hls.analysis import find_loops, memory_dependences
 from hls.flow import SynthOptions, synthesize
 from hls.frontend import FrontendOptions, load
 from hls.ir import parse_module, run_function
-from hls.scheduling import check_loop_schedule
+from hls.errors import ScheduleError
+from hls.scheduling import check, check_loop_schedule
 from hls.scheduling import op_timing
-from hls.scheduling._pipeline import build_loop_problem, modulo_violations
+from hls.scheduling._pipeline import build_loop_model, check_loop_model
 from hls.verify import cosim
 
 KDIR = Path(__file__).resolve().parent / "kernels"
@@ -94,13 +96,30 @@ def test_every_pipeline_schedule_rechecked(synths):
     for top, res in synths.items():
         for f, fs in res.schedules.items():
             for b, pl in fs.pipelines.items():
-                prob = build_loop_problem(b, res.target, pl.loop.trip_count, op_timing)
-                check_loop_schedule(prob, pl)
+                model = build_loop_model(b, res.target, pl.loop.trip_count, op_timing)
+                assert model == pl.model  # rebuilt from the IR: the same problem
+                check_loop_schedule(model, pl)
                 assert pl.ii >= pl.mii >= 1
                 # the checker is not vacuous: one cycle less breaks a recurrence or a
                 # resource whenever II > 1 is forced
                 if pl.ii > 1 and pl.ii == pl.mii:
-                    assert modulo_violations(prob, pl.time, pl.ii - 1), top
+                    bad = dataclasses.replace(pl.schedule, ii=pl.ii - 1)
+                    with pytest.raises(ScheduleError, match="edge|resource|timing|combinational"):
+                        check(model.problem, bad)
+
+
+def test_loop_model_cross_check(synths):
+    """The IR-level check catches a problem that lost a dependence of its loop."""
+    res = synths["prefix"]
+    (pl,) = [pl for fs in res.schedules.values() for pl in fs.pipelines.values()]
+    m = pl.model
+    check_loop_model(m)
+    data = [e for e in m.problem.edges if e.is_data]
+    for drop in (data[0], data[-1]):
+        edges = tuple(e for e in m.problem.edges if e != drop)
+        broken = dataclasses.replace(m, problem=dataclasses.replace(m.problem, edges=edges))
+        with pytest.raises(ScheduleError, match="without a data edge"):
+            check_loop_model(broken)
 
 
 def test_if_converted_loop(synths):

@@ -3,7 +3,8 @@
 The problems (:mod:`hls.scheduling._family`): a basic block is a :class:`SchedProblem`
 (IR-independent; see :mod:`hls.scheduling._problem` for the exact semantics), solved by
 :func:`sdc_schedule` (or :func:`asap_schedule`); a pipelined loop body is a
-:class:`ModuloProblem`, solved by :func:`modulo_schedule`.  Both mix in the traits
+:class:`ModuloProblem`, solved by :func:`modulo_schedule` (an IR loop's is built by
+:func:`schedule_loop` in a :class:`LoopModel`).  Both mix in the traits
 :class:`Problem`, :class:`ChainingProblem`, :class:`SharedOperatorsProblem` (and
 :class:`CyclicProblem` for loops), use typed resources (:class:`MemoryPorts`,
 :class:`UnitClass`, :class:`DedicatedUnit`) and accept client constraints
@@ -37,7 +38,7 @@ from ._modulo import (
     modulo_schedule,
 )
 from ._function import BlockSchedule, FunctionSchedule, op_timing, schedule_function
-from ._pipeline import LoopPipeline, LoopProblem, check_loop_schedule, schedule_loop
+from ._pipeline import LoopModel, LoopPipeline, check_loop_schedule, schedule_loop
 from ._profit import (
     DEFAULT_TRIPS,
     LoopCounts,
@@ -87,7 +88,7 @@ __all__ = [
     "modulo_constraints",
     "modulo_schedule",
     "LoopPipeline",
-    "LoopProblem",
+    "LoopModel",
     "check_loop_schedule",
     "schedule_loop",
     "SOLVERS",

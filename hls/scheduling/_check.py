@@ -25,9 +25,8 @@ from collections.abc import Mapping
 
 from hls.errors import ScheduleError
 
-from ._constraints import block_chained
 from ._family import ChainingProblem, CyclicProblem, Problem, SharedOperatorsProblem, is_int
-from ._modulo import ModuloProblem, ModuloSchedule, modulo_chained
+from ._modulo import ModuloProblem, ModuloSchedule
 from ._problem import SchedProblem, Schedule
 
 
@@ -49,14 +48,11 @@ def check(problem: Problem, schedule: Schedule | ModuloSchedule) -> None:
     arrival: dict[int, float] = {}
     violations: tuple[int, ...] = ()
     if isinstance(problem, ChainingProblem):
+        chained = problem.chained(steps, ii)
         if cyclic:
-            chained = modulo_chained(problem, steps, ii)
-
             def where(v: int) -> str:
                 return f"step {steps[v]} (slot {steps[v] % ii})"
         else:
-            chained = block_chained(problem, steps)
-
             def where(v: int) -> str:
                 return f"step {steps[v]}"
         try:

@@ -21,21 +21,21 @@ Every scheduling constraint except resources is a difference constraint
   An op whose own delay exceeds the clock with no delay in front of it (``u`` has zero
   output delay) gets no constraint from ``u`` (it is tolerated alone, see ``_problem``).
 
-The longest-path search from ``u`` stops at the first op that needs a constraint: anything
-behind it is already ordered after it, so the system stays small (about one clock period of
-ops per source) and Bellman-Ford-free: every constraint points forward in the topological
-order, so the least solution is a longest path in a DAG.
+The longest-path search (:meth:`ChainingProblem.chaining_constraints`, shared with the
+modulo constraints) stops at the first op that needs a constraint: anything behind it is
+already ordered after it, so the system stays small (about one clock period of ops per
+source) and Bellman-Ford-free: every constraint points forward in the topological order, so
+the least solution is a longest path in a DAG.
 """
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Mapping
 
 from hls.errors import ScheduleError
 
 from ._family import SameCycle
-from ._problem import EPS_NS, SchedProblem
+from ._problem import SchedProblem
 
 Constraint = tuple[int, int, int]  # (u, v, w): step(v) - step(u) >= w
 
@@ -59,42 +59,9 @@ def difference_constraints(problem: SchedProblem) -> list[Constraint]:
         for op in problem.ops:
             if op.id != problem.sink:
                 add(op.id, problem.sink, op.latency)
-    for u, v, w in _chaining_constraints(problem):
+    for u, v, w, _ in problem.chaining_constraints():
         add(u, v, w)
     return sorted((u, v, w) for (u, v), w in best.items())
-
-
-def _chaining_constraints(problem: SchedProblem) -> list[Constraint]:
-    clock = problem.clock_period_ns
-    by_id = problem.by_id
-    succs = problem.data_succs
-    rank = {op_id: k for k, op_id in enumerate(problem.topo_order)}
-    out: list[Constraint] = []
-    for src in problem.ops:
-        start = src.delay_ns
-        dist: dict[int, float] = {src.id: start}
-        heap = [(rank[src.id], src.id)]
-        while heap:
-            _, x = heapq.heappop(heap)
-            dx = dist[x]
-            if x != src.id:
-                xop = by_id[x]
-                own = xop.delay_ns if xop.latency == 0 else 0.0
-                if dx > clock + EPS_NS and dx - own > EPS_NS:
-                    out.append((src.id, x, src.latency + 1))
-                    continue
-                if xop.latency > 0:
-                    continue  # a multi-cycle op's inputs end the combinational path
-            for y in succs[x]:
-                yop = by_id[y]
-                cand = dx + (yop.delay_ns if yop.latency == 0 else 0.0)
-                old = dist.get(y)
-                if old is None:
-                    dist[y] = cand
-                    heapq.heappush(heap, (rank[y], y))
-                elif cand > old:
-                    dist[y] = cand
-    return out
 
 
 def least_solution(problem: SchedProblem, constraints: list[Constraint],
@@ -169,14 +136,8 @@ def latest_tails(problem: SchedProblem, constraints: list[Constraint]) -> dict[i
     return tail
 
 
-def block_chained(problem: SchedProblem, steps: Mapping[int, int]) -> dict[int, list[int]]:
-    """The data predecessors each op reads in the step they are born in."""
-    by_id = problem.by_id
-    return {v: [u for u in us if steps[u] + by_id[u].latency == steps[v]]
-            for v, us in problem.data_preds.items()}
-
-
 def arrivals(problem: SchedProblem,
              steps: Mapping[int, int]) -> tuple[dict[int, float], tuple[int, ...]]:
-    """Arrival times (ns) of every op in its step and the tolerated timing violations."""
-    return problem.chain_timing(block_chained(problem, steps))
+    """Arrival times (ns) of every op in its step and the tolerated timing violations
+    (:meth:`ChainingProblem.arrivals`)."""
+    return problem.arrivals(steps)

@@ -7,8 +7,10 @@ that mixes in the traits it has:
 * :class:`Problem` — operations, dependence edges, client constraints, validation, a
   topological order, labels for messages;
 * :class:`ChainingProblem` — combinational delays and a clock period: the one arrival
-  computation (:meth:`ChainingProblem.chain_timing`) the solvers report and the checkers
-  re-derive;
+  computation (:meth:`ChainingProblem.chain_timing`, fed by :meth:`ChainingProblem.chained`)
+  the solvers report and the checker re-derives, and the one longest-combinational-path
+  search (:meth:`ChainingProblem.chaining_constraints`) that turns timing into difference
+  constraints for the SDC and modulo solvers;
 * :class:`SharedOperatorsProblem` — resources with a capacity, used by ops for
   ``occupancy`` cycles;
 * :class:`CyclicProblem` — edges carry an iteration distance; a schedule of one has an
@@ -255,6 +257,7 @@ class ChainingProblem(Problem):
     """Ops have a combinational delay and there is a clock: values chain within a cycle."""
 
     clock_period_ns: float
+    topo_order: tuple[int, ...]  # the concrete problem's (a cached property)
 
     def _validate_timing(self) -> None:
         where = self._where()
@@ -267,6 +270,87 @@ class ChainingProblem(Problem):
                     and math.isfinite(op.delay_ns)):
                 raise ScheduleError(f"{where}op {op.name!r}: delay must be finite and >= 0, "
                                     f"not {op.delay_ns!r}")
+
+    def _chainable(self, e) -> bool:
+        """A data edge whose delay is its source's latency: its value may be read in the
+        cycle it is born (chained)."""
+        return e.is_data and e.weight(self) == self.by_id[e.src].latency
+
+    def chained(self, steps: Mapping[int, int], ii: int = 0) -> dict[int, list[int]]:
+        """The data predecessors each op reads in the (absolute) cycle they are born in:
+        ``step(v) + II*distance == step(u) + latency(u)`` (``ii=0`` for a block)."""
+        by_id = self.by_id
+        chained: dict[int, list[int]] = {op.id: [] for op in self.ops}
+        for e in self.edges:
+            if e.is_data and steps[e.dst] + ii * e.distance == steps[e.src] + by_id[e.src].latency:
+                chained[e.dst].append(e.src)
+        return chained
+
+    def arrivals(self, steps: Mapping[int, int],
+                 ii: int = 0) -> tuple[dict[int, float], tuple[int, ...]]:
+        """Arrival times (ns) of every op in its cycle and the tolerated timing violations
+        of ``steps`` (at ``ii`` for a cyclic problem)."""
+        return self.chain_timing(self.chained(steps, ii))
+
+    def chaining_constraints(self) -> list[tuple[int, int, int, int]]:
+        """The timing rules as difference constraints ``(u, v, w, D)``: ``step(v) - step(u)
+        >= w - II*D`` (``D = 0`` in a block), the one longest-combinational-path search the
+        SDC system (``_constraints``) and the modulo constraints (``_modulo``) share.
+
+        For every data path ``u -> ... -> v`` through chainable edges and combinational
+        intermediate ops whose delay (``delay(u)``, for a multi-cycle ``u`` its output
+        delay, plus every combinational op up to and including ``v``; a multi-cycle ``v``
+        adds 0, its inputs end the path) exceeds the clock: ``w = latency(u) + 1`` with
+        ``D`` = the path's total distance.  Every edge of such a path has non-negative
+        slack and the edges sum to ``latency(u)``, so the constraint forbids exactly
+        "every edge of the path chained in one cycle".  An op whose own delay exceeds the
+        clock with nothing in front of it gets no constraint (tolerated alone).  The
+        search from ``u`` stops at the first op that needs a constraint (anything behind
+        it is ordered after it).  It runs over states ``(op, D)``, acyclic because every
+        cycle has a distance >= 1, in ``(D, topological rank)`` order; a path that
+        revisits an op can never be chained in one cycle, so constraints from such paths
+        are implied and harmless, and ``D`` is capped by the sum of the chainable edges'
+        distances.  Unsorted, possibly several per ``(u, v, D)``."""
+        clock = self.clock_period_ns
+        by_id = self.by_id
+        succs: dict[int, list[tuple[int, int]]] = {op.id: [] for op in self.ops}
+        dcap = 0
+        for e in self.edges:
+            if self._chainable(e):
+                succs[e.src].append((e.dst, e.distance))
+                dcap += e.distance
+        for k, v in succs.items():
+            succs[k] = sorted(set(v))
+        rank = {op_id: k for k, op_id in enumerate(self.topo_order)}
+        out: list[tuple[int, int, int, int]] = []
+        for src in self.ops:
+            start = (src.id, 0)
+            dist: dict[tuple[int, int], float] = {start: src.delay_ns}
+            heap = [(0, rank[src.id], src.id)]
+            while heap:
+                dd, _, x = heapq.heappop(heap)
+                dx = dist[(x, dd)]
+                if (x, dd) != start:
+                    xop = by_id[x]
+                    own = xop.delay_ns if xop.latency == 0 else 0.0
+                    if dx > clock + EPS_NS and dx - own > EPS_NS:
+                        out.append((src.id, x, src.latency + 1, dd))
+                        continue
+                    if xop.latency > 0:
+                        continue  # a multi-cycle op's inputs end the combinational path
+                for y, d in succs[x]:
+                    d2 = dd + d
+                    if d2 > dcap:
+                        continue
+                    yop = by_id[y]
+                    cand = dx + (yop.delay_ns if yop.latency == 0 else 0.0)
+                    old = dist.get((y, d2))
+                    if old is None:
+                        dist[(y, d2)] = cand
+                        heapq.heappush(heap, (d2, rank[y], y))
+                    elif cand > old:
+                        dist[(y, d2)] = cand
+        return out
 
     def chain_timing(self, chained: Mapping[int, Sequence[int]],
                      strict: Callable[[int], str] | None = None

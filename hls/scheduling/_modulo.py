@@ -88,7 +88,7 @@ from ._family import (
     OrderConstraint,
     SharedOperatorsProblem,
 )
-from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem
+from ._problem import SchedEdge, SchedOp, SchedProblem
 from ._resources import Resource
 
 #: ``(u, v, w, D)``: ``step(v) - step(u) >= w - II*D``.
@@ -341,13 +341,10 @@ def modulo_constraints(problem: ModuloProblem) -> list[ModConstraint]:
     constraints theirs (:meth:`OrderConstraint.difference`, :meth:`SameCycle.difference`).
     Chaining gives, for every data path ``u -> ... -> v`` through combinational ops whose
     delay (as in :mod:`hls.scheduling._constraints`) exceeds the clock, ``w = latency(u) +
-    1`` with ``D`` = the path's distance.  Along such a path the edges have non-negative
+    1`` with ``D`` = the path's distance (:meth:`ChainingProblem.chaining_constraints`, the
+    search the block's SDC system uses too).  Along such a path the edges have non-negative
     slack and sum to ``latency(u)``, so the constraint forbids exactly "every edge of the
-    path chained in one cycle".  The search runs over states ``(op, D)``, acyclic because
-    every cycle has a distance >= 1, in ``(D, topological rank)`` order; a path that
-    revisits an op can never be chained in one cycle (it would take ``II*D > 0`` cycles), so
-    constraints from such paths are implied and harmless, and ``D`` is capped by the sum of
-    all data-edge distances (the largest distance of a path without repeated edges).
+    path chained in one cycle".
     Returned sorted, the strongest ``w`` per ``(u, v, D)``.
     """
     best: dict[tuple[int, int, int], int] = {}
@@ -362,51 +359,9 @@ def modulo_constraints(problem: ModuloProblem) -> list[ModConstraint]:
     for c in problem.constraints:
         for u, v, w, d in c.difference():
             add(u, v, w, d)
-    for u, v, w, d in _chaining_constraints(problem):
+    for u, v, w, d in problem.chaining_constraints():
         add(u, v, w, d)
     return sorted((u, v, w, d) for (u, v, d), w in best.items())
-
-
-def _chaining_constraints(problem: ModuloProblem) -> list[ModConstraint]:
-    clock = problem.clock_period_ns
-    by_id = problem.by_id
-    succs: dict[int, list[tuple[int, int]]] = {op.id: [] for op in problem.ops}
-    for e in problem.edges:
-        if e.chainable(problem):
-            succs[e.src].append((e.dst, e.distance))
-    for k in succs:
-        succs[k] = sorted(set(succs[k]))
-    dcap = sum(e.distance for e in problem.edges if e.chainable(problem))
-    rank = {op_id: k for k, op_id in enumerate(problem.topo_order)}
-    out: list[ModConstraint] = []
-    for src in problem.ops:
-        start = (src.id, 0)
-        dist: dict[tuple[int, int], float] = {start: src.delay_ns}
-        heap = [(0, rank[src.id], src.id)]
-        while heap:
-            dd, _, x = heapq.heappop(heap)
-            dx = dist[(x, dd)]
-            if (x, dd) != start:
-                xop = by_id[x]
-                own = xop.delay_ns if xop.latency == 0 else 0.0
-                if dx > clock + EPS_NS and dx - own > EPS_NS:
-                    out.append((src.id, x, src.latency + 1, dd))
-                    continue
-                if xop.latency > 0:
-                    continue  # a multi-cycle op's inputs end the combinational path
-            for y, d in succs[x]:
-                d2 = dd + d
-                if d2 > dcap:
-                    continue
-                yop = by_id[y]
-                cand = dx + (yop.delay_ns if yop.latency == 0 else 0.0)
-                old = dist.get((y, d2))
-                if old is None:
-                    dist[(y, d2)] = cand
-                    heapq.heappush(heap, (d2, rank[y], y))
-                elif cand > old:
-                    dist[(y, d2)] = cand
-    return out
 
 
 def _longest(ids: Iterable[int], cons: list[ModConstraint], ii: int, reverse: bool = False,
@@ -649,7 +604,7 @@ def _finish(problem: ModuloProblem, ii: int, steps: dict[int, int], info: MIIInf
     low = min(steps.values(), default=0)
     steps = {i: s - low for i, s in steps.items()}
     depth = max((steps[op.id] + op.latency for op in problem.ops), default=-1) + 1
-    arr, viol = modulo_arrivals(problem, steps, ii)
+    arr, viol = problem.arrivals(steps, ii)
     return ModuloSchedule(ii, steps, depth, -(-depth // ii), optimal_ii, depth_optimal,
                           register_pressure(problem, steps, ii), info, tuple(attempts), method,
                           arr, viol)
@@ -664,23 +619,6 @@ def register_pressure(problem: ModuloProblem, steps: Mapping[int, int], ii: int)
             t = steps[e.dst] + ii * e.distance - steps[e.src] - by_id[e.src].latency
             life[e.src] = max(life.get(e.src, 0), t)
     return sum(life.values())
-
-
-def modulo_chained(problem: ModuloProblem, steps: Mapping[int, int],
-                   ii: int) -> dict[int, list[int]]:
-    """The data predecessors each op reads in the absolute cycle they are born in."""
-    by_id = problem.by_id
-    chained: dict[int, list[int]] = {op.id: [] for op in problem.ops}
-    for e in problem.edges:
-        if e.is_data and steps[e.dst] + ii * e.distance == steps[e.src] + by_id[e.src].latency:
-            chained[e.dst].append(e.src)
-    return chained
-
-
-def modulo_arrivals(problem: ModuloProblem, steps: Mapping[int, int],
-                    ii: int) -> tuple[dict[int, float], tuple[int, ...]]:
-    """Arrival times (ns) of every op in its cycle and the tolerated timing violations."""
-    return problem.chain_timing(modulo_chained(problem, steps, ii))
 
 
 def _non_overlapped(problem: ModuloProblem) -> tuple[dict[int, int], int]:

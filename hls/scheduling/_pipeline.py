@@ -1,12 +1,15 @@
 """Loop pipelining of single-block innermost loops: the modulo problem and its schedule.
 
 A loop whose body is one block ``B`` (``B`` branches to itself or leaves) is pipelined:
-a new iteration starts every ``II`` cycles.  The problem handed to the modulo scheduler:
+a new iteration starts every ``II`` cycles.  :func:`build_loop_model` states it as a
+member of the scheduling family, a :class:`~hls.scheduling.ModuloProblem` (held by a
+:class:`LoopModel` with the map between its op ids and the IR ops):
 
 * one op per non-phi, non-terminator op of ``B`` (latency, delay, resource as in the
   block scheduler), one zero-delay op per phi (the *phi op*: it selects the initial value
   in the first iteration and the back-edge value of the previous iteration otherwise),
-  and a pseudo op ``start`` that every op follows (``t(start) = 0`` after normalisation);
+  and a pseudo op ``start`` (op id 0) that every op follows (``t(start) = 0`` after
+  normalisation);
 * data edges inside an iteration (distance 0, chaining as in the block scheduler);
 * recurrences: back-edge value -> phi op, distance 1 (chained when the previous
   iteration's value is born in the very cycle the phi op reads it);
@@ -20,47 +23,52 @@ a new iteration starts every ``II`` cycles.  The problem handed to the modulo sc
   modulo slots; each divider op owns a sequential divider (occupancy = latency).
   Multipliers are not shared inside a pipeline.
 
-:func:`schedule_loop` hands this to the exact modulo scheduler
-(:func:`hls.scheduling.modulo_schedule`, CP-SAT from II = MII upwards) and re-verifies
-the result with two checkers that do not trust it.
+:func:`schedule_loop` hands the problem to the exact modulo scheduler
+(:func:`hls.scheduling.modulo_schedule`, CP-SAT from II = MII upwards) and verifies the
+result with the family's checker (:func:`hls.scheduling.check`), which trusts nothing but
+the step numbers.  What that checker cannot know is whether the problem is the loop's:
+:func:`check_loop_model` re-derives the conversion from the IR (every op of the body is a
+problem op; every value the body computes and reads, the memory order inside an iteration
+and the exit condition are edges).
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..analysis import Loop, loop_line, memory_dependences
 from ..errors import ScheduleError
 from ..ir import Block, Op, op_def
 from ..targets import Target
-from ._modulo import ModuloEdge, ModuloProblem, compute_mii, modulo_schedule
-from ._modulo_check import check_modulo_schedule
+from ._check import check
+from ._modulo import ModuloEdge, ModuloProblem, ModuloSchedule, compute_mii, modulo_schedule
 from ._problem import SchedOp
-from ._resources import DedicatedUnit, MemoryPorts, Resource
+from ._resources import DedicatedUnit, MemoryPorts
+
+#: The op id of the pseudo op ``start`` in a loop's problem.
+START = 0
 
 
 @dataclass(frozen=True)
-class LoopEdge:
-    src: Op | str   # "start" for the pseudo op
-    dst: Op | str
-    delay: int      # cycles; 0 on a data edge means "chained in the same cycle"
-    distance: int
-    data: bool      # a value flows (chaining applies when delay == latency == 0)
+class LoopModel:
+    """A pipelined loop body as a member of the scheduling family: its
+    :class:`ModuloProblem` and the IR op of every problem op id (``ops[i - 1]`` is op id
+    ``i``; id :data:`START` is the pseudo op ``start``)."""
 
-
-@dataclass
-class LoopProblem:
     block: Block
-    ops: list[Op]                     # phis first, then the body, no terminator
-    latency: dict[Op, int]
-    delay_ns: dict[Op, float]
-    resource: dict[Op, Resource | None]
-    occupancy: dict[Op, int]
-    edges: list[LoopEdge]
-    caps: dict[Resource, int]
-    clock_period_ns: float
-    cond: Op | None
+    problem: ModuloProblem
+    ops: tuple[Op, ...]               # phis first, then the body, no terminator
+    cond: Op | None                   # the exit condition, when the body computes it
+
+    @cached_property
+    def id(self) -> Mapping[Op, int]:
+        """IR op -> problem op id."""
+        return {op: i for i, op in enumerate(self.ops, start=1)}
+
+    def latency(self, op: Op) -> int:
+        return self.problem.by_id[self.id[op]].latency
 
 
 @dataclass
@@ -82,6 +90,8 @@ class LoopPipeline:
     optimal: bool | None = None
     requested_ii: int | None = None   # an II directive
     relaxed: str | None = None        # why the requested II was not met (--relax-ii)
+    model: LoopModel | None = None    # the problem it solves
+    schedule: ModuloSchedule | None = None  # the solver's schedule (by problem op id)
 
     @property
     def depth(self) -> int:
@@ -118,39 +128,45 @@ def why_not_pipelined(lp: Loop, inner: bool) -> str | None:
     return None
 
 
-def build_loop_problem(block: Block, target: Target, trip_count: int | None,
-                       timing) -> LoopProblem:
+def build_loop_model(block: Block, target: Target, trip_count: int | None,
+                     timing) -> LoopModel:
+    """The modulo problem of the loop body ``block`` (see the module docstring)."""
     ops = [op for op in block.ops if op.kind == "phi"]
     ops += [op for op in block.ops if op.kind != "phi" and not op.is_terminator]
-    inb = set(ops)
-    lat, dly, res, occ = {}, {}, {}, {}
+    idx = {op: i for i, op in enumerate(ops, start=1)}
+    sops = [SchedOp(START, "start", 0, 0.0)]
     ndiv = 0
-    for op in ops:
+    for i, op in enumerate(ops, start=1):
         if op.kind == "phi":
-            lat[op], dly[op], res[op], occ[op] = 0, 0.0, None, 1
+            sops.append(SchedOp(i, f"phi{i}", 0, 0.0))
             continue
         t = timing(target, op)
-        lat[op], dly[op], occ[op] = t.latency, t.delay_ns, max(1, t.occupancy)
+        res, occ = None, max(1, t.occupancy)
         if op.kind in ("load", "store"):
-            res[op], occ[op] = MemoryPorts(op.mem.name), 1
+            res, occ = MemoryPorts(op.mem.name), 1
         elif op_def(op.kind).divider:
             # one sequential divider each, named by its order in the body (deterministic)
             line = f" at line {op.loc.line}" if op.loc and op.loc.line else ""
-            res[op] = DedicatedUnit(f"divider {ndiv} ({op.kind}{line})")
+            res = DedicatedUnit(f"divider {ndiv} ({op.kind}{line})")
             ndiv += 1
-        else:
-            res[op] = None
-    edges: list[LoopEdge] = []
-    for op in ops:
-        edges.append(LoopEdge("start", op, 0, 0, False))
+        sops.append(SchedOp(i, f"{op.kind}{i}", t.latency, t.delay_ns, res, occ))
+    edges: list[ModuloEdge] = []
+
+    def order(src: Op | int, dst: Op | int, delay: int, distance: int) -> None:
+        u = src if isinstance(src, int) else idx[src]
+        v = dst if isinstance(dst, int) else idx[dst]
+        edges.append(ModuloEdge(u, v, distance, delay, False))
+
+    for i, op in enumerate(ops, start=1):
+        order(START, i, 0, 0)
         if op.kind == "phi":
             for pred, v in op.incoming:
-                if pred is block and isinstance(v, Op) and v in inb:
-                    edges.append(LoopEdge(v, op, lat[v], 1, True))
+                if pred is block and isinstance(v, Op) and v in idx:
+                    edges.append(ModuloEdge(idx[v], i, 1))   # the recurrence
             continue
         for v in op.operands:
-            if isinstance(v, Op) and v in inb:
-                edges.append(LoopEdge(v, op, lat[v], 0, True))
+            if isinstance(v, Op) and v in idx:
+                edges.append(ModuloEdge(idx[v], i))
     # memory order inside an iteration (as the block scheduler does)
     seen: dict[object, list[Op]] = {}
     for op in ops:
@@ -158,92 +174,86 @@ def build_loop_problem(block: Block, target: Target, trip_count: int | None,
             continue
         for prev in seen.get(op.mem, []):
             if prev.kind == "store":
-                edges.append(LoopEdge(prev, op, 1, 0, False))
+                order(prev, op, 1, 0)
             elif op.kind == "store":
-                edges.append(LoopEdge(prev, op, 0, 0, False))
+                order(prev, op, 0, 0)
         seen.setdefault(op.mem, []).append(op)
     for dep in memory_dependences(block, trip_count):
-        edges.append(LoopEdge(dep.src, dep.dst, dep.delay, dep.distance, False))
+        order(dep.src, dep.dst, dep.delay, dep.distance)
     cond = block.terminator.operands[0]
-    cond_op = cond if isinstance(cond, Op) and cond in inb else None
+    cond_op = cond if isinstance(cond, Op) and cond in idx else None
     if cond_op is not None:
-        edges.append(LoopEdge(cond_op, "start", lat[cond_op] + 1, 1, False))
-    caps = {r: r.units for r in res.values() if isinstance(r, MemoryPorts)}
-    caps.update({r: r.units for r in res.values() if isinstance(r, DedicatedUnit)})
-    return LoopProblem(block, ops, lat, dly, res, occ, edges, caps, target.clock_period_ns, cond_op)
+        order(cond_op, START, sops[idx[cond_op]].latency + 1, 1)
+    caps = {s.resource: s.resource.units for s in sops if isinstance(s.resource, MemoryPorts)}
+    caps.update({s.resource: s.resource.units for s in sops
+                 if isinstance(s.resource, DedicatedUnit)})
+    prob = ModuloProblem(tuple(sops), tuple(dict.fromkeys(edges)), caps,
+                         target.clock_period_ns, block.name)
+    return LoopModel(block, prob, tuple(ops), cond_op)
 
 
-def modulo_violations(p: LoopProblem, t: dict[Op, int], ii: int) -> list[str]:
-    """Every violated constraint of times ``t`` at ``ii`` (empty: a valid modulo schedule).
-    Trusts nothing but the numbers: edges with distances, modulo resources."""
+def check_loop_model(m: LoopModel) -> None:
+    """The conversion, re-derived from the IR (the family checker takes the problem as
+    given): the problem's ops are the body's, every value the body computes and reads is
+    a data edge (from the previous iteration into a phi), loads and stores of a memory
+    keep their program order inside an iteration, and the exit condition is known by the
+    last cycle of stage 0.  (The loop-carried memory dependences are the analysis'.)"""
+    p, b = m.problem, m.block
     bad = []
-    tt = dict(t)
-    tt["start"] = 0
-    for op in p.ops:
-        if t[op] < 0:
-            bad.append(f"{op.kind} at negative time {t[op]}")
+    body = [op for op in b.ops if not op.is_terminator]
+    if len(m.ops) != len(body) or set(m.ops) != set(body):
+        bad.append("its ops are not the body's")
+    weight: dict[tuple[int, int, int, bool], int] = {}
     for e in p.edges:
-        if tt[e.dst] + ii * e.distance < tt[e.src] + e.delay:
-            bad.append(f"edge {getattr(e.src, 'kind', e.src)} -> {getattr(e.dst, 'kind', e.dst)} "
-                       f"(delay {e.delay}, distance {e.distance}): "
-                       f"{tt[e.dst]} + {ii}*{e.distance} < {tt[e.src]} + {e.delay}")
-    table: dict[tuple[Resource, int], int] = {}
-    for op in p.ops:
-        r = p.resource[op]
-        if not r:
-            continue
-        for k in range(p.occupancy[op]):
-            key = (r, (t[op] + k) % ii)
-            table[key] = table.get(key, 0) + 1
-    for (r, slot), n in sorted(table.items()):
-        if n > p.caps.get(r, 1):
-            bad.append(f"resource {r}: {n} uses in modulo slot {slot} of II={ii}, "
-                       f"capacity {p.caps.get(r, 1)}")
-    return bad
-
-
-def check_loop_schedule(p: LoopProblem, lpipe: LoopPipeline) -> None:
-    bad = modulo_violations(p, lpipe.time, lpipe.ii)
-    # chaining: a distance-0 data edge at equal times must carry a combinational value
-    for e in p.edges:
-        if e.data and e.distance == 0 and isinstance(e.src, Op):
-            if lpipe.time[e.dst] < lpipe.time[e.src] + p.latency[e.src]:
-                bad.append(f"{e.dst.kind} reads {e.src.kind} before it is ready")
+        key = (e.src, e.dst, e.distance, e.is_data)
+        weight[key] = max(weight.get(key, 0), e.weight(p))
+    reads = [(v, op, 1 if op.kind == "phi" else 0)
+             for op in body for v in
+             ([v for pred, v in op.incoming if pred is b] if op.kind == "phi" else op.operands)]
+    for v, op, d in reads:
+        if isinstance(v, Op) and v.block is b and (m.id.get(v), m.id.get(op), d, True) not in weight:
+            bad.append(f"{op.kind} reads {v.kind} ({d} iteration(s) earlier) without a data edge")
+    mem = [op for op in body if op.kind in ("load", "store")]
+    for k, a in enumerate(mem):
+        for c in mem[k + 1:]:
+            need = 1 if a.kind == "store" else 0 if c.kind == "store" else None
+            if a.mem == c.mem and need is not None and \
+                    weight.get((m.id[a], m.id[c], 0, False), -1) < need:
+                bad.append(f"{a.kind} -> {c.kind} of one memory out of program order")
+    cond = b.terminator.operands[0]
+    if isinstance(cond, Op) and cond.block is b and cond in m.id and \
+            weight.get((m.id[cond], START, 1, False), -1) < m.latency(cond) + 1:
+        bad.append("the exit condition is not ordered before the next iteration's start")
     if bad:
-        raise ScheduleError(f"internal error: invalid pipeline schedule of {p.block.name}: "
-                            + "; ".join(bad[:5]))
+        raise ScheduleError(f"internal error: the modulo problem of {b.name} is not its "
+                            "loop's: " + "; ".join(bad[:5]))
 
 
-def to_modulo_problem(p: LoopProblem) -> tuple[ModuloProblem, list]:
-    """The loop problem as a :class:`ModuloProblem` (op id 0 is the pseudo op ``start``)."""
-    nodes: list = ["start"] + p.ops
-    idx = {n: i for i, n in enumerate(nodes)}
-    sops = [SchedOp(0, "start", 0, 0.0)]
-    for i, op in enumerate(p.ops, start=1):
-        sops.append(SchedOp(i, f"{op.kind}{i}", p.latency[op], p.delay_ns[op], p.resource[op],
-                            p.occupancy[op]))
-    edges = []
-    for e in p.edges:
-        if e.data and isinstance(e.src, Op) and e.delay == p.latency[e.src]:
-            edges.append(ModuloEdge(idx[e.src], idx[e.dst], e.distance))  # chaining allowed
-        else:
-            edges.append(ModuloEdge(idx[e.src], idx[e.dst], e.distance, e.delay, e.data))
-    prob = ModuloProblem(tuple(sops), tuple(dict.fromkeys(edges)), dict(p.caps),
-                         p.clock_period_ns, p.block.name)
-    return prob, nodes
+def check_loop_schedule(m: LoopModel, lpipe: LoopPipeline) -> None:
+    """Verify a pipeline: the problem is the loop's (:func:`check_loop_model`), the
+    schedule satisfies it (:func:`hls.scheduling.check`), and the issue times the RTL uses
+    are the schedule's."""
+    check_loop_model(m)
+    ms = lpipe.schedule
+    check(m.problem, ms)
+    base = ms.steps[START]
+    if lpipe.ii != ms.ii or lpipe.time != {op: ms.steps[i] - base for op, i in m.id.items()}:
+        raise ScheduleError(f"internal error: the pipeline of {m.block.name} is not the "
+                            "schedule's")
 
 
 def schedule_loop(lp: Loop, target: Target, timing, ii: int | None = None,
-                  relax_ii: bool = False) -> tuple[LoopProblem, LoopPipeline]:
+                  relax_ii: bool = False) -> tuple[LoopModel, LoopPipeline]:
     """Modulo-schedule the body of ``lp`` (CP-SAT at II = MII upwards; see
-    :func:`hls.scheduling.modulo_schedule`) and re-verify the result twice: with the
-    modulo checker and with :func:`check_loop_schedule` on the loop's own terms.
+    :func:`hls.scheduling.modulo_schedule`) and verify the problem against the IR and the
+    result with the family checker (:func:`check_loop_schedule`).
 
     ``ii``: a required initiation interval (a directive).  When it cannot be met, a
     ``ScheduleError`` says why, unless ``relax_ii``: then the smallest feasible II above
     it is used and the report keeps the request and the reason."""
-    p = build_loop_problem(lp.header, target, lp.trip_count, timing)
-    mp, nodes = to_modulo_problem(p)
+    m = build_loop_model(lp.header, target, lp.trip_count, timing)
+    check_loop_model(m)
+    mp = m.problem
     relaxed = None
     if ii is None:
         ms = modulo_schedule(mp, seed=0, workers=1)
@@ -277,25 +287,21 @@ def schedule_loop(lp: Loop, target: Target, timing, ii: int | None = None,
                         ms = modulo_schedule(mp, ii=k, seed=0, workers=1)
                     except ScheduleError:
                         k += 1
-    check_modulo_schedule(mp, ms)
-    base = ms.steps[0]
-    t = {op: ms.steps[i] - base for i, op in enumerate(nodes) if i}
-    requested, ii = ii, ms.ii
-    depth = max(t[o] + p.latency[o] for o in p.ops) + 1
-    stages = max(1, math.ceil(depth / ii))
+    base = ms.steps[START]
+    t = {op: ms.steps[i] - base for op, i in m.id.items()}
     info = ms.mii
-    limiting = info.limiting or ""
-    lpipe = LoopPipeline(lp.header, lp, ii, info.mii, info.res_mii, info.rec_mii, limiting, t,
-                         dict(p.latency), stages, method=ms.method, optimal=ms.optimal_ii,
-                         requested_ii=requested, relaxed=relaxed)
-    _assign_ports(p, lpipe)
-    check_loop_schedule(p, lpipe)
-    return p, lpipe
+    lpipe = LoopPipeline(lp.header, lp, ms.ii, info.mii, info.res_mii, info.rec_mii,
+                         info.limiting or "", t, {op: m.latency(op) for op in m.ops}, ms.stages,
+                         method=ms.method, optimal=ms.optimal_ii, requested_ii=ii,
+                         relaxed=relaxed, model=m, schedule=ms)
+    _assign_ports(m, lpipe)
+    check_loop_schedule(m, lpipe)
+    return m, lpipe
 
 
-def _assign_ports(p: LoopProblem, lpipe: LoopPipeline) -> None:
+def _assign_ports(m: LoopModel, lpipe: LoopPipeline) -> None:
     used: dict[tuple[object, int], int] = {}
-    for op in p.ops:
+    for op in m.ops:
         if op.kind in ("load", "store"):
             k = (op.mem, lpipe.time[op] % lpipe.ii)
             lpipe.port_of[op] = used.get(k, 0)
