@@ -12,7 +12,8 @@ kernels of ``examples/kernels`` (suite ``kernels``, no anchor, the target's cloc
 as whole programs.  ``NAME...`` keeps the programs whose name (or suite) is given.
 
 Configurations (``--configs``, comma-separated): ``default`` (today's flags), ``nopipe``
-(``--no-pipeline``), ``asap`` (``--scheduler asap``), ``noautopart``
+(``--no-pipeline``), ``always`` (``--pipeline-always``: every loop that can be pipelined
+is, as before the profitability estimate), ``static`` (``--no-profile``), ``asap`` (``--scheduler asap``), ``noautopart``
 (``--no-auto-partition``).  Each program x configuration is synthesised and
 co-simulated (hls.flow.synthesize + hls.verify.cosim), ``--jobs`` at a time in separate
 processes.  Recorded: pass/fail, total cycles, FSM states, synthesis and co-simulation
@@ -51,6 +52,8 @@ DEFAULT_OUT = ROOT / "benchmarks" / "results" / "qor.json"
 CONFIGS: dict[str, dict] = {
     "default": {},
     "nopipe": {"pipeline": False},
+    "always": {"profitability": False},
+    "static": {"profile": False},
     "asap": {"scheduler": "asap"},
     "noautopart": {"auto_partition": False},
 }
