@@ -1228,7 +1228,7 @@ class Translator(Legality, LibraryCalls):
         ends = getattr(self, "_split_end", None)
         if not ends:
             return
-        for op, _ in self._phis:
+        for op, *_ in self._phis:
             op.incoming = [(ends.get(b, b), v) for b, v in op.incoming]
 
     # ------------------------------------------------------------------ globals in callees
