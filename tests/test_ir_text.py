@@ -121,6 +121,57 @@ def test_parse_error_names_the_line(tmp_path):
     assert pyhls(["synth", str(bad), "--top", "main", "-o", str(tmp_path / "o")]) == 1
 
 
+GUARDED_HIR = """module @k
+source "k.c"
+file 0 "k.c"
+memory &r arg word=2 depth=4 elem=2 readonly arg_index=0 loc=!0:1
+
+func @k -> i16 loc=!0:1
+  ptr "r" &r index=0
+  param %c: i1 index=1
+^entry:
+  %0:i16 = load 2:i31, %c {mem: &r, size: 2, lane: 0, guard: 1} !0:2
+  br -> ^entry {loop_md: {unroll: 2}} !0:3
+end
+"""
+
+
+def test_misspelled_attribute_is_a_parse_error(tmp_path):
+    """An attribute name outside the op's schema is reported at its line, naming the
+    allowed ones (a misspelled optional attribute would otherwise read as absent)."""
+    from hls.ir import verify
+
+    verify(parse_module(GUARDED_HIR).top)
+    with pytest.raises(FrontendError) as e:
+        parse_module(GUARDED_HIR.replace("guard:", "gaurd:"), "bad.hir")
+    assert (e.value.file, e.value.line) == ("bad.hir", 10)
+    assert ("load %0: unknown attribute 'gaurd' (allowed: guard, lane, mem, size)"
+            in e.value.message), e.value.message
+    with pytest.raises(FrontendError, match=r"br: unknown attribute 'loop' \(allowed: "
+                                            r"loop_md, unrolled\)"):
+        parse_module(GUARDED_HIR.replace("loop_md:", "loop:"))
+    # a misspelled key of the loop pragmas: verify() reports it at its line
+    bad = tmp_path / "bad.hir"
+    bad.write_text(GUARDED_HIR.replace("unroll:", "unrol:"))
+    with pytest.raises(FrontendError) as e:
+        load(bad, "k")
+    assert (e.value.file, e.value.line) == (str(bad), 11), e.value
+    assert "'loop_md' has the unknown key 'unrol'" in e.value.message
+
+
+def test_misspelled_attribute_fails_verify():
+    """verify() rejects it too, for IR built in memory (a pass's typo)."""
+    from hls.ir import verify
+
+    f = parse_module(GUARDED_HIR).top
+    load_op = f.entry.ops[0]
+    load_op.attrs["gaurd"] = load_op.attrs.pop("guard")
+    with pytest.raises(HLSError, match=r"load: unknown attribute 'gaurd' \(allowed: guard, "
+                                       r"lane, mem, size\)") as e:
+        verify(f)
+    assert e.value.op is load_op and e.value.line == 2
+
+
 def test_cli_ir(tmp_path, capsys):
     src = ROOT / "tests" / "kernels" / "unroll.c"
     assert pyhls(["ir", str(src), "--top", "main", "--after", "passes"]) == 0
@@ -148,9 +199,9 @@ def test_cosim_of_hir_random(tmp_path):
     assert res.passed, res.summary()
 
 
-def test_odd_names_and_values_round_trip():
+def _odd_module():
     """Names that need quoting or repeat, memories sharing a name, banks, a named constant,
-    every attribute value type, and LLVM text with a carriage return."""
+    a call with pointer arguments, loop metadata, and LLVM text with a carriage return."""
     from hls.fpu import FPFormat
     from hls.ir import Bank, Loc, verify
 
@@ -179,16 +230,47 @@ def test_odd_names_and_values_round_trip():
     b1.append(Op(width=8, kind="call", operands=[Const(1, 0)],
                  attrs={"callee": g, "ptr_args": [(g.params[0], banks[1])]}))
     b1.append(Op(width=32, kind="fadd", operands=[f.params[0], f.params[1]],
-                 attrs={"fmt": FPFormat(8, 23), "odd key": (1,), "t": (), "d": {1: None},
-                        "mem": rom, "where": loc, "flag": False, "s": "q\"\n"}))
+                 attrs={"fmt": FPFormat(8, 23)}))
     b1.append(Op(width=0, kind="condbr", operands=[ph], targets=[b1, b1],
                  attrs={"loop_md": {"ii": 2, "pipeline": True}, "unrolled": (4, True)}))
     m = Module(f, [f, g], globals=[rom], source="k.c", llvm_ir="a\r\nb\n\n",
                fp_formats={"f": FPFormat(5, 10)}, abort_sites={1: "k.c:3: abort"})
     for fn in m.functions:
         verify(fn)
-    text = _round_trip(m)
+    return m
+
+
+def test_odd_names_round_trip():
+    text = _round_trip(_odd_module())
     assert '&"a.1"' not in text and "&a.1 arg" in text and 'name="a"' in text
+
+
+def test_every_value_type_round_trips():
+    """Every attribute value type of the text form (no op kind declares an attribute of
+    each, so the values are printed and parsed on their own, against the names of a
+    printed module)."""
+    from hls.fpu import FPFormat
+    from hls.ir import Bank
+    from hls.ir._text import _Parser, _Printer, _resolve, _Tokens
+
+    m = _odd_module()
+    printer = _Printer(m)
+    parser = _Parser(printer.run(), "k.hir")
+    parsed = parser.run()
+    f, g = m.functions
+    rom = m.globals[0]
+    loc = f.loc
+    value = {"odd key": (1,), "t": (), "d": {1: None}, "mem": rom, "where": loc,
+             "flag": False, "s": "q\"\n", "fn": g, "pp": g.params[0], "b": b"\x00\x01",
+             "z": bytes(3), "fmt": FPFormat(8, 23), "bank": Bank("block", 2, 1, 5),
+             "l": [-1, True, None]}
+    text = printer.value(value)
+    t = _Tokens(text)
+    got = _resolve(parser.value(t))
+    assert t.at_end()
+    pg = parsed.functions[1]
+    assert got["mem"] is parsed.globals[0] and got["fn"] is pg and got["pp"] is pg.params[0]
+    same(value, got)    # types too: a bool is not parsed back as an int
 
 
 PROGRAMS = sorted(p for d in ("programs", "programs/libc") for p in (ROOT / "tests" / d).glob("*.c")

@@ -8,6 +8,7 @@ kind added without one of them fails here, not in the scheduler or in co-simulat
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -129,10 +130,25 @@ def test_verify_rejects_a_bool_for_an_int_attribute():
         verify(_func(op))
 
 
-def test_verify_carries_attributes_outside_the_schema():
-    op = Op(width=1, kind="icmp", operands=[Const(8, 1), Const(8, 2)],
-            attrs={"pred": "eq", "note": (1, "x")})
-    verify(_func(op))
+@pytest.mark.parametrize("op, message", [
+    (Op(width=1, kind="icmp", operands=[Const(8, 1), Const(8, 2)],
+        attrs={"pred": "eq", "note": (1, "x")}),
+     "icmp: unknown attribute 'note' (allowed: pred)"),
+    (Op(width=8, kind="add", operands=[Const(8, 1), Const(8, 2)], attrs={"pred": "eq"},
+        name="s"),
+     "add %s: unknown attribute 'pred' (allowed: none)"),
+    (Op(width=0, kind="br", attrs={"loop_md": {"unrol": 4}}),
+     "br attribute 'loop_md' has the unknown key 'unrol' (allowed: ii, pipeline, unroll)"),
+])
+def test_verify_rejects_an_attribute_outside_the_schema(op, message):
+    """A misspelled optional attribute is an error, not an attribute silently absent."""
+    f = _func(op)
+    if op.kind == "br":     # a terminator of its own block
+        f.blocks[0].ops.pop()
+        f.blocks[0].ops[-1].targets = [f.blocks[0]]
+    with pytest.raises(HLSError, match=re.escape(message)):
+        verify(f)
+
 
 
 DOM_HIR = """module @d

@@ -17,6 +17,24 @@ none exists when it has no solution.  Whenever the forms are not comparable (an 
 loaded from memory, a non-induction phi, different strides) the distance is the
 conservative 1.  Equality modulo ``2**k`` is necessary for equality of the addresses
 themselves, so "no solution" is exact and every reported distance is safe.
+
+Each symbol stands for one fixed integer during an execution of the loop (the unsigned
+value of a loop-invariant value; the initial value of an induction phi), and a form
+``F`` with ``bits = b`` says ``value == F (mod 2**b)`` for the integer ``F`` computed with
+the stored (reduced) coefficients; ``b`` never exceeds the value's width.
+
+``slice(x, lo)`` is ``floor(x / q) mod 2**w`` with ``q = 2**lo``.  With ``x = F + m * 2**b``
+(``b > lo``) it is ``floor(F / q) + m * 2**(b - lo)``, so a form of ``floor(F / q)`` is
+known modulo ``2**min(b - lo, w)``.  Split ``F = R + q * T + c0``: ``q * T`` are the
+terms whose coefficient is divisible by ``q`` (the iteration term must be one of them)
+and ``R`` the other symbol terms; then exactly::
+
+    floor(F / q) = T + (c0 >> lo) + floor((R + (c0 mod q)) / q)
+
+and the last part is one unknown loop-invariant integer: it becomes a symbol of its own
+(a :class:`Residual`, interned per analysis on ``(lo, R's terms, c0 mod q)``, so two
+accesses with identical residuals share it and it cancels in their difference, while
+different residuals are different symbols and give the conservative distance 1).
 """
 
 from __future__ import annotations
@@ -45,6 +63,20 @@ class Affine:
         return 0
 
 
+class Residual:
+    """Symbol key ``floor((R + rem) / 2**lo)`` of a ``slice`` whose operand has symbol
+    terms ``R`` (``terms``: ``((key, coeff), ...)``) with coefficients not divisible by
+    ``2**lo`` (see the module docstring).  Compared by identity, like values."""
+
+    __slots__ = ("lo", "terms", "rem")
+
+    def __init__(self, lo: int, terms: tuple, rem: int):
+        self.lo, self.terms, self.rem = lo, terms, rem
+
+    def __repr__(self) -> str:
+        return f"Residual(lo={self.lo}, terms={self.terms!r}, rem={self.rem})"
+
+
 def _norm(terms: dict, const: int, bits: int) -> Affine | None:
     if bits <= 0:
         return None
@@ -64,6 +96,9 @@ class AffineAnalysis:
     def __init__(self, block: Block):
         self.block = block
         self.memo: dict[Value, Affine | None] = {}
+        #: interned Residual symbols: (lo, terms, rem) -> Residual (keeps the keys alive,
+        #: so their ids, by which terms are sorted, stay unique)
+        self.residuals: dict[tuple, Residual] = {}
         # induction phis: phi = phi0 + step * j
         self.step: dict[Op, int] = {}
         for phi in block.phis:
@@ -143,10 +178,20 @@ class AffineAnalysis:
         if k == "slice":
             a = self.form(v.operands[0])
             lo = v.attrs["lo"]
-            if a is None or any(cc % (1 << lo) for _, cc in a.terms):
+            if a is None or a.bits <= lo:
                 return None
-            return _norm({key: cc >> lo for key, cc in a.terms}, a.const >> lo,
-                         min(a.bits - lo, w))
+            q = 1 << lo
+            if a.coeff(JKEY) % q:
+                return None
+            t = {key: cc >> lo for key, cc in a.terms if cc % q == 0}
+            rest = tuple((key, cc) for key, cc in a.terms if cc % q)  # sorted, as a.terms
+            if rest:  # floor((R + q*T + c) / q) = T + (c >> lo) + floor((R + c % q) / q)
+                rkey = (lo, rest, a.const % q)
+                r = self.residuals.get(rkey)
+                if r is None:
+                    r = self.residuals[rkey] = Residual(*rkey)
+                t[r] = 1
+            return _norm(t, a.const >> lo, min(a.bits - lo, w))
         return None
 
 

@@ -289,15 +289,16 @@ class Translator(Legality, LibraryCalls):
         self._blocks = blocks
         self._llins = {key(i): i for bb in llblocks for i in bb.instructions}
         self._p2i_ok |= pointer_differences(llfn)
-        self._phis: list[tuple[Op, object]] = []
+        #: (phi, LLVM phi, pointer kind: False, True or "tagged", the tag phi of a tagged one)
+        self._phis: list[tuple[Op, object, object, Op | None]] = []
         for bb in _rpo(llblocks):
             self._cur = blocks[key(bb)]
             for ins in bb.instructions:
                 self._instr(ins)
                 if self._cur.ops and self._cur.ops[-1].is_terminator:
                     break  # exit()/abort() ended the block; what follows is unreachable
-        for op, ins in self._phis:
-            self._fill_phi(op, ins)
+        for op, ins, kind, tag in self._phis:
+            self._fill_phi(op, ins, kind, tag)
         self._retarget_split_phis()
         return func
 
@@ -765,34 +766,31 @@ class Translator(Legality, LibraryCalls):
                     m = self._global_ptr(self._gvars[r[1]]).mem if isinstance(r, tuple) else r
                     if isinstance(m, MemoryObject) and m not in mems:
                         mems.append(m)
-                op = self._emit("phi", [], OFF_W, ptr_phi="tagged")
+                op = self._emit("phi", [], OFF_W)
                 tag = self._emit("phi", [], TAG_W)
-                op.attrs["tag_phi"] = tag
-                self._phis.append((op, ins))
+                self._phis.append((op, ins, "tagged", tag))
                 self._set(ins, Ptr(None, op, tag, tuple(mems)))
                 return
             if mem is None:
                 r = refs[0]
                 mem = self._global_ptr(self._gvars[r[1]]).mem if isinstance(r, tuple) else r
-            op = self._emit("phi", [], OFF_W, ptr_phi=True)
-            self._phis.append((op, ins))
+            op = self._emit("phi", [], OFF_W)
+            self._phis.append((op, ins, True, None))
             self._set(ins, Ptr(mem, op))
             return
         t = self._result_type(ins)
         if not _scalar(t):
             raise self._type_error(t, "a phi", text, self._llname)
         op = self._emit("phi", [], t.bits)
-        self._phis.append((op, ins))
+        self._phis.append((op, ins, False, None))
         self._set(ins, op)
 
-    def _fill_phi(self, op: Op, ins) -> None:
+    def _fill_phi(self, op: Op, ins, kind, tag: Op | None) -> None:
         self._itext = self._ins_text(ins)
         self._loc = op.loc
         self._cur = op.block
         incoming = list(zip(ins.incoming_blocks, ins.operands))
-        kind = op.attrs.pop("ptr_phi", False)
         if kind == "tagged":
-            tag = op.attrs.pop("tag_phi")
             me = self._vals[key(ins)]
             op.incoming, tag.incoming = [], []
             seen_t: set[int] = set()
@@ -1230,7 +1228,7 @@ class Translator(Legality, LibraryCalls):
         ends = getattr(self, "_split_end", None)
         if not ends:
             return
-        for op, _ in self._phis:
+        for op, *_ in self._phis:
             op.incoming = [(ends.get(b, b), v) for b, v in op.incoming]
 
     # ------------------------------------------------------------------ globals in callees

@@ -395,6 +395,9 @@ def verify(func: Function) -> None:
                 fail(f"unknown op kind '{op.kind}'", op)
             if op.block is not b:
                 fail(f"op {op.kind} has a stale block link", op)
+            problem = d.unknown_attr(op.attrs)
+            if problem:
+                fail(f"{op.kind}{' ' + op.ref() if op.name else ''}: {problem}", op)
             if op.is_terminator and i != len(b.ops) - 1:
                 fail(f"terminator {op.kind} in the middle of block {b.name}", op)
             if op.kind == "phi":

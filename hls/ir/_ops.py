@@ -77,11 +77,13 @@ RTLRule = Callable[[object, list], object]
 class Attr:
     """One attribute of an op kind.  ``type`` is a class, or the name of an ``hls.ir``
     class (``"MemoryObject"``): the IR dataclasses read these definitions, so this module
-    cannot import them.  ``values``: the allowed values, when they are a closed set."""
+    cannot import them.  ``values``: the allowed values, when they are a closed set;
+    ``keys``: for a dict, the allowed keys."""
 
     type: type | tuple | str
     required: bool = True
     values: frozenset | None = None
+    keys: frozenset | None = None
 
     def problem(self, v) -> str | None:
         if isinstance(self.type, str):
@@ -95,6 +97,10 @@ class Attr:
             return f"must be {want}, not {type(v).__name__} {v!r}"
         if self.values is not None and v not in self.values:
             return f"must be one of {sorted(self.values)}, not {v!r}"
+        if self.keys is not None:
+            bad = [k for k in v if k not in self.keys]
+            if bad:
+                return f"has the unknown key {bad[0]!r} (allowed: {', '.join(sorted(self.keys))})"
         return None
 
 
@@ -109,8 +115,9 @@ class OpDef:
     result: ResultRule | None
     #: constraints on operand widths
     operand_widths: OperandRule | None = None
-    #: the attributes ``verify`` checks (presence, type, values).  Others are allowed and
-    #: carried along: the IR text form round-trips any attribute, and passes keep notes
+    #: the attributes of the kind: ``verify`` checks presence, type and values, and
+    #: rejects any other name (as the IR text parser does), so a misspelled optional
+    #: attribute is an error rather than an attribute silently absent
     attrs: dict[str, Attr] = field(default_factory=dict)
     #: key of the target's operator table (``hls.targets._model._TABLE``) or :data:`FPU`;
     #: None for phi (a register written on the edges, not an operation of a step)
@@ -134,6 +141,15 @@ class OpDef:
     #: k bits of every operand; "low-shift" when that holds for operand 0 with operand 1 a
     #: constant shift amount (``shl``)
     narrow: str | None = None
+
+    def unknown_attr(self, attrs) -> str | None:
+        """What is wrong when ``attrs`` names an attribute outside this kind's schema
+        (None when every name is in it)."""
+        for name in attrs:
+            if name not in self.attrs:
+                allowed = ", ".join(sorted(self.attrs)) or "none"
+                return f"unknown attribute {name!r} (allowed: {allowed})"
+        return None
 
     @property
     def pure(self) -> bool:
@@ -217,8 +233,11 @@ def _fp_src(ws: Sequence[int], w: int, at: dict) -> str | None:
 _FMT = {"fmt": Attr(FPFormat)}
 _MEM = {"mem": Attr("MemoryObject"), "lane": Attr(int), "size": Attr(int),
         "guard": Attr(int, required=False)}
-#: loop metadata on back-edge branches (pragmas; what unrolling did)
-_LOOP = {"loop_md": Attr(dict, required=False), "unrolled": Attr(tuple, required=False)}
+#: loop metadata on back-edge branches: ``loop_md`` the loop's pragmas (the frontend's
+#: ``_loop_metadata``: ``ii``, ``pipeline``, ``unroll``), ``unrolled`` what unrolling did
+#: ``(factor, exact)``
+_LOOP = {"loop_md": Attr(dict, required=False, keys=frozenset({"ii", "pipeline", "unroll"})),
+         "unrolled": Attr(tuple, required=False)}
 
 
 # ----------------------------------------------------------------------------- the table

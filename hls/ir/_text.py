@@ -51,8 +51,9 @@ An op line: ``[%REF:iW =] KIND OPERANDS [-> ^TARGETS] [cases [..]] [{ATTRS}] [na
 ``(tuples,)``, ``[lists]``, ``{dicts}``, ``fp(E, M)`` (an ``hls.fpu.FPFormat``),
 ``bank("kind", factor, index, whole_words)``, ``&memory``, ``@function``,
 ``param(@function, POSITION)`` (a callee's pointer parameter, in ``ptr_args``) and
-``!FILE:LINE`` locations.  Memory and function fields that have their default value are
-left out.
+``!FILE:LINE`` locations.  The attribute names of an op are those its kind's ``OpDef``
+declares (``hls.ir._ops``): any other name is a parse error.  Memory and function fields
+that have their default value are left out.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ import re
 from ..errors import FrontendError
 from ..fpu import FPFormat
 from ._core import Bank, Block, Const, Function, Loc, MemoryObject, Module, Op, Param, PtrParam
+from ._ops import OPS
 
 __all__ = ["print_module", "parse_module"]
 
@@ -836,6 +838,11 @@ class _Parser:
             op.cases = cases
         if t.accept("punct", "{"):
             op.attrs = self.dict_body(t)
+            d = OPS.get(kind)   # (an unknown kind is verify's to report)
+            problem = d.unknown_attr(op.attrs) if d is not None else None
+            if problem:
+                what = f"{kind} %{_sym(raw['ref'])}" if "ref" in raw else kind
+                raise _ParseError(f"{what}: {problem}")
         if t.accept("ident", "name"):
             t.expect("punct", "=")
             op.name = json.loads(t.expect("str"))
