@@ -154,8 +154,8 @@ class AxisAdapter(Elaboratable):
         bad = []
         for k, p in enumerate(self.ports):
             rd = p.ce & (p.we == 0)
-            m.d.comb += [new[k].eq(rd & (p.addr == nxt)),
-                         again[k].eq(rd & (nxt != 0) & (p.addr + 1 == nxt))]
+            m.d.comb += [new[k].eq(rd & (p.address == nxt)),
+                         again[k].eq(rd & (nxt != 0) & (p.address + 1 == nxt))]
             bad.append(p.ce & ~new[k] & ~again[k])
         new_mask = Cat(*new)
         m.d.comb += [self.ready.eq(~pend), self.idle.eq(~pend)]
@@ -201,7 +201,7 @@ class AxisAdapter(Elaboratable):
         good = [Signal(name=f"good{k}") for k in range(len(self.ports))]
         bad = []
         for k, p in enumerate(self.ports):
-            m.d.comb += good[k].eq(p.ce & (p.we == ones) & (p.addr == nxt))
+            m.d.comb += good[k].eq(p.ce & (p.we == ones) & (p.address == nxt))
             bad.append(p.ce & ~good[k])
         # one element per core cycle: a second port writing in the same cycle is an error
         for k in range(1, len(good)):
