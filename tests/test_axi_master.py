@@ -46,9 +46,9 @@ def test_ports_and_names():
     from amaranth.hdl import Fragment
     ad = AxiMasterAdapter("gmem0", ARGS, data_width=128, id_width=2, line_beats=8)
     Fragment.get(ad, None)                  # elaborates (and marks it used)
-    assert [len(p.addr) for p in ad.ports["a"]] == [11, 11]
+    assert [len(p.address) for p in ad.ports["a"]] == [11, 11]
     assert len(ad.ports["e"][0].q) == 64 and len(ad.ports["c"][0].we) == 1
-    assert ad.ports["a"][1].addr.name == "a_address1" and ad.ports["b"][0].q.name == "b_q0"
+    assert ad.ports["a"][1].address.name == "a_address1" and ad.ports["b"][0].q.name == "b_q0"
     assert all(len(b) == 64 for b in ad.base.values())
     ax = ad.axi
     assert ax["ARADDR"].name == "m_axi_gmem0_ARADDR" and len(ax["ARADDR"]) == 64
@@ -117,7 +117,7 @@ def test_amaranth_sim_freeze_and_error(prefetch):
         ctx.set(ad.base["a"], 0x1000)
         ctx.set(ad.run, 1)
         assert ctx.get(ad.ready) == 1
-        ctx.set(p.addr, 3)                  # byte 0x100c: beat 1, lane 1 of line 0x1000
+        ctx.set(p.address, 3)                  # byte 0x100c: beat 1, lane 1 of line 0x1000
         ctx.set(p.ce, 1)
         await ctx.tick()
         ctx.set(p.ce, 0)
@@ -147,7 +147,7 @@ def test_amaranth_sim_freeze_and_error(prefetch):
             ctx.set(ad.run, 1)
             await ctx.tick()
             assert ctx.get(p.q) == 0x4444 and ctx.get(ad.ready) == 1
-        ctx.set(p.addr, 2)                  # same line: hit, no stall
+        ctx.set(p.address, 2)                  # same line: hit, no stall
         ctx.set(p.ce, 1)
         await ctx.tick()
         ctx.set(p.ce, 0)

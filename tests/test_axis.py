@@ -83,7 +83,7 @@ def _input_run(seed: int, plan=None, n: int = 50, p_valid: float = 0.6):
                         break
                     a = todo.pop(0)
                     ctx.set(p.ce, 1)
-                    ctx.set(p.addr, a)
+                    ctx.set(p.address, a)
                     want = a if a < n else None
                 else:
                     r = rng.random()
@@ -91,11 +91,11 @@ def _input_run(seed: int, plan=None, n: int = 50, p_valid: float = 0.6):
                         break
                     if r < 0.6:
                         ctx.set(p.ce, 1)
-                        ctx.set(p.addr, nxt)
+                        ctx.set(p.address, nxt)
                         want, nxt = nxt, nxt + 1
                     elif r < 0.75 and nxt:
                         ctx.set(p.ce, 1)
-                        ctx.set(p.addr, nxt - 1)
+                        ctx.set(p.address, nxt - 1)
                         want = nxt - 1
             handshake = ctx.get(ax["TVALID"]) and ctx.get(ax["TREADY"])
             await ctx.tick()
@@ -157,7 +157,7 @@ def _output_run(seed: int, plan=None, n: int = 40, p_ready: float = 0.5):
             elif k < len(plan) and rng.random() < 0.8:
                 ctx.set(p.ce, 1)
                 ctx.set(p.we, 0b11)
-                ctx.set(p.addr, plan[k])
+                ctx.set(p.address, plan[k])
                 ctx.set(p.d, data[k])
                 k += 1
             if ctx.get(ax["TVALID"]) and ctx.get(ax["TREADY"]):

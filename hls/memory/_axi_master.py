@@ -92,6 +92,7 @@ from amaranth.hdl import Array, Cat, Const, Elaboratable, Module, Mux, Signal
 from amaranth.lib.memory import Memory
 
 from ..errors import RTLError
+from ._ports import MemPort
 
 __all__ = ["AXI_CACHE", "AxiMasterAdapter", "BramPort", "MasterArg"]
 
@@ -135,23 +136,19 @@ class MasterArg:
             raise RTLError(f"argument '{self.name}' cannot be both read-only and write-only")
 
 
-class BramPort:
-    """The core-side signals of one port, named as the core's top-level ports
-    (``<arg>_address<k>``, ``_ce<k>``, ``_we<k>``, ``_d<k>``, ``_q<k>``)."""
+class BramPort(MemPort):
+    """The core-side port of one argument, seen from the memory (a flipped
+    :class:`~hls.memory.MemPortSignature`), with signals named as the core's top-level
+    ports (``<arg>_address<k>``, ``_ce<k>``, ``_we<k>``, ``_d<k>``, ``_q<k>``)."""
 
     def __init__(self, arg: MasterArg, k: int):
+        super().__init__(arg.addr_bits, arg.word_bytes, arg.name, k, flip=True)
         self.arg = arg
         self.k = k
-        w = arg.word_bytes
-        self.addr = Signal(arg.addr_bits, name=f"{arg.name}_address{k}")
-        self.ce = Signal(name=f"{arg.name}_ce{k}")
-        self.we = Signal(w, name=f"{arg.name}_we{k}")
-        self.d = Signal(8 * w, name=f"{arg.name}_d{k}")
-        self.q = Signal(8 * w, name=f"{arg.name}_q{k}")
 
     def inputs(self) -> list[Signal]:
         """Driven by the core."""
-        return [self.addr, self.ce, self.we, self.d]
+        return self.requests()
 
 
 class AxiMasterAdapter(Elaboratable):
@@ -296,7 +293,7 @@ class AxiMasterAdapter(Elaboratable):
             wb = _log2(a.word_bytes)
             r = Req()
             r.byte = Signal(ADDR_BITS, name=f"{a.name}{p.k}_byte")
-            m.d.comb += r.byte.eq(self.base[a.name] + (p.addr << wb))
+            m.d.comb += r.byte.eq(self.base[a.name] + (p.address << wb))
             r.idx = r.byte[ob:ob + lb] if lb else Const(0, 1)
             r.tag = r.byte[ob + lb:]
             r.lanes = db // a.word_bytes

@@ -35,8 +35,10 @@ its whole extent ends the packet there; one that writes fewer elements sends no 
 ``idle`` (the top waits for it before ``ap_done``) is high once every element has been
 handed over (the FIFO is empty).
 
-Both directions: ``restart`` (a pulse at the end of a call) sets ``nxt`` back to 0; the
-FIFO keeps its elements.  The steady state is one element per clock cycle in either
+Both directions: the FIFO is an ``amaranth.lib.fifo.SyncFIFO`` of depth 2 (first-word
+fall-through, ``level`` updated at the clock edge: the same timing as two registers and a
+count).  ``restart`` (a pulse at the end of a call) sets ``nxt`` back to 0; the FIFO keeps
+its elements.  The steady state is one element per clock cycle in either
 direction when the stream partner does not stall.
 """
 
@@ -45,6 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from amaranth.hdl import Cat, Elaboratable, Module, Mux, Signal
+from amaranth.lib.fifo import SyncFIFO
 
 from ..errors import RTLError
 from ._axi_master import BramPort
@@ -124,21 +127,20 @@ class AxisAdapter(Elaboratable):
         ab = a.addr_bits
         nxt = Signal(ab + 1, name="nxt")          # elements taken by the core this call
         m.d.comb += self.elements.eq(nxt)
-        # the 2-entry FIFO: d0 is the head
-        d0 = Signal(w, name="fifo_d0")
-        d1 = Signal(w, name="fifo_d1")
-        count = Signal(range(3), name="fifo_count")
+        # the 2-entry FIFO (first-word fall-through: r_data is the head while r_rdy);
+        # an output stream's entries carry TLAST as their top bit
+        m.submodules.fifo = fifo = SyncFIFO(width=w + (a.direction == "out"), depth=2)
         with m.If(self.restart):
             m.d.sync += nxt.eq(0)
         if a.direction == "in":
-            self._input(m, nxt, d0, d1, count)
+            self._input(m, nxt, fifo)
         else:
-            self._output(m, nxt, d0, d1, count)
+            self._output(m, nxt, fifo)
         return m
 
     # ------------------------------------------------------------------ input
 
-    def _input(self, m, nxt, d0, d1, count):
+    def _input(self, m, nxt, fifo):
         ax, w = self.axis, 8 * self.arg.word_bytes
         last = Signal(w, name="last")             # element nxt - 1
         pend = Signal(name="pend")
@@ -147,15 +149,15 @@ class AxisAdapter(Elaboratable):
         for p, q in zip(self.ports, qs):
             m.d.comb += p.q.eq(q)
         tready = Signal(name="tready")
-        m.d.comb += [tready.eq(count != 2), ax["TREADY"].eq(tready)]
+        m.d.comb += [tready.eq(fifo.w_rdy), ax["TREADY"].eq(tready)]
 
         new = [Signal(name=f"new{k}") for k in range(len(self.ports))]
         again = [Signal(name=f"again{k}") for k in range(len(self.ports))]
         bad = []
         for k, p in enumerate(self.ports):
             rd = p.ce & (p.we == 0)
-            m.d.comb += [new[k].eq(rd & (p.addr == nxt)),
-                         again[k].eq(rd & (nxt != 0) & (p.addr + 1 == nxt))]
+            m.d.comb += [new[k].eq(rd & (p.address == nxt)),
+                         again[k].eq(rd & (nxt != 0) & (p.address + 1 == nxt))]
             bad.append(p.ce & ~new[k] & ~again[k])
         new_mask = Cat(*new)
         m.d.comb += [self.ready.eq(~pend), self.idle.eq(~pend)]
@@ -165,8 +167,8 @@ class AxisAdapter(Elaboratable):
         # the element to hand over: the FIFO head, else TDATA straight from the stream
         avail = Signal(name="avail")
         head = Signal(w, name="head")
-        m.d.comb += [avail.eq((count != 0) | ax["TVALID"]),
-                     head.eq(Mux(count != 0, d0, ax["TDATA"]))]
+        m.d.comb += [avail.eq(fifo.r_rdy | ax["TVALID"]),
+                     head.eq(Mux(fifo.r_rdy, fifo.r_data, ax["TDATA"]))]
         take = Signal(name="take")                # an element goes to the core now
         mask = Signal(len(self.ports), name="take_mask")
         with m.If(pend):
@@ -187,21 +189,20 @@ class AxisAdapter(Elaboratable):
                 with m.If(again[k]):
                     m.d.sync += q.eq(last)
 
-        pop = take & (count != 0)
-        push = ax["TVALID"] & tready & ~(take & (count == 0))
-        self._fifo(m, d0, d1, count, pop, push, ax["TDATA"])
+        # an element taken straight from TDATA (FIFO empty) does not enter the FIFO
+        m.d.comb += [fifo.r_en.eq(take),
+                     fifo.w_en.eq(ax["TVALID"] & ~(take & ~fifo.r_rdy)),
+                     fifo.w_data.eq(ax["TDATA"])]
 
     # ------------------------------------------------------------------ output
 
-    def _output(self, m, nxt, d0, d1, count):
+    def _output(self, m, nxt, fifo):
         a, ax, w = self.arg, self.axis, 8 * self.arg.word_bytes
-        l0 = Signal(name="last0")
-        l1 = Signal(name="last1")
         ones = (1 << a.word_bytes) - 1
         good = [Signal(name=f"good{k}") for k in range(len(self.ports))]
         bad = []
         for k, p in enumerate(self.ports):
-            m.d.comb += good[k].eq(p.ce & (p.we == ones) & (p.addr == nxt))
+            m.d.comb += good[k].eq(p.ce & (p.we == ones) & (p.address == nxt))
             bad.append(p.ce & ~good[k])
         # one element per core cycle: a second port writing in the same cycle is an error
         for k in range(1, len(good)):
@@ -220,32 +221,8 @@ class AxisAdapter(Elaboratable):
             m.d.sync += nxt.eq(nxt + 1)
         for p in self.ports:
             m.d.comb += p.q.eq(0)
-        m.d.comb += [ax["TVALID"].eq(count != 0), ax["TDATA"].eq(d0), ax["TLAST"].eq(l0),
-                     self.ready.eq(count != 2), self.idle.eq(count == 0)]
-        pop = ax["TVALID"] & ax["TREADY"]
-        self._fifo(m, d0, d1, count, pop, push, data)
-        self._fifo(m, l0, l1, None, pop, push, is_last, count)
-
-    # ------------------------------------------------------------------ FIFO
-
-    @staticmethod
-    def _fifo(m, d0, d1, count, pop, push, din, count_ro=None):
-        """A 2-entry register FIFO (head ``d0``); ``count`` is updated unless it is given
-        as ``count_ro`` (a second FIFO of the same occupancy, for side data)."""
-        c = count if count is not None else count_ro
-        with m.If(pop & push):
-            with m.If(c == 1):
-                m.d.sync += d0.eq(din)
-            with m.Else():
-                m.d.sync += [d0.eq(d1), d1.eq(din)]
-        with m.Elif(pop):
-            m.d.sync += d0.eq(d1)
-            if count is not None:
-                m.d.sync += count.eq(c - 1)
-        with m.Elif(push):
-            with m.If(c == 0):
-                m.d.sync += d0.eq(din)
-            with m.Else():
-                m.d.sync += d1.eq(din)
-            if count is not None:
-                m.d.sync += count.eq(c + 1)
+        m.d.comb += [ax["TVALID"].eq(fifo.r_rdy), ax["TDATA"].eq(fifo.r_data[:w]),
+                     ax["TLAST"].eq(fifo.r_data[w]),
+                     self.ready.eq(fifo.w_rdy), self.idle.eq(~fifo.r_rdy),
+                     fifo.r_en.eq(ax["TREADY"]),
+                     fifo.w_en.eq(push), fifo.w_data.eq(Cat(data, is_last))]

@@ -1,14 +1,19 @@
-"""RTL generation with Amaranth: FSMD per function, memories, top wrapper, Verilog."""
+"""RTL generation with Amaranth: FSMD per function, memories, top wrapper, Verilog.
+
+Modules talk through ``amaranth.lib.wiring`` interfaces: a function's handshake is a
+:class:`ControlSignature`, every memory port a :class:`hls.memory.MemPortSignature`
+(grouped per memory in :class:`hls.memory.MemPorts`)."""
 
 from ._alveo import AlveoTop, AxiDescription
 from ._axilite import (
     AP_DONE, AP_IDLE, AP_READY, AP_START, AUTO_RESTART, CTRL_INTERRUPT, AxiLiteControl, Reg,
     control_addr_width, register_map,
 )
-from ._fsmd import FunctionRTL, InternalMemory, MemPorts
+from ._fsmd import Control, ControlSignature, FunctionRTL, InternalMemory
 from ._top import TopRTL, emit_verilog
 from ._units import SeqDivider
 
 __all__ = ["AP_DONE", "AP_IDLE", "AP_READY", "AP_START", "AUTO_RESTART", "AlveoTop", "AxiDescription",
-           "AxiLiteControl", "CTRL_INTERRUPT", "FunctionRTL", "InternalMemory", "MemPorts", "Reg",
-           "SeqDivider", "TopRTL", "control_addr_width", "emit_verilog", "register_map"]
+           "AxiLiteControl", "CTRL_INTERRUPT", "Control", "ControlSignature", "FunctionRTL",
+           "InternalMemory", "Reg", "SeqDivider", "TopRTL", "control_addr_width", "emit_verilog",
+           "register_map"]

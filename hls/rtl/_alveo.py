@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from amaranth.hdl import ClockDomain, Const, Elaboratable, EnableInserter, Module, ResetInserter, Signal
+from amaranth.lib import wiring
 
 from ..errors import RTLError
 from ..interface import MAxiPort, TopInterface
@@ -147,7 +148,7 @@ class AlveoTop(Elaboratable):
                     if bundle_of[m.name] != b:
                         continue
                     mp = self.mem_of_arg[m.name]
-                    margs.append(MasterArg(m.name, m.word_bytes, len(mp.addr[0]), NPORTS,
+                    margs.append(MasterArg(m.name, m.word_bytes, mp.addr_bits, NPORTS,
                                            readonly=m.readonly, writeonly=m.writeonly))
                 dw = max([data_width] + [8 * a.word_bytes for a in margs])
                 self.adapters[b] = AxiMasterAdapter(b, margs, data_width=dw,
@@ -161,7 +162,7 @@ class AlveoTop(Elaboratable):
                     continue
                 mp = self.mem_of_arg[m.name]
                 self.streams[m.name] = AxisAdapter(StreamArg(
-                    m.name, m.word_bytes, len(mp.addr[0]), m.depth_words, m.stream, NPORTS))
+                    m.name, m.word_bytes, mp.addr_bits, m.depth_words, m.stream, NPORTS))
                 sports.append(AxisPort(m.name, m.stream, 8 * m.word_bytes, m.depth_words))
             self.description = AxiDescription(tuple(bundles), bundle_of, streams=tuple(sports))
         except RTLError:             # no "created but never used" warnings as well
@@ -214,9 +215,8 @@ class AlveoTop(Elaboratable):
             readies.append(st.ready)
             errors.append(st.error)
             mp = self.mem_of_arg[name]
-            for k, bp in enumerate(st.ports):
-                m.d.comb += [bp.addr.eq(mp.addr[k]), bp.ce.eq(mp.ce[k]),
-                             bp.we.eq(mp.we[k]), bp.d.eq(mp.d[k]), mp.q[k].eq(bp.q)]
+            for cp, bp in zip(mp.port, st.ports, strict=True):
+                wiring.connect(m, cp, bp)
         m.d.comb += stream_error.eq(_any(errors))
         m.d.comb += run.eq(Const(1, 1) if not readies else _all(readies))
 
@@ -227,9 +227,8 @@ class AlveoTop(Elaboratable):
             for a in ad.args:
                 mp = self.mem_of_arg[a.name]
                 m.d.comb += ad.base[a.name].eq(ctl.args[a.name])
-                for k, bp in enumerate(ad.ports[a.name]):
-                    m.d.comb += [bp.addr.eq(mp.addr[k]), bp.ce.eq(mp.ce[k]),
-                                 bp.we.eq(mp.we[k]), bp.d.eq(mp.d[k]), mp.q[k].eq(bp.q)]
+                for cp, bp in zip(mp.port, ad.ports[a.name], strict=True):
+                    wiring.connect(m, cp, bp)
 
         ret = None
         if core.ret is not None:

@@ -7,19 +7,27 @@ update happen only when it holds, so a stalled step repeats nothing harmful.
 
 Datapath: every op with a result drives a combinational wire in its birth step; uses in
 that step read the wire (chaining), later uses read the register the binding gave the
-value.  Phis are registers written on the edge from each predecessor.  Memories, internal
-or external, are seen through one interface (:class:`MemPorts`): two ports, each with
-address, chip enable, byte-enable, write data and read data.
+value.  Phis are registers written on the edge from each predecessor.
+
+Interfaces (``amaranth.lib.wiring``): the block-level handshake of a function is a
+:class:`ControlSignature` (``start`` in; ``done``, ``idle``, ``ret`` out; one input
+``arg<i>`` per scalar parameter), and :class:`FunctionRTL` is itself an interface object
+of it.  Memories, internal or external, are seen through one interface
+(:class:`hls.memory.MemPorts`): ``NPORTS`` ports of :class:`hls.memory.MemPortSignature`,
+each with address, chip enable, byte-enable, write data and read data.
 """
 
 from __future__ import annotations
 
 from amaranth.hdl import Cat, Const as AConst, Elaboratable, Module, Mux, Signal
+from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
 
 from ..binding import Binding, is_wire_use
 from ..errors import RTLError
 from ..ir import Block, Const, Function, MemoryObject, Op, Param, Value, op_def
+from ..memory import MemPorts
 from ..targets import MEMORY
 from ._fp import connect_fp, fp_unit
 from ._pipeline import PipelineRTL
@@ -29,29 +37,62 @@ from ._units import SeqDivider, comb_expr
 NPORTS = MEMORY.ports
 
 
-class MemPorts:
-    """The port signals of one memory as seen by a function."""
+def mem_ports(mem: MemoryObject, prefix: str) -> MemPorts:
+    """The ``NPORTS`` ports of ``mem`` (signals ``<prefix>_address<k>`` etc.)."""
+    return MemPorts(mem.addr_bits, mem.word_bytes, prefix, NPORTS)
 
-    def __init__(self, mem: MemoryObject, prefix: str):
-        self.mem = mem
-        w = mem.word_bytes
-        ab = mem.addr_bits
-        self.addr = [Signal(ab, name=f"{prefix}_address{p}") for p in range(NPORTS)]
-        self.ce = [Signal(name=f"{prefix}_ce{p}") for p in range(NPORTS)]
-        self.we = [Signal(w, name=f"{prefix}_we{p}") for p in range(NPORTS)]
-        self.d = [Signal(8 * w, name=f"{prefix}_d{p}") for p in range(NPORTS)]
-        self.q = [Signal(8 * w, name=f"{prefix}_q{p}") for p in range(NPORTS)]
 
-    def outputs(self, p: int) -> list[Signal]:
-        return [self.addr[p], self.ce[p], self.we[p], self.d[p]]
+class ControlSignature(wiring.Signature):
+    """The block-level handshake of a function, seen from the function: ``start`` in,
+    ``done``/``idle`` out, ``ret`` out when the function returns a value
+    (``ret_width`` > 0), and ``arg<i>`` in for the i-th scalar parameter
+    (``arg_widths[i]`` bits).  ``start`` is held until ``done``; the arguments are
+    sampled in the cycle ``start`` is seen in IDLE; ``ret`` is valid while ``done`` is
+    high and held afterwards."""
+
+    def __init__(self, arg_widths: tuple[int, ...] = (), ret_width: int = 0):
+        self.arg_widths = tuple(arg_widths)
+        self.ret_width = ret_width
+        members = {"start": In(1), "done": Out(1), "idle": Out(1)}
+        if ret_width:
+            members["ret"] = Out(ret_width)
+        for i, w in enumerate(self.arg_widths):
+            members[f"arg{i}"] = In(w)
+        super().__init__(members)
+
+    def __eq__(self, other):
+        return (isinstance(other, ControlSignature) and self.arg_widths == other.arg_widths
+                and self.ret_width == other.ret_width)
+
+    def __hash__(self):
+        return hash((ControlSignature, self.arg_widths, self.ret_width))
+
+    def __repr__(self):
+        return f"ControlSignature({self.arg_widths}, {self.ret_width})"
+
+
+class Control:
+    """An interface object of a :class:`ControlSignature` over given signals (for a top
+    whose ports have their own names: ``ap_start``, ``ap_return``, ...)."""
+
+    def __init__(self, signature: ControlSignature, start: Signal, done: Signal, idle: Signal,
+                 ret: Signal | None = None, args: tuple[Signal, ...] = ()):
+        self.signature = signature
+        self.start, self.done, self.idle = start, done, idle
+        if ret is not None:
+            self.ret = ret
+        for i, a in enumerate(args):
+            setattr(self, f"arg{i}", a)
 
 
 class InternalMemory(Elaboratable):
-    """A local array or ROM: a true dual-port synchronous RAM (read-first)."""
+    """A local array or ROM: a true dual-port synchronous RAM (read-first).  ``ports`` is
+    the function's :class:`~hls.memory.MemPorts` of the memory; the RAM serves it as its
+    memory side (``wiring.flipped``), on the same signals, so no forwarding is needed."""
 
     def __init__(self, mem: MemoryObject, ports: MemPorts):
         self.mem = mem
-        self.ports = ports
+        self.ports = wiring.flipped(ports)
 
     def elaborate(self, platform):
         m = Module()
@@ -61,19 +102,24 @@ class InternalMemory(Elaboratable):
         words = [int.from_bytes(init[i * w:(i + 1) * w], "little") for i in range(mem.depth_words)]
         store = Memory(shape=8 * w, depth=mem.depth_words, init=words)
         m.submodules.store = store
-        for p in range(NPORTS):
+        for k in range(NPORTS):
+            bp = getattr(self.ports, f"port{k}")
             rp = store.read_port(domain="sync")
-            m.d.comb += [rp.addr.eq(self.ports.addr[p]), rp.en.eq(self.ports.ce[p]),
-                         self.ports.q[p].eq(rp.data)]
+            m.d.comb += [rp.addr.eq(bp.address), rp.en.eq(bp.ce), bp.q.eq(rp.data)]
             if not mem.readonly:
                 wp = store.write_port(granularity=8)
-                m.d.comb += [wp.addr.eq(self.ports.addr[p]), wp.data.eq(self.ports.d[p]),
-                             wp.en.eq(Mux(self.ports.ce[p], self.ports.we[p], 0))]
+                m.d.comb += [wp.addr.eq(bp.address), wp.data.eq(bp.d),
+                             wp.en.eq(Mux(bp.ce, bp.we, 0))]
         return m
 
 
 class FunctionRTL(Elaboratable):
-    """The FSMD of one function, with its block-level handshake and memory ports."""
+    """The FSMD of one function, with its block-level handshake and memory ports.
+
+    An interface object of :attr:`signature` (a :class:`ControlSignature`): ``start``,
+    ``done``, ``idle``, ``ret`` and ``arg<i>`` (also reachable per parameter as
+    ``params[p]``).  ``ext[mem]`` are the :class:`~hls.memory.MemPorts` of each external
+    memory (pointer arguments; writable globals of a top)."""
 
     def __init__(self, binding: Binding, callees: dict[Function, "FunctionRTL"] | None = None,
                  external_globals: tuple[MemoryObject, ...] = ()):
@@ -86,13 +132,17 @@ class FunctionRTL(Elaboratable):
         self.idle = Signal(name="idle")
         self.ret = Signal(f.return_width, name="ret") if f.return_width else None
         self.params = {p: Signal(p.width, name=p.name) for p in f.scalar_params}
+        for i, sig in enumerate(self.params.values()):
+            setattr(self, f"arg{i}", sig)
+        self._signature = ControlSignature(tuple(p.width for p in f.scalar_params),
+                                           f.return_width or 0)
         #: external memories: pointer arguments, plus writable globals of a top
         self.ext: dict[MemoryObject, MemPorts] = {}
         for p in f.ptr_params:
             for mem in p.port_mems:
-                self.ext[mem] = MemPorts(mem, mem.name if p.banks else p.name)
+                self.ext[mem] = mem_ports(mem, mem.name if p.banks else p.name)
         for g in external_globals:
-            self.ext[g] = MemPorts(g, g.name)
+            self.ext[g] = mem_ports(g, g.name)
         #: profiling: (function, block, signal) per pipelined loop of this instance and
         #: of its callee instances; the signal is high while the FSM is in the loop's state
         self.own_probes = {b: Signal(name=f"probe_{b.name}") for b in binding.fsched.pipelines}
@@ -100,6 +150,10 @@ class FunctionRTL(Elaboratable):
             (f.name, b.name, sig) for b, sig in self.own_probes.items()]
         for c in self.callees.values():
             self.probes += c.probes
+
+    @property
+    def signature(self) -> ControlSignature:
+        return self._signature
 
     # ------------------------------------------------------------------ helpers
     def _states(self) -> None:
@@ -166,7 +220,7 @@ class FunctionRTL(Elaboratable):
                 raise RTLError(f"the writable global '{mem.name}' is used inside @{f.name}, which "
                                "is not the top function: only the top may write globals",
                                loc.file if loc else None, loc.line if loc else None)
-            ports = MemPorts(mem, f"m{i}_{mem.name}")
+            ports = mem_ports(mem, f"m{i}_{mem.name}")
             mems[mem] = ports
             m.submodules[f"mem_{mem.name}"] = InternalMemory(mem, ports)
         self.mems = mems
@@ -222,7 +276,7 @@ class FunctionRTL(Elaboratable):
                 ports = mems[op.mem]
                 p = bd.port_of[op]
                 lane, size = op.attrs["lane"], op.attrs["size"]
-                m.d.comb += w.eq(ports.q[p][8 * lane:8 * (lane + size)])
+                m.d.comb += w.eq(ports.port[p].q[8 * lane:8 * (lane + size)])
                 continue
             if op_def(k).float:
                 unit, _ = fp_unit(op, fs.target)
@@ -313,19 +367,18 @@ class FunctionRTL(Elaboratable):
         rd = lambda v: self.read(v, blk, step)  # noqa: E731
         bd = self.bd
         if op.kind in ("load", "store"):
-            ports = mems[op.mem]
-            p = bd.port_of[op]
-            m.d.comb += ports.addr[p].eq(rd(op.operands[0]))
+            port = mems[op.mem].port[bd.port_of[op]]
+            m.d.comb += port.address.eq(rd(op.operands[0]))
             en = rd(op.operands[op.attrs["guard"]]) if "guard" in op.attrs else 1
             if op.kind == "load":
-                m.d.comb += ports.ce[p].eq(en)
+                m.d.comb += port.ce.eq(en)
             else:
                 lane, size = op.attrs["lane"], op.attrs["size"]
                 data = rd(op.operands[1])
                 m.d.comb += [
-                    ports.ce[p].eq(advance & en),
-                    ports.we[p].eq(((1 << size) - 1) << lane),
-                    ports.d[p].eq(Cat(AConst(0, 8 * lane), data[:8 * size]) if lane else data[:8 * size]),
+                    port.ce.eq(advance & en),
+                    port.we.eq(((1 << size) - 1) << lane),
+                    port.d.eq(Cat(AConst(0, 8 * lane), data[:8 * size]) if lane else data[:8 * size]),
                 ]
         elif op.kind == "call":
             inst = sub[op.attrs["callee"]]
@@ -334,16 +387,7 @@ class FunctionRTL(Elaboratable):
             for p, v in zip(callee.scalar_params, op.call_scalar_args(), strict=True):
                 m.d.comb += inst.params[p].eq(rd(v))
             for pp, mem, word_off in op.call_ptr_args():
-                cp, mp = inst.ext[pp.mem], mems[mem]
-                off = rd(word_off)
-                for k in range(NPORTS):
-                    m.d.comb += [
-                        mp.addr[k].eq(cp.addr[k] + off),
-                        mp.ce[k].eq(cp.ce[k]),
-                        mp.we[k].eq(cp.we[k]),
-                        mp.d[k].eq(cp.d[k]),
-                        cp.q[k].eq(mp.q[k]),
-                    ]
+                forward_ports(m, mems[mem], inst.ext[pp.mem], rd(word_off))
         elif op in bd.unit_of:
             u = unit_sigs[bd.unit_of[op]]
             a, b = rd(op.operands[0]), rd(op.operands[1])
@@ -413,3 +457,23 @@ class FunctionRTL(Elaboratable):
             m.d.sync += state.eq(self.IDLE)
         else:
             raise RTLError(f"internal error: unknown terminator {t.kind}")
+
+
+def forward_ports(m: Module, outer: MemPorts, inner: MemPorts, offset=None) -> None:
+    """Let ``inner`` (a callee's ports) reach the memory behind ``outer`` (the caller's),
+    port by port: ``wiring.connect(m, wiring.flipped(outer), inner)``, except that with a
+    word ``offset`` (a pointer into the middle of an array) the address is ``inner``'s plus
+    ``offset``, which ``connect`` cannot express (it joins signals, not expressions).  The
+    statements land in the current ``m.If``/``m.Case`` (a call drives its callee's ports
+    only in its call state)."""
+    if offset is None:
+        wiring.connect(m, wiring.flipped(outer), inner)
+        return
+    for o, i in zip(outer.port, inner.port, strict=True):
+        m.d.comb += [
+            o.address.eq(i.address + offset),
+            o.ce.eq(i.ce),
+            o.we.eq(i.we),
+            o.d.eq(i.d),
+            i.q.eq(o.q),
+        ]

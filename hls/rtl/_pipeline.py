@@ -146,24 +146,22 @@ class PipelineRTL:
                 prev = self.read_at(back, t + ii)
                 m.d.comb += w.eq(Mux(self.first[t // ii], init, prev))
             elif k == "load":
-                ports = mems[op.mem]
-                p = lp.port_of[op]
+                port = mems[op.mem].port[lp.port_of[op]]
                 lane, size = op.attrs["lane"], op.attrs["size"]
-                m.d.comb += w.eq(ports.q[p][8 * lane:8 * (lane + size)])
+                m.d.comb += w.eq(port.q[8 * lane:8 * (lane + size)])
                 with m.If(active(op) & self._pred(op, t)):
-                    m.d.comb += [ports.addr[p].eq(self.read_at(op.operands[0], t)), ports.ce[p].eq(1)]
+                    m.d.comb += [port.address.eq(self.read_at(op.operands[0], t)), port.ce.eq(1)]
             elif k == "store":
-                ports = mems[op.mem]
-                p = lp.port_of[op]
+                port = mems[op.mem].port[lp.port_of[op]]
                 lane, size = op.attrs["lane"], op.attrs["size"]
                 data = self.read_at(op.operands[1], t)
                 with m.If(active(op) & self._pred(op, t)):
                     m.d.comb += [
-                        ports.addr[p].eq(self.read_at(op.operands[0], t)),
-                        ports.ce[p].eq(1),
-                        ports.we[p].eq(((1 << size) - 1) << lane),
-                        ports.d[p].eq(Cat(AConst(0, 8 * lane), data[:8 * size]) if lane
-                                      else data[:8 * size]),
+                        port.address.eq(self.read_at(op.operands[0], t)),
+                        port.ce.eq(1),
+                        port.we.eq(((1 << size) - 1) << lane),
+                        port.d.eq(Cat(AConst(0, 8 * lane), data[:8 * size]) if lane
+                                  else data[:8 * size]),
                     ]
             elif op_def(k).divider:
                 div = SeqDivider(op.width)

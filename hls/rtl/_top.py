@@ -6,16 +6,23 @@ import re
 
 from amaranth.back import verilog
 from amaranth.hdl import ClockDomain, Elaboratable, Module, Signal
+from amaranth.lib import wiring
 
 from ..binding import Binding
 from ..interface import MemoryPort, ProbePort, ScalarPort, TopInterface
 from ..ir import Function, MemoryObject
-from ._fsmd import NPORTS, FunctionRTL, MemPorts
+from ..memory import MemPorts
+from ._fsmd import NPORTS, Control, FunctionRTL, mem_ports
 
 
 class TopRTL(Elaboratable):
     """``ap_clk``/``ap_rst_n``, ``ap_start``/``ap_done``/``ap_idle``/``ap_ready``,
-    ``ap_return``, one input per scalar argument and BRAM-style memory ports."""
+    ``ap_return``, one input per scalar argument and BRAM-style memory ports.
+
+    ``ctrl`` (a :class:`Control` of the core's :class:`ControlSignature` over the ``ap_*``
+    and scalar ports) and ``mem_ports`` (one :class:`~hls.memory.MemPorts` per external
+    memory) are the top's interfaces; ``elaborate`` joins them to the core's with
+    ``wiring.connect``."""
 
     def __init__(self, bindings: dict[Function, Binding], top: Function,
                  external_globals: tuple[MemoryObject, ...] = (), probes: bool = False):
@@ -33,10 +40,12 @@ class TopRTL(Elaboratable):
         self.mem_ports: dict[MemoryObject, MemPorts] = {}
         for p in top.ptr_params:
             for mem in p.port_mems:
-                self.mem_ports[mem] = MemPorts(mem, mem.name if p.banks else p.name)
+                self.mem_ports[mem] = mem_ports(mem, mem.name if p.banks else p.name)
         for g in external_globals:
-            self.mem_ports[g] = MemPorts(g, g.name)
+            self.mem_ports[g] = mem_ports(g, g.name)
         self.core = self._instantiate(top, external_globals)
+        self.ctrl = Control(self.core.signature, self.ap_start, self.ap_done, self.ap_idle,
+                            self.ap_return, tuple(self.scalars.values()))
         #: profiling outputs ``prof<k>``, one per pipelined loop instance (``probes=True``)
         self.probes = [(ProbePort(f"prof{k}", fn, bn), sig, Signal(name=f"prof{k}"))
                        for k, (fn, bn, sig) in enumerate(self.core.probes)] if probes else []
@@ -52,8 +61,8 @@ class TopRTL(Elaboratable):
             out.append(self.ap_return)
         out += list(self.scalars.values())
         for mp in self.mem_ports.values():
-            for p in range(NPORTS):
-                out += mp.outputs(p) + [mp.q[p]]
+            for port in mp.port:
+                out += port.signals()
         out += [port for _, _, port in self.probes]
         return out
 
@@ -63,23 +72,12 @@ class TopRTL(Elaboratable):
         m.d.comb += [cd.clk.eq(self.ap_clk), cd.rst.eq(~self.ap_rst_n)]
         core = self.core
         m.submodules.core = core
-        m.d.comb += [
-            core.start.eq(self.ap_start),
-            self.ap_done.eq(core.done),
-            self.ap_ready.eq(core.done),
-            self.ap_idle.eq(core.idle),
-        ]
-        if self.ap_return is not None:
-            m.d.comb += self.ap_return.eq(core.ret)
-        for p, s in self.scalars.items():
-            m.d.comb += core.params[p].eq(s)
+        wiring.connect(m, wiring.flipped(self.ctrl), core)
+        m.d.comb += self.ap_ready.eq(core.done)
         for _, sig, port in self.probes:
             m.d.comb += port.eq(sig)
         for mem, mp in self.mem_ports.items():
-            cp = core.ext[mem]
-            for k in range(NPORTS):
-                m.d.comb += [mp.addr[k].eq(cp.addr[k]), mp.ce[k].eq(cp.ce[k]),
-                             mp.we[k].eq(cp.we[k]), mp.d[k].eq(cp.d[k]), cp.q[k].eq(mp.q[k])]
+            wiring.connect(m, wiring.flipped(mp), core.ext[mem])
         return m
 
     def interface(self, module_name: str) -> TopInterface:

@@ -333,7 +333,7 @@ class ProgramCore(Elaboratable):
             m.d.comb += [
                 bp.ce.eq(active & (op != NONE)),
                 bp.we.eq(Mux(op == WRITE, F("we"), 0)),
-                bp.addr.eq(Mux(F("amode"), (q32s[F("asrc")] + F("aimm")) & depth_mask,
+                bp.address.eq(Mux(F("amode"), (q32s[F("asrc")] + F("aimm")) & depth_mask,
                                F("aimm"))),
                 bp.d.eq(Mux(F("dmode"), q32s[F("dsrc")] + F("dimm"), F("dimm"))),
             ]
@@ -380,7 +380,7 @@ class SeqCore(Elaboratable):
         i = Signal(range(n + 1), name="i")
         exp_v = Signal(name="exp_v")
         exp = Signal(32, name="exp")
-        m.d.comb += [self.fin.eq(busy & (i == n)), bp.ce.eq(busy & (i < n)), bp.addr.eq(i),
+        m.d.comb += [self.fin.eq(busy & (i == n)), bp.ce.eq(busy & (i < n)), bp.address.eq(i),
                      bp.we.eq(0), bp.d.eq(0)]
         with m.If(~busy & self.start):
             m.d.sync += [busy.eq(1), i.eq(0)]
