@@ -44,6 +44,7 @@ from .transforms import (
     IfConversionOptions,
     PartitionOptions,
     PassManager,
+    ScalarOptions,
     UnrollOptions,
     array_entry,
     if_conversion_candidates,
@@ -295,6 +296,7 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
             "if-conversion": IfConversionOptions(pipeline=opts.pipeline, keep=keep),
             "unroll": UnrollOptions(directives=dirs),
             "partition": PartitionOptions(directives=dirs, alveo=alveo),
+            "scalar-replacement": ScalarOptions(top=module.top.name),
         }, until=after, print_after=printed - {"frontend"}, print_to=out if printed else None)
         return pm.run(module).get("partition", ([], set()))
 

@@ -23,7 +23,7 @@ from hls.directives import load_directives
 from hls.frontend import FrontendOptions, load
 from hls.ir import Module, Undefined, run_function, verify
 from hls.transforms import Partition, partition_array
-from hls.transforms import if_convert, merge_blocks, run_passes, unroll_block, unroll_requests
+from hls.transforms import if_convert, merge_blocks, replace_scalars, run_passes, unroll_block, unroll_requests
 from hls.verify import Call, run_calls
 
 
@@ -197,6 +197,46 @@ def test_load_combining(tmp_path):
     counts = run_passes(m.top, enabled=("combine-loads",))
     assert counts["combine-loads"] > 0
     d.check("combine-loads")
+    run_passes(m.top)
+    d.check("all passes")
+
+
+# ----------------------------------------------------------------- scalar replacement
+
+SCALARS_C = r"""
+#include <stdint.h>
+int32_t scal(int32_t *x, int32_t *y, int16_t *h, int n, int i, int t) {
+    int32_t s = 0;
+    for (int j = 0; j < n; j++) {         /* x[i] with x[j]: hits when j == i */
+        x[i] -= y[j] * x[j];
+        if (y[j] > t) x[j + 1] = y[j];     /* a guarded store elsewhere, may hit x[i] */
+    }
+    for (int j = 0; j < n; j++) {          /* guarded word accesses only: left alone */
+        if (y[j] & 1) h[i & 7] += (int16_t)j;
+    }
+    for (int j = 0; j < n; j++) {          /* loads only: LLVM hoists them */
+        s += y[i & 15] ^ y[(i + 1) & 15] ^ j;
+    }
+    return s + h[3];
+}
+"""
+
+
+def test_scalar_replacement(tmp_path):
+    m = _load(tmp_path, "s.c", SCALARS_C, "scal", {"x": 17, "y": 16, "h": 8})
+    assert if_convert(m.top) == 2
+    rng = random.Random(5)
+    scal = [{3: n, 4: i, 5: t & 0xFFFFFFFF} for n in (0, 1, 2, 5, 16) for i in (0, 1, 4, 15, 16)
+            for t in (0, -3)]
+    calls = _array_calls(rng, {0: 68, 1: 64, 2: 16}, scal)
+    for c in calls:  # small values: no signed overflow in x[i] -= y[j] * x[j]
+        c.mem_in[0] = bytes(b & 0x07 if k % 4 == 0 else 0 for k, b in enumerate(c.mem_in[0]))
+        c.mem_in[1] = bytes(b & 0x0f if k % 4 == 0 else 0 for k, b in enumerate(c.mem_in[1]))
+    d = Differential(m, calls)
+    assert replace_scalars(m.top, is_top=True) == 1  # x[i]; h[i & 7] is only guarded
+    verify(m.top)
+    d.check("scalar-replacement")
+    assert d.compared >= 40
     run_passes(m.top)
     d.check("all passes")
 

@@ -20,6 +20,7 @@ from ._ifconv import if_convert
 from ._loadcomb import combine_loads
 from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
+from ._scalars import replace_scalars
 from ._partition import array_entry, partition_by_directives
 from ._unroll import merge_blocks, unroll_block, unroll_loops, unroll_requests
 
@@ -31,6 +32,13 @@ class IfConversionOptions:
     #: loops left with their branches, by (function name, header block name): the flow
     #: keeps those whose pipeline would not pay (hls.scheduling.Profitability)
     keep: frozenset = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarOptions:
+    #: the top function: its pointer parameters are port sets of their own (a callee's
+    #: may be windows on one caller array, so scalar replacement leaves those alone)
+    top: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +70,8 @@ PASSES: tuple[Pass, ...] = (
          _unroll, options=UnrollOptions),
     Pass("partition", "split arrays into banks as [[array]] directives ask",
          _partition, scope="module", options=PartitionOptions),
+    Pass("scalar-replacement", "a word a loop reads/writes at one invariant address -> a register",
+         lambda f, o: replace_scalars(f, f.name == o.top), options=ScalarOptions),
     Pass("combine-loads", "loads of the same word (no store between) -> one load and slices",
          combine_loads),
     Pass("div-by-constant", "division/remainder by a constant -> multiply-high by the reciprocal",
@@ -93,6 +103,7 @@ __all__ = [
     "IfConversionOptions",
     "Partition",
     "PartitionOptions",
+    "ScalarOptions",
     "Pass",
     "PassError",
     "PassManager",
@@ -102,6 +113,7 @@ __all__ = [
     "combine_loads",
     "divide_by_constants",
     "if_convert",
+    "replace_scalars",
     "if_conversion_candidates",
     "magic_unsigned",
     "merge_blocks",
