@@ -104,15 +104,15 @@ def test_ops_ll_lint(which, tmp_path):
 
 # WIDTH* warnings whose offending expression is one of these shapes are known and benign:
 # a minimal-width constant operand, the divider's deliberate zero extension of the
-# divisor, ``!x`` for ``x == 0``, a zero-extended narrow operand of an add whose result
-# is wider (RTLIL $add with mixed widths; also address offsets added to a narrower
-# address), and a left shift by a variable amount, whose Amaranth result is
-# ``width + 2**bits(amount) - 1`` bits wide (the operand is zero-extended to it, then the
-# IR's result width is sliced off).
+# divisor (in each of its k chained restoring steps), ``!x`` for ``x == 0``, a
+# zero-extended narrow operand of an add whose result is wider (RTLIL $add with mixed
+# widths; also address offsets added to a narrower address), and a left shift by a
+# variable amount, whose Amaranth result is ``width + 2**bits(amount) - 1`` bits wide (the
+# operand is zero-extended to it, then the IR's result width is sliced off).
 _BENIGN_WIDTH = [
     re.compile(r"\d+'s?[hdbo][0-9a-fA-F_]+"),            # a sized constant anywhere
     re.compile(r"= [^;]+ << [\w\\$\[\]: ]+;"),
-    re.compile(r"assign diff = \{ acc, quo\[\d+\] \} - den;"),
+    re.compile(r"assign diff(_\d+)? = \{ acc(_next_\d+)?, quo\[\d+\] \} - den;"),
     re.compile(r"= ! [\w$\\ ]+;"),
     re.compile(r"= [\w\\$\[\]: ]+ \+ [\w\\$\[\]: ]+;"),
     re.compile(r"= \{ [\w\[\]:, ]+ \} \+ [\w\\$\[\]: ]+;"),

@@ -207,24 +207,20 @@ def test_the_check_catches_a_wrong_expression(monkeypatch):
         _check([op], [32], [(0xFFFE8E2D,)])
 
 
-@pytest.mark.parametrize("w", [8, 16, 32, 64])
-def test_sequential_divider(w):
-    """The multi-cycle divider of udiv/sdiv/urem/srem with a variable divisor, clocked for
-    its modelled latency (hls.targets.divider_latency), against the same semantics."""
+def _check_divider(w: int, k: int, vecs: list[tuple[int, int, int]]) -> int:
+    """Simulate ``SeqDivider(w, k)`` on ``(a, b, signed)`` vectors issued back to back and
+    compare with the semantics; the outputs must hold the previous result until exactly
+    the modelled latency.  Returns how many defined results were compared."""
     from hls.rtl import SeqDivider
+    from hls.targets import divider_latency
 
-    dut = SeqDivider(w)
-    rng = random.Random(w)
-    e = edge_values(w)
-    if w == 8:
-        vecs = [(a, b, s) for a in range(256) for b in e for s in (0, 1)]
-    else:
-        vecs = [(a, b, s) for a in e[::2] for b in e[1::2] for s in (0, 1)]
-        vecs += [(rng.getrandbits(w), rng.getrandbits(rng.randrange(1, w + 1)), rng.getrandbits(1))
-                 for _ in range(150)]
+    dut = SeqDivider(w, k)
+    assert dut.latency == divider_latency(w, k) == -(-w // k) + 2
     got: list[tuple[int, int]] = []
+    early: list[str] = []
 
     async def bench(ctx):
+        prev = (0, 0)
         for a, b, s in vecs:
             ctx.set(dut.a, a)
             ctx.set(dut.b, b)
@@ -232,24 +228,65 @@ def test_sequential_divider(w):
             ctx.set(dut.start, 1)
             await ctx.tick()                   # the issue step ends: operands captured
             ctx.set(dut.start, 0)
-            for _ in range(dut.latency - 1):   # valid from step issue + latency
+            for _ in range(dut.latency - 2):
                 await ctx.tick()
-            got.append((ctx.get(dut.quot), ctx.get(dut.rem)))
+            held = (ctx.get(dut.quot), ctx.get(dut.rem))
+            if held != prev and len(early) < 4:
+                early.append(f"({a:#x}, {b:#x}, signed={s}): outputs changed before the latency")
+            await ctx.tick()                   # valid from step issue + latency
+            prev = (ctx.get(dut.quot), ctx.get(dut.rem))
+            got.append(prev)
 
     sim = Simulator(dut)
     sim.add_clock(1e-8)
     sim.add_testbench(bench)
     sim.run()
+    assert not early, f"SeqDivider({w}, {k}): " + "\n".join(early)
     bad, n = [], 0
     for (a, b, s), (q, r) in zip(vecs, got):
         kq, kr = ("sdiv", "srem") if s else ("udiv", "urem")
-        try:
-            wq = eval_op(kq, w, {}, [a, b], [w, w])
-            wr = eval_op(kr, w, {}, [a, b], [w, w])
-        except Undefined:
-            continue
+        if b == 0:
+            # undefined in LLVM; the unit's convention: all-ones quotient magnitude (given
+            # the dividend's sign when signed, i.e. 1 for a negative dividend) and the
+            # dividend as remainder
+            wq = 1 if s and a >> (w - 1) else (1 << w) - 1
+            wr = a
+        else:
+            try:
+                wq = eval_op(kq, w, {}, [a, b], [w, w])
+                wr = eval_op(kr, w, {}, [a, b], [w, w])
+            except Undefined:                  # signed overflow MIN / -1
+                continue
         n += 1
         if (q, r) != (wq, wr) and len(bad) < 8:
             bad.append(f"{kq}/{kr} i{w}({a:#x}, {b:#x}) = ({q:#x}, {r:#x}), expected ({wq:#x}, {wr:#x})")
-    assert not bad, "\n".join(bad)
-    assert n > len(vecs) // 2
+    assert not bad, f"SeqDivider({w}, {k}):\n" + "\n".join(bad)
+    return n
+
+
+@pytest.mark.parametrize("w", range(1, 7))
+def test_sequential_divider_exhaustive(w):
+    """Every operand pair (signed and unsigned, divisor 0 included) at 1..6 bits, for k = 1,
+    2, 3, 4, 8 quotient bits per cycle (k <= w) and k = w: exact results at the modelled
+    latency, whether or not k divides w."""
+    vecs = [(a, b, s) for a in range(1 << w) for b in range(1 << w) for s in (0, 1)]
+    for k in sorted({k for k in (1, 2, 3, 4, 8) if k <= w} | {w}):
+        assert _check_divider(w, k, vecs) > len(vecs) * 3 // 4
+
+
+@pytest.mark.parametrize("w,k", [(8, 1), (8, 3), (8, 8), (16, 1), (16, 3), (16, 4),
+                                 (32, 1), (32, 2), (32, 3), (32, 4), (32, 8),
+                                 (64, 1), (64, 2), (64, 3), (64, 4), (64, 8)])
+def test_sequential_divider(w, k):
+    """The multi-cycle divider of udiv/sdiv/urem/srem with a variable divisor, retiring k
+    bits per cycle, clocked for its modelled latency (hls.targets.divider_latency), against
+    the same semantics: edge values and random operands."""
+    rng = random.Random(w * 10 + k)
+    e = edge_values(w)
+    if w == 8:
+        vecs = [(a, b, s) for a in range(256) for b in e for s in (0, 1)]
+    else:
+        vecs = [(a, b, s) for a in e[::2] for b in e[1::2] for s in (0, 1)]
+        vecs += [(rng.getrandbits(w), rng.getrandbits(rng.randrange(1, w + 1)), rng.getrandbits(1))
+                 for _ in range(150)]
+    assert _check_divider(w, k, vecs) > len(vecs) // 2

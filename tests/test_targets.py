@@ -98,9 +98,10 @@ def test_mul_div_memory_call():
         assert m.latency == 0 and m.resource == "mul32" and m.occupancy == 1 and m.pipelined
         for k in ("udiv", "sdiv", "urem", "srem"):
             d = t.timing(k, 32)
-            assert d.latency == divider_latency(32) == 34
+            assert d.latency == divider_latency(32, t.divider_bits(32))
             assert d.occupancy == d.latency and not d.pipelined and d.resource == "div32"
-        assert t.timing("udiv", 7).latency == 9 and t.timing("udiv", 7).resource == "div7"
+        assert t.timing("udiv", 7).latency == divider_latency(7, t.divider_bits(7))
+        assert t.timing("udiv", 7).resource == "div7"
         ld = t.timing("load", 32)
         assert ld.latency == 1 and 1.0 <= ld.delay_ns <= 2.0
         st = t.timing("store", 32)
@@ -115,8 +116,11 @@ def test_mul_div_memory_call():
 
 
 def test_latencies_are_target_independent():
+    """Except the sequential divider's (its k bits per cycle follow the clock)."""
     g, a = get_target("generic"), get_target("alveo")
     for kind in ALL_KINDS:
+        if kind in ("udiv", "sdiv", "urem", "srem"):
+            continue
         for w in (1, 16, 32, 64):
             tg, ta = g.timing(kind, w), a.timing(kind, w)
             assert (tg.latency, tg.occupancy, tg.resource, tg.pipelined) == \
@@ -125,5 +129,44 @@ def test_latencies_are_target_independent():
 
 def test_divider_latency_checks_width():
     assert divider_latency(1) == 3 and divider_latency(64) == 66
+    assert divider_latency(64, 3) == 24 and divider_latency(32, 4) == 10
+    assert divider_latency(5, 2) == 5 and divider_latency(8, 8) == 3
     with pytest.raises(HLSError):
         divider_latency(0)
+    for bad in (0, 9, True, 2.0):
+        with pytest.raises(HLSError):
+            divider_latency(32, bad)
+
+
+def _fits(t: Target, w: int, k: int) -> bool:
+    p = t.tech
+    step = p.add_base_ns + p.add_per_bit_ns * (w + 1) + p.mux_ns
+    return p.reg_out_ns + k * step + p.store_ns <= t.clock_period_ns + 1e-9
+
+
+def test_divider_bits_follow_the_clock():
+    """k quotient bits per cycle: the largest k <= 8 whose k chained restoring steps fit the
+    clock, reduced to the fewest steps giving the same iteration count; 1 when nothing fits."""
+    g = get_target("generic")
+    assert [g.divider_bits(w) for w in (8, 16, 32, 64)] == [4, 4, 4, 3]
+    assert [g.timing("udiv", w).latency for w in (8, 16, 32, 64)] == [4, 6, 10, 24]
+    for t in (g, get_target("alveo"), g.with_clock(5.0), g.with_clock(30.0)):
+        for w in range(1, 65):
+            k = t.divider_bits(w)
+            kmax = max([j for j in range(1, 9) if _fits(t, w, j)], default=1)
+            assert 1 <= k <= min(w, kmax)
+            assert -(-w // k) == -(-w // kmax)           # same iterations as the largest k
+            assert k == 1 or -(-w // (k - 1)) > -(-w // k)  # and no fewer steps would do
+            for kind in ("udiv", "sdiv", "urem", "srem"):
+                d = t.timing(kind, w)
+                assert d.latency == d.occupancy == divider_latency(w, k) == -(-w // k) + 2
+                assert d.resource == f"div{w}" and not d.pipelined
+    fast = g.with_clock(1.0)                             # not even one step fits
+    for w in range(1, 65):
+        assert fast.divider_bits(w) == 1 and fast.timing("sdiv", w).latency == w + 2
+    assert g.with_clock(30.0).divider_bits(64) == 8    # capped at 8
+    assert g.with_clock(30.0).timing("udiv", 64).latency == 10
+    with pytest.raises(HLSError):
+        g.divider_bits(0)
+    with pytest.raises(HLSError):
+        g.divider_bits(65)

@@ -237,7 +237,7 @@ class FunctionRTL(Elaboratable):
                     unit_sigs[k] = (a, b, y)
                 else:
                     w = max(o.width for o in ops)
-                    div = SeqDivider(w)
+                    div = SeqDivider(w, fs.target.divider_bits(w))
                     m.submodules[f"{cls}_{i}"] = div
                     unit_sigs[k] = div
         # divisions never shared by binding still need their own unit
@@ -245,7 +245,7 @@ class FunctionRTL(Elaboratable):
             if (op_def(op.kind).divider and op not in bd.unit_of
                     and op.block not in self.pipes):
                 k = (f"div_{op.width}_own", len(unit_sigs))
-                div = SeqDivider(op.width)
+                div = SeqDivider(op.width, fs.target.divider_bits(op.width))
                 m.submodules[f"div_own{len(unit_sigs)}"] = div
                 unit_sigs[k] = div
                 bd.unit_of[op] = k

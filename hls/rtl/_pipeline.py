@@ -164,7 +164,7 @@ class PipelineRTL:
                                   else data[:8 * size]),
                     ]
             elif op_def(k).divider:
-                div = SeqDivider(op.width)
+                div = SeqDivider(op.width, f.fs.target.divider_bits(op.width))
                 m.submodules[f"pl_{b.name}_div{self.ops.index(op)}"] = div
                 m.d.comb += [div.start.eq(active(op)), div.a.eq(self.read_at(op.operands[0], t)),
                              div.b.eq(self.read_at(op.operands[1], t)),

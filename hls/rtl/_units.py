@@ -20,19 +20,29 @@ def comb_expr(op, a: list):
 
 
 class SeqDivider(Elaboratable):
-    """Sequential radix-2 restoring divider, signed or unsigned per operation.
+    """Sequential restoring divider retiring ``bits_per_cycle`` (``k``) quotient bits per
+    clock (``k`` restoring steps chained combinationally), signed or unsigned per operation.
 
-    Timing (``L = width + 2`` = :func:`hls.targets.divider_latency`): the operands are
-    captured (and made non-negative) at the clock edge that ends the issue step, ``width``
-    iterations follow, and one more edge fixes the signs into the output registers, so
-    ``quot``/``rem`` are valid from step ``issue + L`` on and hold until the next start.
-    Division by zero gives an all-ones quotient (its LLVM result is undefined anyway).
+    Timing (``L = ceil(width / k) + 2`` = :func:`hls.targets.divider_latency`): the operands
+    are captured (and made non-negative) at the clock edge that ends the issue step,
+    ``ceil(width / k)`` iterations follow, and one more edge fixes the signs into the output
+    registers, so ``quot``/``rem`` are valid from step ``issue + L`` on and hold until the
+    next start.  When ``k`` does not divide ``width`` the dividend is zero-extended to
+    ``ceil(width / k) * k`` bits: the leading restoring steps then see zero bits, produce
+    zero quotient bits and leave the partial remainder at 0 (all-ones quotient bits when
+    dividing by zero).  Division by zero gives an all-ones quotient magnitude and the
+    dividend as remainder (its LLVM result is undefined anyway).
     """
 
-    def __init__(self, width: int):
+    def __init__(self, width: int, bits_per_cycle: int = 1):
+        if not 1 <= bits_per_cycle <= width:
+            raise RTLError(f"internal error: divider of {width} bits retiring "
+                           f"{bits_per_cycle} bits per cycle")
         self.width = width
-        self.latency = divider_latency(width)
-        assert self.latency == width + 2, "divider latency model and unit disagree"
+        self.bits_per_cycle = bits_per_cycle
+        self.iterations = -(-width // bits_per_cycle)
+        self.latency = divider_latency(width, bits_per_cycle)
+        assert self.latency == self.iterations + 2, "divider latency model and unit disagree"
         self.start = Signal()
         self.signed = Signal()
         self.a = Signal(width)
@@ -42,37 +52,42 @@ class SeqDivider(Elaboratable):
 
     def elaborate(self, platform):
         m = Module()
-        w = self.width
-        quo = Signal(w)
-        acc = Signal(w)
+        w, k, n = self.width, self.bits_per_cycle, self.iterations
+        p = n * k                       # padded dividend width
+        quo = Signal(p)                 # dividend bits shifted out, quotient bits shifted in
+        acc = Signal(w)                 # partial remainder
         den = Signal(w)
         neg_q = Signal()
         neg_r = Signal()
-        count = Signal(range(w + 2))
+        count = Signal(range(n + 2))
         a_neg = self.signed & self.a[w - 1]
         b_neg = self.signed & self.b[w - 1]
-        shifted = Cat(quo[w - 1], acc)  # (acc << 1) | msb(quo), w+1 bits
-        diff = Signal(w + 2)
-        m.d.comb += diff.eq(shifted - den)
+        # k chained restoring steps
+        acc_i, quo_i = acc, quo
+        for j in range(k):
+            sfx = f"_{j}" if k > 1 else ""
+            shifted = Signal(w + 1, name=f"shifted{sfx}")  # (acc << 1) | msb(quo)
+            diff = Signal(w + 2, name=f"diff{sfx}")
+            m.d.comb += [shifted.eq(Cat(quo_i[p - 1], acc_i)), diff.eq(shifted - den)]
+            fits = ~diff[w + 1]         # no borrow: subtract
+            acc_n = Signal(w, name=f"acc_next{sfx}")
+            m.d.comb += acc_n.eq(Mux(fits, diff[:w], shifted[:w]))
+            acc_i, quo_i = acc_n, Cat(fits, quo_i[:p - 1])
         with m.If(self.start):
             m.d.sync += [
-                quo.eq(Mux(a_neg, -self.a, self.a)),
+                quo.eq(Mux(a_neg, -self.a, self.a)[:w]),
                 den.eq(Mux(b_neg, -self.b, self.b)),
                 acc.eq(0),
                 neg_q.eq(a_neg ^ b_neg),
                 neg_r.eq(a_neg),
-                count.eq(w + 1),
+                count.eq(n + 1),
             ]
         with m.Elif(count > 1):
-            m.d.sync += count.eq(count - 1)
-            with m.If(~diff[w + 1]):  # no borrow: subtract
-                m.d.sync += [acc.eq(diff[:w]), quo.eq(Cat(1, quo[:w - 1]))]
-            with m.Else():
-                m.d.sync += [acc.eq(shifted[:w]), quo.eq(Cat(0, quo[:w - 1]))]
+            m.d.sync += [count.eq(count - 1), acc.eq(acc_i), quo.eq(quo_i)]
         with m.Elif(count == 1):
             m.d.sync += [
                 count.eq(0),
-                self.quot.eq(Mux(neg_q, -quo, quo)),
+                self.quot.eq(Mux(neg_q, -quo[:w], quo[:w])),
                 self.rem.eq(Mux(neg_r, -acc, acc)),
             ]
         return m

@@ -21,15 +21,20 @@ sign-off timing model.  The two technology parameter sets are:
     timing violation; DSP count ``ceil(w/18)**2`` for ``w > 8`` (narrower multiplies are
     LUTs); block RAM clock-to-out without the optional output register ~1.4 ns.
 
-Contract shared with the RTL generator (``hls.rtl``): *latencies do not depend on the
-target*, only delays and areas do.  Latency 0 = combinational (chainable); ``load`` has
-latency 1 (synchronous BRAM read, the data appears after the clock edge); ``call`` has
-latency 1 (a ``ap_ctrl_hs`` handshake whose real latency is variable, the scheduler treats it
-as 1 and the FSM stalls); ``udiv/sdiv/urem/srem`` use a sequential radix-2 (restoring)
-divider with ``divider_latency(w) = w + 2`` cycles (1 cycle to load/negate operands, ``w``
-iterations, 1 cycle to fix signs) that is not pipelined (occupancy = latency).  For
-latency >= 1 operations ``delay_ns`` is the output delay in the step where the result is
-born (register or RAM clock-to-out), not the delay of the whole operation.
+Contract shared with the RTL generator (``hls.rtl``): latencies depend on the target only
+where stated here; otherwise only delays and areas do.  Latency 0 = combinational
+(chainable); ``load`` has latency 1 (synchronous BRAM read, the data appears after the clock
+edge); ``call`` has latency 1 (a ``ap_ctrl_hs`` handshake whose real latency is variable, the
+scheduler treats it as 1 and the FSM stalls).  ``udiv/sdiv/urem/srem`` use a sequential
+restoring divider that retires ``k = Target.divider_bits(w)`` quotient bits per cycle (``k``
+chained restoring steps per clock), with ``divider_latency(w, k) = ceil(w / k) + 2`` cycles
+(1 cycle to load/negate operands, ``ceil(w / k)`` iterations, 1 cycle to fix signs) and not
+pipelined (occupancy = latency): so the divider latency depends on the target's clock
+period and its adder/mux delays (``k`` = 1, i.e. ``w + 2`` cycles, when only one step fits),
+and the RTL builds the unit with the same ``k``.  The floating-point units are pipelined to
+the clock too (:mod:`hls.targets._fp`).  For latency >= 1 operations ``delay_ns`` is the
+output delay in the step where the result is born (register or RAM clock-to-out), not the
+delay of the whole operation.
 
 Area figures (LUT, FF, DSP) are per operation instance and equally rough.  ``load`` and
 ``store`` have ``resource=None``: the memory ports they compete for are a property of the
@@ -88,14 +93,25 @@ class TechParams:
     reg_out_ns: float        # register clock-to-out (+ routing)
 
 
-def divider_latency(width: int) -> int:
-    """Cycles of the sequential radix-2 divider for ``width``-bit operands.
+#: Most quotient bits a sequential divider retires per cycle (restoring steps chained in one
+#: clock); more would grow the unit for little gain at the widths we divide.
+MAX_DIVIDER_BITS = 8
 
-    1 cycle to capture (and make positive) the operands, ``width`` restoring iterations,
-    1 cycle to apply the result signs.  ``hls.rtl`` implements exactly this latency.
+
+def divider_latency(width: int, bits_per_cycle: int = 1) -> int:
+    """Cycles of the sequential divider for ``width``-bit operands retiring
+    ``bits_per_cycle`` (``k``) quotient bits per cycle.
+
+    1 cycle to capture (and make positive) the operands, ``ceil(width / k)`` iterations of
+    ``k`` chained restoring steps, 1 cycle to apply the result signs.  ``hls.rtl``
+    implements exactly this latency (``SeqDivider``).
     """
     _check_width("udiv", width)
-    return width + 2
+    if isinstance(bits_per_cycle, bool) or not isinstance(bits_per_cycle, int) \
+            or not 1 <= bits_per_cycle <= MAX_DIVIDER_BITS:
+        raise HLSError(f"divider: {bits_per_cycle!r} bits per cycle is outside "
+                       f"1..{MAX_DIVIDER_BITS}")
+    return -(-width // bits_per_cycle) + 2
 
 
 def _check_width(kind: str, width: int) -> None:
@@ -156,10 +172,39 @@ def _mul(t: TechParams, w: int) -> OpTiming:
     return _comb(delay, w * w, resource=f"mul{w}")
 
 
-def _div(t: TechParams, w: int) -> OpTiming:
-    lat = divider_latency(w)
-    # remainder/quotient/divisor registers + counter; subtractor + muxes + control.
-    return OpTiming(lat, t.reg_out_ns, 2 * w + 8, 3 * w + 8, 0, f"div{w}", lat, False)
+def _div(t: TechParams, w: int, k: int = 1) -> OpTiming:
+    """Sequential divider retiring ``k`` quotient bits per cycle (the ``_TABLE`` entry is
+    the radix-2 unit; :meth:`Target.timing` asks :func:`_div_timing` with the target's k)."""
+    lat = divider_latency(w, k)
+    # remainder/quotient/divisor registers + counter; k subtractors + restore muxes + control.
+    return OpTiming(lat, t.reg_out_ns, 2 * w * k + 8, 3 * w + 8, 0, f"div{w}", lat, False)
+
+
+@lru_cache(maxsize=1024)
+def _div_timing(tech: TechParams, width: int, k: int) -> OpTiming:
+    _check_width("udiv", width)
+    return _div(tech, width, k)
+
+
+def _div_setup_ns(t: TechParams) -> float:
+    """Setup margin (ns) of the divider's iteration registers: the chained restoring steps
+    end in the acc/quo registers' D inputs through the load/iterate select, which we charge
+    like a RAM input setup, ``store_ns`` (0.5 ns generic, 0.4 ns UltraScale+)."""
+    return t.store_ns
+
+
+@lru_cache(maxsize=4096)
+def _divider_bits(tech: TechParams, clock_period_ns: float, width: int) -> int:
+    _check_width("udiv", width)
+    step = _add_ns(tech, width + 1) + tech.mux_ns  # one restoring step: subtract, then select
+    budget = clock_period_ns - tech.reg_out_ns - _div_setup_ns(tech)
+    k = 1
+    while k < MAX_DIVIDER_BITS and (k + 1) * step <= budget + 1e-9:
+        k += 1
+    # Same iteration count with the fewest chained steps: e.g. 16 bits at up to 5 steps per
+    # cycle needs 4 iterations, which 4 steps per cycle also give (shorter path, fewer LUTs).
+    iters = -(-width // k)
+    return -(-width // iters)
 
 
 def _divc(t: TechParams, w: int) -> OpTiming:
@@ -228,6 +273,8 @@ _TABLE: dict[str, Callable[[TechParams, int], OpTiming]] = {
     "load": _load, "store": _store, "call": _call,
 }
 
+_DIV_KINDS = frozenset(k for k, fn in _TABLE.items() if fn is _div)
+
 #: Every timing class the model knows, sorted (most are named after the op kind they time).
 OP_KINDS: tuple[str, ...] = tuple(sorted(_TABLE))
 
@@ -256,7 +303,26 @@ class Target:
         """Timing/area of one ``kind`` operation on ``width``-bit operands (1..64)."""
         if type(width) is not int:  # bool would hit the cache entry of 0/1
             _check_width(kind, width)
+        if kind in _DIV_KINDS:
+            return _div_timing(self.tech, width, self.divider_bits(width))
         return _timing(self.tech, kind, width)
+
+    def divider_bits(self, width: int) -> int:
+        """Quotient bits per cycle (``k``) of this target's sequential divider for
+        ``width``-bit operands: ``k`` chained restoring steps (a ``width + 1``-bit subtract
+        and a restore mux each) must fit one clock period after the register clock-to-out,
+        with a setup margin of ``store_ns``::
+
+            reg_out_ns + k * (add_ns(width + 1) + mux_ns) + store_ns <= clock_period_ns
+
+        The largest such ``k`` in 1..8 (1 when not even one step fits: the unit is then
+        radix 2 and the step a timing problem of the RTL, as before), reduced to the smallest
+        ``k`` that needs the same number of iterations ``ceil(width / k)``, so the same
+        latency :func:`divider_latency` with a shorter chain.  Never more than ``width``.
+        """
+        if type(width) is not int:
+            _check_width("udiv", width)
+        return _divider_bits(self.tech, self.clock_period_ns, width)
 
     def with_clock(self, clock_period_ns: float) -> Target:
         """The same target with another clock period (e.g. a ``--clock`` option)."""
