@@ -103,6 +103,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="do not run a top without arguments (a whole program) through "
                              "the IR interpreter to count iterations and branches for those "
                              "estimates; use trip counts from analysis only")
+        sp.add_argument("--bram-only", dest="small_memories", action="store_false",
+                        help="keep every on-chip array in synchronous block RAM (default: "
+                             "local arrays and ROMs of at most 64 words and 2048 bits are LUT "
+                             "RAM, read in the load's own cycle)")
         sp.add_argument("--no-auto-partition", dest="auto_partition", action="store_false",
                         help="do not partition arrays automatically (default: an array whose "
                              "ports hold a pipelined loop above its other II bounds is split "
@@ -254,6 +258,7 @@ def _run(args) -> int:
                         scheduler=args.scheduler,
                         max_units=dict(args.max_units), pipeline=args.pipeline,
                         profitability=args.profitability, profile=args.profile,
+                        small_memories=args.small_memories,
                         fp_format=fp_format, directives=args.directives,
                         relax_ii=args.relax_ii, m_axi=m_axi, axis=axis,
                         auto_partition=args.auto_partition,

@@ -45,6 +45,7 @@ from .transforms import (
     PartitionOptions,
     PassManager,
     ScalarOptions,
+    SmallMemoryOptions,
     UnrollOptions,
     array_entry,
     if_conversion_candidates,
@@ -94,6 +95,9 @@ class SynthOptions:
     profile: bool = True
     #: partition arrays whose ports hold a pipelined loop above its other II bounds
     auto_partition: bool = True
+    #: small on-chip arrays in LUT RAM, read in the load's own cycle (the
+    #: ``small-memories`` pass); False: every array a synchronous block RAM
+    small_memories: bool = True
     #: also synthesise the Verilog with Yosys synth_xilinx (hls.estimate.yosys_area) and
     #: record the counts as report["resources_yosys"]; slow (seconds to minutes)
     estimate_area: bool = False
@@ -297,6 +301,7 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
             "unroll": UnrollOptions(directives=dirs),
             "partition": PartitionOptions(directives=dirs, alveo=alveo),
             "scalar-replacement": ScalarOptions(top=module.top.name),
+            "small-memories": SmallMemoryOptions(enabled=opts.small_memories),
         }, until=after, print_after=printed - {"frontend"}, print_to=out if printed else None)
         return pm.run(module).get("partition", ([], set()))
 

@@ -117,6 +117,9 @@ class MemoryObject:
     #: scalars of one element ``(byte offset, bytes, suffix, float bits)``
     elem_dims: tuple = ()
     elem_fields: tuple = ()
+    #: a small on-chip array read asynchronously (LUT RAM or registers): a load's data is
+    #: there in its issue cycle (set by the ``small-memories`` pass)
+    async_read: bool = False
 
     @property
     def addr_bits(self) -> int:

@@ -195,6 +195,8 @@ class _Printer:
             out.append("readonly")
         if mem.writeonly:
             out.append("writeonly")
+        if mem.async_read:
+            out.append("async_read")
         if mem.arg_index is not None:
             out.append(f"arg_index={mem.arg_index}")
         if mem.loc is not None:
@@ -639,7 +641,7 @@ class _Parser:
                 "dims": "elem_dims", "fields": "elem_fields", "init": "init"}
         while not t.at_end():
             key = t.expect("ident")
-            if key in ("readonly", "writeonly"):
+            if key in ("readonly", "writeonly", "async_read"):
                 setattr(mem, key, True)
                 continue
             if key not in keys:

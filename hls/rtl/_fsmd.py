@@ -86,7 +86,8 @@ class Control:
 
 
 class InternalMemory(Elaboratable):
-    """A local array or ROM: a true dual-port synchronous RAM (read-first).  ``ports`` is
+    """A local array or ROM: a true dual-port synchronous RAM (read-first), or for a
+    small array (``mem.async_read``) a LUT RAM read in the same cycle.  ``ports`` is
     the function's :class:`~hls.memory.MemPorts` of the memory; the RAM serves it as its
     memory side (``wiring.flipped``), on the same signals, so no forwarding is needed."""
 
@@ -104,8 +105,12 @@ class InternalMemory(Elaboratable):
         m.submodules.store = store
         for k in range(NPORTS):
             bp = getattr(self.ports, f"port{k}")
-            rp = store.read_port(domain="sync")
-            m.d.comb += [rp.addr.eq(bp.address), rp.en.eq(bp.ce), bp.q.eq(rp.data)]
+            if mem.async_read:  # LUT RAM: the word at the address, in the same cycle
+                rp = store.read_port(domain="comb")
+                m.d.comb += [rp.addr.eq(bp.address), bp.q.eq(rp.data)]
+            else:
+                rp = store.read_port(domain="sync")
+                m.d.comb += [rp.addr.eq(bp.address), rp.en.eq(bp.ce), bp.q.eq(rp.data)]
             if not mem.readonly:
                 wp = store.write_port(granularity=8)
                 m.d.comb += [wp.addr.eq(bp.address), wp.data.eq(bp.d),

@@ -47,7 +47,10 @@ def op_timing(target: Target, op: Op) -> OpTiming:
     width = op.width
     if d.timing_width == "widest" or width == 0:
         width = max([o.width for o in op.operands] + [op.width, 1])
-    return target.timing(d.timing, min(max(width, 1), 64))
+    cls = d.timing
+    if op.kind == "load" and op.mem is not None and op.mem.async_read:
+        cls = "load_async"  # a small array in LUT RAM: the data in the issue cycle
+    return target.timing(cls, min(max(width, 1), 64))
 
 
 @dataclass

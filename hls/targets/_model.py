@@ -246,6 +246,12 @@ def _load(t: TechParams, w: int) -> OpTiming:
     return OpTiming(1, t.ram_out_ns, 0, 0, 0, None, 1, True)
 
 
+def _load_async(t: TechParams, w: int) -> OpTiming:
+    """A read of a small array held in LUT RAM (or registers): combinational, the address
+    decode and the LUT read (two LUT levels)."""
+    return _comb(2 * t.logic_ns, 0)
+
+
 def _store(t: TechParams, w: int) -> OpTiming:
     return _comb(t.store_ns, 0)
 
@@ -270,7 +276,7 @@ _TABLE: dict[str, Callable[[TechParams, int], OpTiming]] = {
     "fshl": _funnel, "fshr": _funnel,
     "ctpop": _ctpop, "ctlz": _clz, "cttz": _clz,
     "sadd_sat": _sat, "ssub_sat": _sat, "uadd_sat": _sat, "usub_sat": _sat,
-    "load": _load, "store": _store, "call": _call,
+    "load": _load, "load_async": _load_async, "store": _store, "call": _call,
 }
 
 _DIV_KINDS = frozenset(k for k, fn in _TABLE.items() if fn is _div)

@@ -21,6 +21,7 @@ from ._loadcomb import combine_loads
 from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
 from ._scalars import replace_scalars
+from ._smallmem import small_memories
 from ._partition import array_entry, partition_by_directives
 from ._unroll import merge_blocks, unroll_block, unroll_loops, unroll_requests
 
@@ -39,6 +40,12 @@ class ScalarOptions:
     #: the top function: its pointer parameters are port sets of their own (a callee's
     #: may be windows on one caller array, so scalar replacement leaves those alone)
     top: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SmallMemoryOptions:
+    #: False: every on-chip array stays a synchronous block RAM (``--bram-only``)
+    enabled: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +85,9 @@ PASSES: tuple[Pass, ...] = (
          divide_by_constants),
     Pass("narrow-widths", "compute add/sub/mul/logic/shl in the bits their uses demand",
          narrow_widths),
+    Pass("small-memories", "small on-chip arrays -> LUT RAM, read in the load's own cycle",
+         lambda m, o: small_memories(m), scope="module", options=SmallMemoryOptions,
+         when=lambda o: o.enabled),
 )
 
 #: old stage names of ``pyhls ir --after``: "passes" was the end of the pipeline
@@ -104,6 +114,7 @@ __all__ = [
     "Partition",
     "PartitionOptions",
     "ScalarOptions",
+    "SmallMemoryOptions",
     "Pass",
     "PassError",
     "PassManager",
@@ -114,6 +125,7 @@ __all__ = [
     "divide_by_constants",
     "if_convert",
     "replace_scalars",
+    "small_memories",
     "if_conversion_candidates",
     "magic_unsigned",
     "merge_blocks",

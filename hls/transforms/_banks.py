@@ -169,7 +169,8 @@ def partition_array(module: Module, mem: MemoryObject, part: Partition) -> list[
             name=f"{mem.name}_{b}", kind=mem.kind, word_bytes=mem.word_bytes,
             depth_words=max(1, len(words)), elem_bytes=mem.elem_bytes, init=init,
             readonly=mem.readonly, writeonly=mem.writeonly, arg_index=mem.arg_index,
-            loc=mem.loc, symbol=mem.symbol, float_bits=mem.float_bits, bank=info, whole=mem))
+            loc=mem.loc, symbol=mem.symbol, float_bits=mem.float_bits, bank=info, whole=mem,
+            async_read=mem.async_read))
     eff = Partition(kind, nb)
     for f in users:
         for block in f.blocks:
