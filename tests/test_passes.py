@@ -150,7 +150,8 @@ def test_every_pass_has_a_case():
 
 def test_stages_are_the_pipeline():
     assert STAGES == ("frontend", "if-conversion", "unroll", "partition", "scalar-replacement",
-                      "combine-loads", "div-by-constant", "narrow-widths", "small-memories")
+                      "combine-loads", "div-by-constant", "narrow-widths", "tail-duplication",
+                      "small-memories")
 
 
 # ------------------------------------------------------------------- broken passes

@@ -23,7 +23,8 @@ from hls.directives import load_directives
 from hls.frontend import FrontendOptions, load
 from hls.ir import Module, Undefined, run_function, verify
 from hls.transforms import Partition, partition_array
-from hls.transforms import if_convert, merge_blocks, replace_scalars, run_passes, unroll_block, unroll_requests
+from hls.transforms import duplicate_tails, if_convert, merge_blocks, replace_scalars, run_passes
+from hls.transforms import unroll_block, unroll_requests
 from hls.verify import Call, run_calls
 
 
@@ -239,6 +240,47 @@ def test_scalar_replacement(tmp_path):
     assert d.compared >= 40
     run_passes(m.top)
     d.check("all passes")
+
+
+# ----------------------------------------------------------------- tail duplication
+
+TAILDUP_C = r"""
+#include <stdint.h>
+int32_t tdup(int32_t *a, int n, int k) {
+    int32_t s = 0;
+    for (int i = 0; i < n; i++) {
+        int32_t v = a[i];
+        switch (v & 3) {
+        case 0: s += v; break;
+        case 1: s ^= v << 1; a[i] = s; break;
+        case 2: s -= k; break;
+        default: break;
+        }
+        s = s * 3 + (v & 1);                /* the join: copied into the cases */
+        if (s & 4) a[(i + 1) & 15] = s;
+        else s += 7;
+        a[i & 7] ^= s;                      /* a join of an if/else, copied too */
+    }
+    return s;
+}
+"""
+
+
+def test_tail_duplication(tmp_path):
+    m = _load(tmp_path, "t.c", TAILDUP_C, "tdup", {"a": 16})
+    rng = random.Random(6)
+    scal = [{1: n, 2: k & 0xFFFFFFFF} for n in (0, 1, 2, 7, 16) for k in (0, 1, -1, 1 << 30)]
+    scal += [{1: rng.randrange(17), 2: rng.getrandbits(32)} for _ in range(40)]
+    calls = _array_calls(rng, {0: 64}, scal)
+    for c in calls:  # small values: no signed overflow in s * 3
+        c.mem_in[0] = bytes(b & 0x0f if k % 4 == 0 else 0 for k, b in enumerate(c.mem_in[0]))
+    d = Differential(m, calls)
+    before = len(m.top.blocks)
+    assert duplicate_tails(m.top) >= 1  # the if/else join (the switch join feeds the if)
+    verify(m.top)
+    assert len(m.top.blocks) < before
+    d.check("tail-duplication")
+    assert d.compared >= 40
 
 
 # ----------------------------------------------------------------- if-conversion and unrolling

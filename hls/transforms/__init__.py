@@ -22,6 +22,7 @@ from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
 from ._scalars import replace_scalars
 from ._smallmem import small_memories
+from ._taildup import duplicate_tails
 from ._partition import array_entry, partition_by_directives
 from ._unroll import merge_blocks, unroll_block, unroll_loops, unroll_requests
 
@@ -85,6 +86,8 @@ PASSES: tuple[Pass, ...] = (
          divide_by_constants),
     Pass("narrow-widths", "compute add/sub/mul/logic/shl in the bits their uses demand",
          narrow_widths),
+    Pass("tail-duplication", "a small join block reached by plain branches -> a copy in each predecessor",
+         duplicate_tails),
     Pass("small-memories", "small on-chip arrays -> LUT RAM, read in the load's own cycle",
          lambda m, o: small_memories(m), scope="module", options=SmallMemoryOptions,
          when=lambda o: o.enabled),
@@ -126,6 +129,7 @@ __all__ = [
     "if_convert",
     "replace_scalars",
     "small_memories",
+    "duplicate_tails",
     "if_conversion_candidates",
     "magic_unsigned",
     "merge_blocks",
