@@ -12,6 +12,7 @@ import dataclasses
 import heapq
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -21,6 +22,8 @@ from pathlib import Path
 
 from . import transforms
 from .analysis import find_loops, loop_line, profile_top, stream_order_problem
+from amaranth.hdl import CombinationalCycle
+
 from .binding import Binding, bind
 from .directives import load_directives
 from .errors import HLSError
@@ -98,6 +101,9 @@ class SynthOptions:
     #: small on-chip arrays in LUT RAM, read in the load's own cycle (the
     #: ``small-memories`` pass); False: every array a synchronous block RAM
     small_memories: bool = True
+    #: memories (by name) kept in block RAM all the same (the flow adds those whose
+    #: combinational reads would close a loop in the netlist)
+    block_ram: tuple[str, ...] = ()
     #: also synthesise the Verilog with Yosys synth_xilinx (hls.estimate.yosys_area) and
     #: record the counts as report["resources_yosys"]; slow (seconds to minutes)
     estimate_area: bool = False
@@ -159,16 +165,26 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     name = module_name(opts.top)
     iface = rtl.interface(name)
     axi = None
-    if alveo:
-        top_rtl = AlveoTop(rtl, iface, opts.m_axi, axis=opts.axis,
-                           data_width=opts.axi_data_width, line_beats=opts.axi_line_beats,
-                           prefetch=opts.axi_prefetch)
-        iface = top_rtl.interface          # stream arguments marked
-        axi = dataclasses.replace(top_rtl.description, internal_globals=tuple(
-            g.name for g in module.globals if not g.readonly))
-        verilog = emit_verilog(top_rtl, name)
-    else:
-        verilog = emit_verilog(rtl, name)
+    try:
+        if alveo:
+            top_rtl = AlveoTop(rtl, iface, opts.m_axi, axis=opts.axis,
+                               data_width=opts.axi_data_width, line_beats=opts.axi_line_beats,
+                               prefetch=opts.axi_prefetch)
+            iface = top_rtl.interface          # stream arguments marked
+            axi = dataclasses.replace(top_rtl.description, internal_globals=tuple(
+                g.name for g in module.globals if not g.readonly))
+            verilog = emit_verilog(top_rtl, name)
+        else:
+            verilog = emit_verilog(rtl, name)
+    except CombinationalCycle as exc:
+        # LUT RAM reads are combinational: with the muxes of shared units and ports, two
+        # of them can close a loop that no state takes but the netlist has.  Those
+        # memories go back to block RAM (a register on the read path) and the design is
+        # built again; a loop through no such memory is a bug.
+        names = _lut_rams_in(str(exc), module)
+        if not names:
+            raise
+        return synthesize(path, dataclasses.replace(opts, block_ram=opts.block_ram + names), inp)
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface)
     report["arrays"] = partitions
@@ -271,6 +287,16 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
     return profit, keep
 
 
+def _lut_rams_in(message: str, module: Module) -> tuple[str, ...]:
+    """The LUT RAM memories whose port signals (``m<i>_<name>_address<k>``,
+    ``..._q<k>``) a combinational-cycle report names."""
+    mems = {op.mem for f in module.functions for op in f.ops()
+            if op.mem is not None and op.mem.async_read}
+    names = {(m.whole or m).name for m in mems
+             if re.search(rf"\bm\d+_{re.escape(m.name)}_(address|q)\d", message)}
+    return tuple(sorted(names))
+
+
 #: where ``pyhls ir --after`` may stop: after the frontend or after a registered pass
 #: (``transforms.PASSES``, in pipeline order); ``transforms.ALIASES`` are accepted too
 STAGES = ("frontend",) + tuple(p.name for p in transforms.PASSES)
@@ -301,7 +327,8 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
             "unroll": UnrollOptions(directives=dirs),
             "partition": PartitionOptions(directives=dirs, alveo=alveo),
             "scalar-replacement": ScalarOptions(top=module.top.name),
-            "small-memories": SmallMemoryOptions(enabled=opts.small_memories),
+            "small-memories": SmallMemoryOptions(enabled=opts.small_memories,
+                                                 exclude=frozenset(opts.block_ram)),
         }, until=after, print_after=printed - {"frontend"}, print_to=out if printed else None)
         return pm.run(module).get("partition", ([], set()))
 

@@ -47,6 +47,8 @@ class ScalarOptions:
 class SmallMemoryOptions:
     #: False: every on-chip array stays a synchronous block RAM (``--bram-only``)
     enabled: bool = True
+    #: memories (by name; a partitioned array by its whole name) kept in block RAM
+    exclude: frozenset = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +91,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("tail-duplication", "a small join block reached by plain branches -> a copy in each predecessor",
          duplicate_tails),
     Pass("small-memories", "small on-chip arrays -> LUT RAM, read in the load's own cycle",
-         lambda m, o: small_memories(m), scope="module", options=SmallMemoryOptions,
+         lambda m, o: small_memories(m, o.exclude), scope="module", options=SmallMemoryOptions,
          when=lambda o: o.enabled),
 )
 

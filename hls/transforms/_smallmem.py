@@ -16,6 +16,10 @@ port) when it is on chip and small:
 * never handed to a callee as a pointer argument: the callee reads through its port set
   on the synchronous model.
 
+The flow undoes the choice for a memory whose combinational reads close a loop in the
+netlist (through the multiplexers of a shared unit or of the ports: paths no state takes,
+but a netlist loop all the same): it synthesises again with that memory in block RAM.
+
 Writes stay synchronous (they commit at the end of the cycle, reads are read-first), so
 the ordering rules of the schedule are the same as for block RAM.
 """
@@ -28,8 +32,9 @@ MAX_WORDS = 64
 MAX_BITS = 2048
 
 
-def small_memories(module: Module) -> list[MemoryObject]:
-    """Mark the small on-chip arrays of ``module`` ``async_read``; returns them."""
+def small_memories(module: Module, exclude=frozenset()) -> list[MemoryObject]:
+    """Mark the small on-chip arrays of ``module`` ``async_read`` (except those named in
+    ``exclude``); returns them."""
     passed = set()
     mems: dict[MemoryObject, None] = {}
     for f in module.functions:
@@ -41,7 +46,7 @@ def small_memories(module: Module) -> list[MemoryObject]:
     out = []
     for mem in mems:
         whole = mem.whole if mem.whole is not None else mem
-        if whole in passed or mem in passed:
+        if whole in passed or mem in passed or whole.name in exclude:
             continue
         if not (mem.kind == "local" or (mem.kind == "global" and mem.readonly)):
             continue
