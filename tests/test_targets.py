@@ -19,7 +19,7 @@ ALL_KINDS = (
     "add sub and or xor shl lshr ashr icmp select zext sext trunc mul udiv sdiv urem srem "
     "udivc sdivc uremc sremc "
     "smax smin umax umin abs fshl fshr bitreverse ctpop ctlz cttz bswap sadd_sat ssub_sat "
-    "uadd_sat usub_sat load store call mux const copy"
+    "uadd_sat usub_sat load load_async store call mux const copy"
 ).split()
 
 
