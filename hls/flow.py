@@ -20,10 +20,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import transforms
-from .analysis import find_loops, loop_line, profile_top, stream_order_problem
 from amaranth.hdl import CombinationalCycle
 
+from . import transforms
+from .analysis import find_loops, loop_line, profile_top, stream_order_problem
 from .binding import Binding, bind
 from .directives import load_directives
 from .errors import HLSError
@@ -37,10 +37,9 @@ from .rtl import AlveoTop, TopRTL, emit_verilog
 from .scheduling import (
     FunctionSchedule,
     Profitability,
-    iteration_weights,
+    iteration_states,
     op_timing,
     schedule_function,
-    skipped,
 )
 from .targets import Target, get_target
 from .transforms import (
@@ -266,10 +265,9 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
             continue
         fs = schedule_function(f, target, method=opts.scheduler, check=opts.check_schedules,
                                resources=opts.max_units or None, pipeline=False)
+        lengths = {b: bs.schedule.length for b, bs in fs.blocks.items()}
         for lp in loops:
-            w = iteration_weights(lp, profile)
-            before[(f.name, lp.header.name)] = sum(
-                w[b] * (0 if skipped(b) else fs.blocks[b].schedule.length) for b in lp.blocks)
+            before[(f.name, lp.header.name)] = iteration_states(lp, lengths, profile)
     profit = Profitability(profile, before)
     trial = _load(path, opts, inp)
     _, schedules, _, _ = _lower_and_schedule(trial, opts, dirs, alveo, target, profit,

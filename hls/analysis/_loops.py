@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ir import Block, Const, Function, Op, dominators
+from ..ir import Block, Const, Function, Op, dominates, dominators
 
 
 @dataclass(eq=False)
@@ -26,16 +26,6 @@ def loop_line(lp: Loop) -> int | None:
     return None
 
 
-def _dominates(idom: dict[Block, Block], a: Block, b: Block) -> bool:
-    while True:
-        if b is a:
-            return True
-        nb = idom.get(b)
-        if nb is None or nb is b:
-            return False
-        b = nb
-
-
 def find_loops(func: Function) -> list[Loop]:
     """Natural loops of ``func`` in block order of their headers (outer before inner)."""
     idom = dominators(func)
@@ -45,7 +35,7 @@ def find_loops(func: Function) -> list[Loop]:
         if b not in idom:
             continue
         for s in b.successors:
-            if _dominates(idom, s, b):
+            if dominates(idom, s, b):
                 lp = loops.setdefault(s, Loop(s))
                 lp.latches.append(b)
     order = {b: i for i, b in enumerate(func.blocks)}

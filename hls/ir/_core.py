@@ -477,6 +477,17 @@ def dominators(func: Function) -> dict[Block, Block]:
     return nx.immediate_dominators(g, func.entry)
 
 
+def dominates(idom: dict[Block, Block], a: Block, b: Block) -> bool:
+    """Does ``a`` dominate ``b`` (``idom``: :func:`dominators`)?"""
+    while True:
+        if b is a:
+            return True
+        nb = idom.get(b)
+        if nb is None or nb is b:
+            return False
+        b = nb
+
+
 def _verify_dominance(func: Function, fail) -> None:
     """Every use of an op is dominated by its definition (SSA): in the same block, the
     definition comes first; in another block, the defining block dominates the user's

@@ -28,6 +28,7 @@ from ..binding import Binding, is_wire_use
 from ..errors import RTLError
 from ..ir import Block, Const, Function, MemoryObject, Op, Param, Value, op_def
 from ..memory import MemPorts
+from ..scheduling import skipped
 from ..targets import MEMORY
 from ._fp import connect_fp, fp_unit
 from ._pipeline import PipelineRTL
@@ -402,15 +403,9 @@ class FunctionRTL(Elaboratable):
                 m.d.comb += [u.start.eq(advance), u.a.eq(a), u.b.eq(b),
                              u.signed.eq(op.kind in ("sdiv", "srem"))]
 
-    @staticmethod
-    def _skippable(b: Block) -> bool:
-        """A block holding nothing but ``br`` (no phis, no ops) costs no state: edges into
-        it go straight on to its successor (Bambu and Vitis merge such states too)."""
-        return len(b.ops) == 1 and b.ops[0].kind == "br" and b.ops[0].targets[0] is not b
-
     def _resolve(self, succ: Block) -> tuple[Block, Block | None]:
         via, seen = None, set()
-        while self._skippable(succ) and succ not in seen:
+        while skipped(succ) and succ not in seen:
             seen.add(succ)
             via, succ = succ, succ.ops[0].targets[0]
         return succ, via

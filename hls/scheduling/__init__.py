@@ -44,6 +44,7 @@ from ._profit import (
     LoopCounts,
     LoopEstimate,
     Profitability,
+    iteration_states,
     iteration_weights,
     skipped,
 )
@@ -59,7 +60,7 @@ def min_schedule_length(problem: SchedProblem) -> int:
 
 
 __all__ = [
-    "DEFAULT_TRIPS", "LoopCounts", "LoopEstimate", "Profitability", "iteration_weights", "skipped",
+    "DEFAULT_TRIPS", "LoopCounts", "LoopEstimate", "Profitability", "iteration_states", "iteration_weights", "skipped",
     "ChannelSendBeforeReceive",
     "BlockSchedule",
     "FunctionSchedule",

@@ -92,7 +92,9 @@ def loop_counts(lp: Loop, profile: Profile | None) -> LoopCounts:
 
 
 def skipped(b: Block) -> bool:
-    """A block the FSM passes through without a state of its own (``rtl`` skips it)."""
+    """A block holding nothing but ``br`` (no phis, no ops) costs no state: edges into it
+    go straight on to its successor (``hls.rtl`` skips it; Bambu and Vitis merge such
+    states too)."""
     return len(b.ops) == 1 and b.ops[0].kind == "br" and b.ops[0].targets[0] is not b
 
 
@@ -122,13 +124,11 @@ def iteration_weights(lp: Loop, profile: Profile | None) -> dict[Block, float]:
     return w
 
 
-def sequential_cycles(lp: Loop, counts: LoopCounts, lengths: dict[Block, int],
-                      profile: Profile | None) -> float:
-    """Cycles of the loop run block by block: iterations x the expected states of one
-    iteration (``lengths``: states per block)."""
+def iteration_states(lp: Loop, lengths: dict[Block, int], profile: Profile | None) -> float:
+    """The expected states of one iteration of ``lp`` run block by block (``lengths``:
+    states per block)."""
     w = iteration_weights(lp, profile)
-    per_iter = sum(w[b] * (0 if skipped(b) else lengths.get(b, 1)) for b in lp.blocks)
-    return counts.iterations * per_iter
+    return sum(w[b] * (0 if skipped(b) else lengths.get(b, 1)) for b in lp.blocks)
 
 
 def pipelined_cycles(counts: LoopCounts, ii: int, depth: int) -> float:
@@ -154,6 +154,6 @@ class Profitability:
         if self.before_ifconv and key in self.before_ifconv:
             seq = counts.iterations * self.before_ifconv[key]
         else:
-            seq = sequential_cycles(lp, counts, lengths, self.profile)
+            seq = counts.iterations * iteration_states(lp, lengths, self.profile)
         pipe = pipelined_cycles(counts, ii, depth) if ii is not None else None
         return LoopEstimate(counts, seq, pipe, ii, depth)

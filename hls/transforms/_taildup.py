@@ -25,7 +25,7 @@ clones; the successors' phis get one entry per copy (and keep ``E``'s while it s
 
 from __future__ import annotations
 
-from ..ir import Block, Function, Op, dominators
+from ..ir import Block, Function, Op, dominates, dominators
 
 MAX_OPS = 12
 MAX_PREDS = 64
@@ -38,8 +38,9 @@ def duplicate_tails(func: Function) -> int:
     while True:
         idom = dominators(func)
         preds = func.predecessors()
+        escaping = _escaping(func)
         for e in func.blocks:
-            if _qualifies(func, e, preds[e], idom):
+            if _qualifies(func, e, preds[e], idom, escaping):
                 _duplicate(func, e, [p for p in preds[e] if p.terminator.kind == "br"],
                            [p for p in preds[e] if p.terminator.kind != "br"])
                 n += 1
@@ -48,36 +49,31 @@ def duplicate_tails(func: Function) -> int:
             return n
 
 
-def _dominates(idom: dict, a: Block, b: Block) -> bool:
-    while True:
-        if b is a:
-            return True
-        nb = idom.get(b)
-        if nb is None or nb is b:
-            return False
-        b = nb
+def _escaping(func: Function) -> set[Op]:
+    """The ops used outside their block other than as a phi's incoming value on the edge
+    from that block (one pass over the function, not one per candidate block)."""
+    out: set[Op] = set()
+    for op in func.ops():
+        for v in op.operands:
+            if isinstance(v, Op) and v.block is not op.block:
+                out.add(v)
+        for p, v in op.incoming:
+            if isinstance(v, Op) and v.block is not op.block and p is not v.block:
+                out.add(v)
+    return out
 
 
-def _qualifies(func: Function, e: Block, ps: list[Block], idom: dict) -> bool:
+def _qualifies(func: Function, e: Block, ps: list[Block], idom: dict, escaping: set) -> bool:
     if e is func.entry or not ps or len(ps) > MAX_PREDS or e not in idom:
         return False
     if e in ps or not any(p.terminator.kind == "br" for p in ps):
         return False
-    if any(_dominates(idom, e, p) for p in ps):
+    if any(dominates(idom, e, p) for p in ps):
         return False            # a loop header: the back edge comes from a block it dominates
     body = [op for op in e.ops if op.kind != "phi"]
     if len(body) - 1 > MAX_OPS or any(op.kind == "call" for op in body):
         return False
-    defined = set(e.ops)
-    for op in func.ops():
-        if op.block is e:
-            continue
-        if any(v in defined for v in op.operands):
-            return False
-        for p, v in op.incoming:
-            if v in defined and p is not e:
-                return False
-    return True
+    return not any(op in escaping for op in e.ops)
 
 
 def _duplicate(func: Function, e: Block, ps: list[Block], rest: list[Block]) -> None:
