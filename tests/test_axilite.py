@@ -218,8 +218,11 @@ def test_bundle_errors():
         VitisKernel.build(ITF, [("gmem0", 48)])
 
 
+# one stub for the three XRT headers, under an include guard: "#pragma once" would
+# merge the three identical files only when GCC sees the same modification time on them
 _XRT_STUB = """
-#pragma once
+#ifndef PYHLS_XRT_STUB_H
+#define PYHLS_XRT_STUB_H
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -245,6 +248,7 @@ struct kernel {
   template <typename... A> run operator()(A &&...) { return {}; }
 };
 }
+#endif
 """
 
 
