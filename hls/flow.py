@@ -325,6 +325,7 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
             "unroll": UnrollOptions(directives=dirs),
             "partition": PartitionOptions(directives=dirs, alveo=alveo),
             "scalar-replacement": ScalarOptions(top=module.top.name),
+            "load-reuse": ScalarOptions(top=module.top.name),
             "small-memories": SmallMemoryOptions(enabled=opts.small_memories,
                                                  exclude=frozenset(opts.block_ram)),
         }, until=after, print_after=printed - {"frontend"}, print_to=out if printed else None)

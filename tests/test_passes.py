@@ -150,8 +150,8 @@ def test_every_pass_has_a_case():
 
 def test_stages_are_the_pipeline():
     assert STAGES == ("frontend", "if-conversion", "unroll", "partition", "scalar-replacement",
-                      "combine-loads", "div-by-constant", "narrow-widths", "tail-duplication",
-                      "small-memories")
+                      "load-reuse", "combine-loads", "div-by-constant", "narrow-widths",
+                      "tail-duplication", "small-memories")
 
 
 # ------------------------------------------------------------------- broken passes
@@ -226,7 +226,7 @@ def test_print_ir_after(capsys, tmp_path):
     heads = re.findall(r"^; ----- IR after (\S+) -----$", dump.read_text(), re.MULTILINE)
     # if-conversion and unroll run (pipelining is on), and the pipeline stops at --after
     assert heads == ["frontend", "if-conversion", "unroll", "partition", "scalar-replacement",
-                     "combine-loads"]
+                     "load-reuse", "combine-loads"]
 
 
 def test_print_ir_after_an_unknown_pass(capsys):

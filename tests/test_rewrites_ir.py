@@ -21,9 +21,10 @@ from test_op_rtl import edge_values
 from hls.analysis import find_loops
 from hls.directives import load_directives
 from hls.frontend import FrontendOptions, load
-from hls.ir import Module, Undefined, run_function, verify
+from hls.ir import Module, Undefined, print_module, run_function, verify
 from hls.transforms import Partition, partition_array
 from hls.transforms import duplicate_tails, if_convert, merge_blocks, replace_scalars, run_passes
+from hls.transforms import reuse_loads
 from hls.transforms import unroll_block, unroll_requests
 from hls.verify import Call, run_calls
 
@@ -240,6 +241,66 @@ def test_scalar_replacement(tmp_path):
     assert d.compared >= 40
     run_passes(m.top)
     d.check("all passes")
+
+
+# ----------------------------------------------------------------- load reuse
+
+REUSE_C = r"""
+#include <stdint.h>
+uint32_t reuse(uint32_t *a, uint32_t (*g)[8], uint32_t *o, int n, int m) {
+    uint32_t s = 0;
+    for (int j = 1; j + 1 < n; j++)                 /* 1-D 3-point */
+        o[j] = a[j - 1] + 2 * a[j] + a[j + 1];
+    for (int i = 1; i < 3; i++)                     /* 2-D 5-point */
+        for (int j = 1; j < m; j++)
+            o[8 * i + j] ^= g[i][j] + g[i][j - 1] * 3 + g[i][j + 1] + g[i + 1][j] + g[i - 1][j];
+#pragma clang loop unroll_count(2)
+    for (int j = 2; j < n; j++)                     /* unrolled by 2 (by clang) */
+        s += a[j - 2] * 3 + (a[j - 1] ^ s) - a[j];
+    for (int j = n - 2; j > 0; j--)                 /* negative stride */
+        s ^= a[j + 1] * 5 - a[j - 1] + (s >> 3);
+    return s;
+}
+"""
+
+REUSE_STORED_C = r"""
+#include <stdint.h>
+void stored(uint32_t *a, int n) {
+    for (int j = 1; j + 1 < n; j++)                 /* a is written: left alone */
+        a[j] = a[j - 1] + a[j + 1];
+}
+"""
+
+
+def _loads_per_loop(func) -> list[int]:
+    return [sum(op.kind == "load" for op in lp.header.ops)
+            for lp in find_loops(func) if lp.blocks == [lp.header]]
+
+
+def test_load_reuse(tmp_path):
+    m = _load(tmp_path, "r.c", REUSE_C, "reuse", {"a": 16, "g": 4, "o": 24})
+    rng = random.Random(7)
+    scal = [{3: n & 0xFFFFFFFF, 4: k & 0xFFFFFFFF} for n in (-3, 0, 1, 2, 3, 4, 5, 15, 16)
+            for k in (-1, 0, 1, 2, 7)]
+    d = Differential(m, _array_calls(rng, {0: 64, 1: 128, 2: 96}, scal))
+    before = _loads_per_loop(m.top)
+    n = reuse_loads(m.top, is_top=True, always=True)
+    verify(m.top)
+    d.check("load-reuse")
+    after = _loads_per_loop(m.top)
+    # loads per loop (1-D; 2-D with o; unrolled; negative stride): one of a (two in the
+    # unrolled loop: one per residue of the offsets modulo the stride), three rows of g
+    assert (before, after) == ([3, 6, 4, 2], [1, 4, 2, 1]) and n == 7
+    assert d.compared >= 40
+    run_passes(m.top)
+    d.check("all passes")
+
+
+def test_load_reuse_leaves_stored_memories(tmp_path):
+    m = _load(tmp_path, "s.c", REUSE_STORED_C, "stored", {"a": 16})
+    text = print_module(m)
+    assert reuse_loads(m.top, is_top=True, always=True) == 0
+    assert print_module(m) == text
 
 
 # ----------------------------------------------------------------- tail duplication

@@ -20,6 +20,7 @@ from ._ifconv import if_convert
 from ._loadcomb import combine_loads
 from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
+from ._reuse import reuse_loads
 from ._scalars import replace_scalars
 from ._smallmem import small_memories
 from ._taildup import duplicate_tails
@@ -82,6 +83,8 @@ PASSES: tuple[Pass, ...] = (
          _partition, scope="module", options=PartitionOptions),
     Pass("scalar-replacement", "a word a loop reads/writes at one invariant address -> a register",
          lambda f, o: replace_scalars(f, f.name == o.top), options=ScalarOptions),
+    Pass("load-reuse", "a stencil's load of the word an earlier iteration loaded -> a register",
+         lambda f, o: reuse_loads(f, f.name == o.top), options=ScalarOptions),
     Pass("combine-loads", "loads of the same word (no store between) -> one load and slices",
          combine_loads),
     Pass("div-by-constant", "division/remainder by a constant -> multiply-high by the reciprocal",
@@ -130,6 +133,7 @@ __all__ = [
     "divide_by_constants",
     "if_convert",
     "replace_scalars",
+    "reuse_loads",
     "small_memories",
     "duplicate_tails",
     "if_conversion_candidates",
