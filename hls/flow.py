@@ -328,6 +328,9 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
                                                  quiet=True, bind_too=False,
                                                  unroll=tuple(sorted(unroll.items())))
         out = {}
+        # on Alveo targets the top's pointer arguments are m_axi or AXI4-Stream ports: a
+        # stream takes exactly one access per iteration, and a bundle has one port
+        axi = {p.mem for p in mod.top.ptr_params} if alveo else set()
         for f, fs in schedules.items():
             outer = {lp.parent for lp, _ in fs.loops}
             for lp, why in fs.loops:
@@ -337,8 +340,11 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
                 cycles = est.sequential if why is not None else est.pipelined
                 arrays = {(op.mem.whole or op.mem).name for b in lp.blocks for op in b.ops
                           if op.mem is not None}
+                touches_axi = any(op.mem in axi for b in lp.blocks for op in b.ops
+                                  if op.mem is not None)
                 out[(f.name, lp.header.name)] = (lp, cycles, arrays,
-                                                 why is None and lp.header in fs.pipelines)
+                                                 why is None and lp.header in fs.pipelines
+                                                 and not touches_axi)
         return out
 
     base = trial({})
