@@ -14,7 +14,7 @@ as whole programs.  ``NAME...`` keeps the programs whose name (or suite) is give
 Configurations (``--configs``, comma-separated): ``default`` (today's flags), ``nopipe``
 (``--no-pipeline``), ``always`` (``--pipeline-always``: every loop that can be pipelined
 is, as before the profitability estimate), ``static`` (``--no-profile``), ``asap`` (``--scheduler asap``), ``noautopart``
-(``--no-auto-partition``).  Each program x configuration is synthesised and
+(``--no-auto-partition``), ``nounroll`` (``--no-auto-unroll``).  Each program x configuration is synthesised and
 co-simulated (hls.flow.synthesize + hls.verify.cosim), ``--jobs`` at a time in separate
 processes.  Recorded: pass/fail, total cycles, FSM states, synthesis and co-simulation
 times, and every loop of report.json (II, MII, depth, trip count, or why it was not
@@ -56,10 +56,11 @@ CONFIGS: dict[str, dict] = {
     "static": {"profile": False},
     "asap": {"scheduler": "asap"},
     "noautopart": {"auto_partition": False},
+    "nounroll": {"auto_unroll": False},
 }
 
 LOOP_FIELDS = ("function", "loop", "source_line", "trip_count", "pipelined", "ii", "mii",
-               "depth", "not_pipelined_reason")
+               "depth", "not_pipelined_reason", "unrolled")
 
 
 def discover(with_kernels: bool) -> list[dict]:
@@ -199,6 +200,8 @@ def tables(data: dict) -> tuple[str, list[str]]:
         for lp in (p["results"].get(configs[0]) or {}).get("loops", []):
             if lp["pipelined"]:
                 dec = f"II {lp['ii']} (MII {lp['mii']}), depth {lp['depth']}"
+                if lp.get("unrolled"):
+                    dec = f"unrolled x{lp['unrolled']}, " + dec
                 if lp.get("measured_cycles") is not None:
                     dec += f", {lp['measured_cycles']} cycles (model {lp['model_cycles']})"
             else:

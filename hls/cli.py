@@ -103,6 +103,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="do not run a top without arguments (a whole program) through "
                              "the IR interpreter to count iterations and branches for those "
                              "estimates; use trip counts from analysis only")
+        sp.add_argument("--no-auto-unroll", dest="auto_unroll", action="store_false",
+                        help="do not unroll pipelined loops of pyhls's own accord (default: "
+                             "by 2 or 4, with automatic partitioning, where the estimated "
+                             "cycles of the loop drop by 10%% or more)")
         sp.add_argument("--bram-only", dest="small_memories", action="store_false",
                         help="keep every on-chip array in synchronous block RAM (default: "
                              "local arrays and ROMs of at most 64 words and 2048 bits are LUT "
@@ -261,7 +265,7 @@ def _run(args) -> int:
                         small_memories=args.small_memories,
                         fp_format=fp_format, directives=args.directives,
                         relax_ii=args.relax_ii, m_axi=m_axi, axis=axis,
-                        auto_partition=args.auto_partition,
+                        auto_partition=args.auto_partition, auto_unroll=args.auto_unroll,
                         axi_data_width=args.axi_data_width,
                         axi_line_beats=args.axi_line_beats,
                         axi_prefetch=not args.axi_no_prefetch,

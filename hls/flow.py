@@ -38,6 +38,7 @@ from .scheduling import (
     FunctionSchedule,
     Profitability,
     iteration_states,
+    loop_directives,
     op_timing,
     schedule_function,
 )
@@ -50,6 +51,7 @@ from .transforms import (
     SmallMemoryOptions,
     UnrollOptions,
     array_entry,
+    auto_unrollable,
     if_conversion_candidates,
     resolve_pass,
     run_passes,
@@ -97,6 +99,9 @@ class SynthOptions:
     profile: bool = True
     #: partition arrays whose ports hold a pipelined loop above its other II bounds
     auto_partition: bool = True
+    #: unroll pipelined loops (by 2 or 4, with automatic partitioning) where the estimated
+    #: cycles say it pays (with ``profitability`` only)
+    auto_unroll: bool = True
     #: small on-chip arrays in LUT RAM, read in the load's own cycle (the
     #: ``small-memories`` pass); False: every array a synchronous block RAM
     small_memories: bool = True
@@ -143,9 +148,9 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     inp = inp or read_input(path, cc=opts.cc, cflags=tuple(opts.cflags))
     module = _load(path, opts, inp)
     alveo = target.family == "ultrascale+"
-    profit, keep = plan_loops(path, opts, dirs, alveo, target, inp, module)
+    profit, keep, unroll = plan_loops(path, opts, dirs, alveo, target, inp, module)
     partitions, schedules, bindings, t1 = _lower_and_schedule(module, opts, dirs, alveo, target,
-                                                              profit, keep)
+                                                              profit, keep, unroll=unroll)
     t2 = time.perf_counter()
     if opts.m_axi and not alveo:
         raise HLSError(f"m_axi interfaces need an Alveo target (--target alveo), not "
@@ -206,11 +211,12 @@ def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
 
 def _lower_and_schedule(module: Module, opts: SynthOptions, dirs, alveo: bool, target: Target,
                         profit: Profitability | None, keep: frozenset, quiet: bool = False,
-                        bind_too: bool = True):
+                        bind_too: bool = True, unroll: tuple = ()):
     """The passes, then a schedule (and binding) per function, then automatic
     partitioning and the schedules of the functions it changed.  Returns the partitions
     (report.json entries), schedules, bindings and the time the passes ended."""
-    partitions, keep_whole = lower_module(module, opts, dirs, alveo, keep=keep, quiet=quiet)
+    partitions, keep_whole = lower_module(module, opts, dirs, alveo, keep=keep, quiet=quiet,
+                                          unroll=unroll)
     t1 = time.perf_counter()
     schedules, bindings = {}, {}
 
@@ -239,23 +245,27 @@ def _lower_and_schedule(module: Module, opts: SynthOptions, dirs, alveo: bool, t
 
 
 def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
-               inp: LoadedInput, module: Module) -> tuple[Profitability | None, frozenset]:
-    """What the scheduler weighs pipelines against, and the loops if-conversion leaves
-    alone (``module``: as the frontend made it; it is not changed).
+               inp: LoadedInput, module: Module) -> tuple[Profitability | None, frozenset,
+                                                          tuple]:
+    """What the scheduler weighs pipelines against, the loops if-conversion leaves alone,
+    and the loops to unroll (``module``: as the frontend made it; it is not changed).
 
     * A top without arguments is profiled first (:func:`hls.analysis.profile_top`).
     * The loops if-conversion would convert are costed as they are, with their branches:
       the module is lowered once with none of them converted and their blocks scheduled.
     * Then once with all of them converted and pipelined where that pays: a converted loop
       left sequential (its pipeline does not pay) is better off with its branches, and
-      the real lowering keeps them (``IfConversionOptions.keep``)."""
+      the real lowering keeps them (``IfConversionOptions.keep``).
+    * Then the pipelined loops are unrolled (:func:`plan_unrolling`)."""
     if not (opts.pipeline and opts.profitability):
-        return None, frozenset()
+        return None, frozenset(), ()
     profile = profile_top(module) if opts.profile else None
     cands = frozenset((f.name, lp.header.name) for f in module.functions
                       for lp in if_conversion_candidates(f))
     if not cands:
-        return Profitability(profile), frozenset()
+        profit = Profitability(profile)
+        return profit, frozenset(), plan_unrolling(path, opts, dirs, alveo, target, inp,
+                                                   profit, frozenset())
     plain = _load(path, opts, inp)
     lower_module(plain, opts, dirs, alveo, keep=cands, quiet=True)
     before = {}
@@ -282,7 +292,95 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
     keep = frozenset((f.name, lp.header.name) for f, fs in schedules.items()
                      for lp, why in fs.loops
                      if why is not None and (f.name, lp.header.name) in cands)
-    return profit, keep
+    return profit, keep, plan_unrolling(path, opts, dirs, alveo, target, inp, profit, keep)
+
+
+#: unroll factors tried, each on the loops the one before paid for
+UNROLL_FACTORS = (2, 4)
+#: an unrolled loop must save this share of the loop's estimated cycles (it costs area)
+UNROLL_GAIN = 0.9
+
+
+def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
+                   inp: LoadedInput, profit: Profitability, keep: frozenset) -> tuple:
+    """The pipelined loops worth unrolling, as ((function, header), factor) pairs.
+
+    The module is lowered and scheduled as the flow will (``keep``), then again with every
+    pipelined innermost loop that nothing asks to unroll or pipeline at a given II
+    unrolled by 2, then by 4 those that paid, with automatic partitioning (spare ports of
+    dual-port memories, or banks, and spare units take the copies).  A factor is kept
+    where the loop's estimated cycles (:class:`hls.scheduling.LoopEstimate`, the unrolled
+    loop running fewer iterations) are at most :data:`UNROLL_GAIN` of the factor before.
+
+    Partitioning for the copies is module-wide: an array split for one loop can cost
+    another loop that reaches it at addresses of no static bank (ports of every bank, and
+    dependences the analysis can no longer rule out).  So every loop of the trial is
+    compared with the loop before, and where one got slower, the unrolled loops that
+    share an array with it are dropped and the trial is made again."""
+    if not opts.auto_unroll:
+        return ()
+
+    def trial(unroll: dict) -> dict:
+        """{(function, header): (loop, estimated cycles, arrays it touches, pipelined)}
+        for the innermost loops"""
+        mod = _load(path, opts, inp)
+        _, schedules, _, _ = _lower_and_schedule(mod, opts, dirs, alveo, target, profit, keep,
+                                                 quiet=True, bind_too=False,
+                                                 unroll=tuple(sorted(unroll.items())))
+        out = {}
+        # on Alveo targets the top's pointer arguments are m_axi or AXI4-Stream ports: a
+        # stream takes exactly one access per iteration, and a bundle has one port
+        axi = {p.mem for p in mod.top.ptr_params} if alveo else set()
+        for f, fs in schedules.items():
+            outer = {lp.parent for lp, _ in fs.loops}
+            for lp, why in fs.loops:
+                est = fs.estimates.get(lp.header)
+                if est is None or lp in outer:   # an outer loop's estimate means little
+                    continue
+                cycles = est.sequential if why is not None else est.pipelined
+                arrays = {(op.mem.whole or op.mem).name for b in lp.blocks for op in b.ops
+                          if op.mem is not None}
+                touches_axi = any(op.mem in axi for b in lp.blocks for op in b.ops
+                                  if op.mem is not None)
+                out[(f.name, lp.header.name)] = (lp, cycles, arrays,
+                                                 why is None and lp.header in fs.pipelines
+                                                 and not touches_axi)
+        return out
+
+    base = trial({})
+    cost = {key: cycles for key, (lp, cycles, _, piped) in base.items()
+            if piped and auto_unrollable(lp) and "ii" not in loop_directives(lp, dirs)
+            and not _unroll_asked(lp, dirs)
+            and profit.estimate_counts(lp).per_entry >= 4}
+    chosen: dict = {}
+    tried = dict(cost)
+    for factor in UNROLL_FACTORS:
+        if not tried:
+            break
+        want = {k: factor for k in tried}
+        for _ in range(3):
+            got = trial(chosen | want)
+            victims = [v for k, v in got.items() if k not in want and k in base
+                       and v[1] > base[k][1]]
+            shared = {k for k in want if any(got[k][2] & v[2] for v in victims)}
+            want = {k: f for k, f in want.items() if k not in shared and k in got
+                    and got[k][1] <= UNROLL_GAIN * tried[k]}
+            if not shared:
+                break
+        else:
+            want = {}
+        chosen.update(want)
+        tried = {k: got[k][1] for k in want}
+    return tuple(sorted(chosen.items()))
+
+
+def _unroll_asked(lp, dirs) -> bool:
+    """A pragma or directive says how to unroll ``lp`` (a directive's 1: not at all; a
+    pragma's 1 is every loop's note from clang, see :func:`hls.transforms.unroll_requests`)."""
+    f = lp.header.function
+    return any(latch.terminator.attrs.get("loop_md", {}).get("unroll", 1) != 1
+               for latch in lp.latches) or (
+        dirs is not None and "unroll" in dirs.for_loop(f.name, loop_line(lp), lp.header.name))
 
 
 def _lut_rams_in(message: str, module: Module) -> tuple[str, ...]:
@@ -302,7 +400,7 @@ STAGES = ("frontend",) + tuple(p.name for p in transforms.PASSES)
 
 def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
                  after: str = "passes", keep: frozenset = frozenset(),
-                 quiet: bool = False) -> tuple[list[dict], set]:
+                 quiet: bool = False, unroll: tuple = ()) -> tuple[list[dict], set]:
     """The CDFG-to-CDFG passes between the frontend and the scheduler
     (``transforms.PASSES`` by one ``PassManager``), in place, up to and including the pass
     ``after`` (or none: "frontend").  Automatic partitioning comes later: it needs
@@ -322,7 +420,7 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
             return [], set()
         pm = PassManager(transforms.PASSES, {
             "if-conversion": IfConversionOptions(pipeline=opts.pipeline, keep=keep),
-            "unroll": UnrollOptions(directives=dirs),
+            "unroll": UnrollOptions(directives=dirs, auto=unroll, keep=keep),
             "partition": PartitionOptions(directives=dirs, alveo=alveo),
             "scalar-replacement": ScalarOptions(top=module.top.name),
             "load-reuse": ScalarOptions(top=module.top.name),
@@ -356,10 +454,10 @@ def ir_module(path, opts: SynthOptions, after: str = "frontend",
     inp = inp or read_input(path, cc=opts.cc, cflags=tuple(opts.cflags))
     module = _load(path, opts, inp)
     alveo = target.family == "ultrascale+"
-    keep = frozenset()
+    keep, unroll = frozenset(), ()
     if _stage(after) != "frontend":  # the loops synthesize leaves unconverted, likewise
-        _, keep = plan_loops(path, opts, dirs, alveo, target, inp, module)
-    lower_module(module, opts, dirs, alveo, after, keep=keep)
+        _, keep, unroll = plan_loops(path, opts, dirs, alveo, target, inp, module)
+    lower_module(module, opts, dirs, alveo, after, keep=keep, unroll=unroll)
     return module
 
 
@@ -435,6 +533,10 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
             pl = fs.pipelines.get(lp.header)
             entry = {"function": f.name, "loop": lp.header.name,
                      "source_line": loop_line(lp), "trip_count": lp.trip_count}
+            unrolled = next((lt.terminator.attrs["unrolled"] for lt in lp.latches
+                             if "unrolled" in lt.terminator.attrs), None)
+            if unrolled is not None:   # by a pragma, a directive or the flow's estimate
+                entry["unrolled"] = unrolled[0]
             if pl is not None:
                 entry.update({"pipelined": True, "ii": pl.ii, "mii": pl.mii,
                               "res_mii": pl.res_mii, "rec_mii": pl.rec_mii, "depth": pl.depth,

@@ -84,7 +84,8 @@ def synths():
     out = {}
     for top in ("reduce", "inplace", "shift2", "prefix", "hist", "nested", "divloop",
                 "first_negative", "clip_count"):
-        out[top] = synthesize(PIPE, SynthOptions(top=top, depth=DEPTH))
+        # automatic unrolling off: these check one pipelined loop's II, cycles and ops
+        out[top] = synthesize(PIPE, SynthOptions(top=top, depth=DEPTH, auto_unroll=False))
     return out
 
 

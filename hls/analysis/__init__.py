@@ -1,10 +1,12 @@
 """Analyses over the hls IR: the loop tree (natural loops) and trip counts, affine memory
 dependences, and the in-order proof of AXI4-Stream arguments."""
 
-from ._deps import AffineAnalysis, MemDep, dependence_distance, memory_dependences
+from ._deps import (AffineAnalysis, MemDep, dependence_distance, low_bits, memory_dependences,
+                    trailing_zeros)
 from ._loops import Loop, dominators, find_loops, loop_line
 from ._profile import PROFILE_STEPS, Profile, profile_top
 from ._streams import stream_order_problem
 
 __all__ = ["AffineAnalysis", "Loop", "MemDep", "dependence_distance", "dominators", "find_loops", "loop_line",
-           "memory_dependences", "PROFILE_STEPS", "Profile", "profile_top", "stream_order_problem"]
+           "memory_dependences", "PROFILE_STEPS", "Profile", "profile_top", "stream_order_problem",
+           "low_bits", "trailing_zeros"]

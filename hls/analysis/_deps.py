@@ -77,6 +77,65 @@ class Residual:
         return f"Residual(lo={self.lo}, terms={self.terms!r}, rem={self.rem})"
 
 
+def trailing_zeros(v, depth: int = 0) -> int:
+    """Low bits of the IR value ``v`` known to be zero in every execution (a lower bound:
+    constants, and what mul, shl, add, sub, and, or, select and width changes keep of
+    their operands')."""
+    w = getattr(v, "width", 0) or 0
+    if isinstance(v, Const):
+        x = v.value & ((1 << w) - 1) if w else v.value
+        return w if x == 0 else (x & -x).bit_length() - 1
+    if not isinstance(v, Op) or depth > 16:
+        return 0
+    ops = v.operands
+    k = v.kind
+    if k == "mul":
+        n = trailing_zeros(ops[0], depth + 1) + trailing_zeros(ops[1], depth + 1)
+    elif k == "shl" and isinstance(ops[1], Const):
+        n = trailing_zeros(ops[0], depth + 1) + ops[1].value
+    elif k in ("add", "sub", "or"):
+        n = min(trailing_zeros(ops[0], depth + 1), trailing_zeros(ops[1], depth + 1))
+    elif k == "and":
+        n = max(trailing_zeros(ops[0], depth + 1), trailing_zeros(ops[1], depth + 1))
+    elif k == "select":
+        n = min(trailing_zeros(ops[1], depth + 1), trailing_zeros(ops[2], depth + 1))
+    elif k in ("trunc", "zext", "sext"):
+        n = trailing_zeros(ops[0], depth + 1)
+    else:
+        return 0
+    return min(n, w) if w else n
+
+
+def _term_zeros(key, coeff: int, bits: int) -> int:
+    """Known zero low bits of ``coeff * key`` (modulo ``2**bits``)."""
+    c = coeff & ((1 << bits) - 1)
+    if c == 0:
+        return bits
+    tz = (c & -c).bit_length() - 1
+    if isinstance(key, Residual) or key == JKEY:
+        return tz
+    return tz + trailing_zeros(key)
+
+
+def low_bits(a: Affine, k: int) -> int | None:
+    """The value of the affine form ``a`` modulo ``2**k`` when every execution agrees on
+    it (None otherwise): each symbol term must be a multiple of ``2**k`` (its coefficient's
+    and its value's known trailing zeros), except a :class:`Residual` whose own terms are
+    multiples of ``2**(lo + k)``: its low ``k`` bits are then those of ``rem >> lo``."""
+    if k > a.bits:
+        return None
+    total = a.const
+    for key, c in a.terms:
+        if _term_zeros(key, c, a.bits) >= k:
+            continue
+        if isinstance(key, Residual) and all(
+                _term_zeros(k2, c2, key.lo + k) >= key.lo + k for k2, c2 in key.terms):
+            total += c * (key.rem >> key.lo)
+            continue
+        return None
+    return total % (1 << k)
+
+
 def _norm(terms: dict, const: int, bits: int) -> Affine | None:
     if bits <= 0:
         return None

@@ -37,7 +37,8 @@ from ._modulo import (
     modulo_constraints,
     modulo_schedule,
 )
-from ._function import BlockSchedule, FunctionSchedule, op_timing, schedule_function
+from ._function import (BlockSchedule, FunctionSchedule, loop_directives, op_timing,
+                        schedule_function)
 from ._pipeline import LoopModel, LoopPipeline, check_loop_schedule, schedule_loop
 from ._profit import (
     DEFAULT_TRIPS,
@@ -66,6 +67,7 @@ __all__ = [
     "FunctionSchedule",
     "op_timing",
     "schedule_function",
+    "loop_directives",
     "ChainingProblem",
     "CyclicProblem",
     "DedicatedUnit",

@@ -79,16 +79,30 @@ def _num(x: float | None):
     return int(x) if float(x).is_integer() else round(x, 1)
 
 
+def unroll_factor(lp: Loop) -> int:
+    """How many iterations of the source loop one iteration of ``lp`` runs (the
+    ``unrolled`` note unrolling leaves on the back edge)."""
+    for latch in lp.latches:
+        got = latch.terminator.attrs.get("unrolled")
+        if got is not None:
+            return got[0]
+    return 1
+
+
 def loop_counts(lp: Loop, profile: Profile | None) -> LoopCounts:
     got = profile.loop_counts(lp) if profile is not None else None
     if got is not None:
         iters, entries = got
         if lp.trip_count is not None:
             iters = entries * lp.trip_count
+        else:   # the profile ran the source loop: an unrolled one runs fewer iterations
+            u = unroll_factor(lp)
+            if u > 1:
+                iters = entries * -(-iters // (entries * u))
         return LoopCounts(iters, entries, "profile")
     if lp.trip_count is not None:
         return LoopCounts(lp.trip_count, 1, "analysis")
-    return LoopCounts(DEFAULT_TRIPS, 1, "assumed")
+    return LoopCounts(-(-DEFAULT_TRIPS // unroll_factor(lp)), 1, "assumed")
 
 
 def skipped(b: Block) -> bool:
@@ -146,6 +160,9 @@ class Profitability:
     #: loops left with their branches because their pipeline did not pay: the estimate
     #: that said so, by (function name, header name)
     kept: dict[tuple[str, str], LoopEstimate] = field(default_factory=dict)
+
+    def estimate_counts(self, lp: Loop) -> LoopCounts:
+        return loop_counts(lp, self.profile)
 
     def estimate(self, lp: Loop, lengths: dict[Block, int], ii: int | None = None,
                  depth: int | None = None) -> LoopEstimate:

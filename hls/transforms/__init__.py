@@ -25,7 +25,7 @@ from ._scalars import replace_scalars
 from ._smallmem import small_memories
 from ._taildup import duplicate_tails
 from ._partition import array_entry, partition_by_directives
-from ._unroll import merge_blocks, unroll_block, unroll_loops, unroll_requests
+from ._unroll import auto_unrollable, merge_blocks, unroll_block, unroll_loops, unroll_requests
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +56,11 @@ class SmallMemoryOptions:
 class UnrollOptions:
     #: ``unroll`` entries of ``[[loop]]`` directives (pragmas are read from the IR)
     directives: Directives | None = None
+    #: loops the flow unrolls where the estimated cycles say it pays, as
+    #: ((function name, header name), factor) pairs; a pragma or directive wins
+    auto: tuple = ()
+    #: loops if-conversion leaves alone (IfConversionOptions.keep)
+    keep: frozenset = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +71,8 @@ class PartitionOptions:
 
 
 def _unroll(func: Function, opts: UnrollOptions) -> int:
-    return unroll_loops(func, opts.directives)
+    return unroll_loops(func, opts.directives, dict(opts.auto),
+                        {h for fn, h in opts.keep if fn == func.name})
 
 
 def _partition(module: Module, opts: PartitionOptions) -> tuple[list[dict], set]:
@@ -128,6 +134,7 @@ __all__ = [
     "PassManager",
     "UnrollOptions",
     "array_entry",
+    "auto_unrollable",
     "auto_partition_plan",
     "combine_loads",
     "divide_by_constants",

@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..analysis import AffineAnalysis
+from ..analysis import AffineAnalysis, low_bits
 from ..errors import HLSError
 from ..ir import Bank, Block, Const, Function, MemoryObject, Module, Op, add_guard, replace_uses
 from ..targets import MEMORY
@@ -98,11 +98,9 @@ def static_bank(an: AffineAnalysis, addr, part: Partition, depth_words: int) -> 
     if part.kind == "block" or not _pow2(nb):
         return None
     a = an.form(addr)
-    if a is None or (1 << a.bits) % nb:
+    if a is None:
         return None
-    if any(c % nb for _, c in a.terms):
-        return None
-    return a.const % nb
+    return low_bits(a, nb.bit_length() - 1)
 
 
 def _insert(block: Block, before: Op, op: Op) -> Op:

@@ -163,32 +163,51 @@ def merge_blocks(func: Function) -> int:
     return n
 
 
-def unroll_requests(func: Function, directives=None) -> dict[Block, int | str]:
+def unroll_requests(func: Function, directives=None,
+                    auto: dict | None = None) -> dict[Block, int | str]:
     """{loop header: unroll factor or "full"} from pragmas and directives (a factor of 1
-    means "do not unroll")."""
+    means "do not unroll"), else from ``auto`` ({(function name, header name): factor},
+    the flow's choice by estimated cycles) for a loop that is one block without calls.
+
+    clang at -O1 marks every loop ``llvm.loop.unroll.disable`` (its unroller is done with
+    it), so that note cannot tell a ``#pragma clang loop unroll(disable)``: it does not
+    stop ``auto``; a directive ``unroll = 1`` or ``--no-auto-unroll`` does."""
     out: dict[Block, int | str] = {}
     for lp in find_loops(func):
         want = None
         for latch in lp.latches:
             want = latch.terminator.attrs.get("loop_md", {}).get("unroll", want)
-        if directives is not None:
-            want = directives.for_loop(func.name, loop_line(lp), lp.header.name).get("unroll", want)
+        asked = (directives.for_loop(func.name, loop_line(lp), lp.header.name).get("unroll")
+                 if directives is not None else None)
+        if asked is not None:
+            want = asked
+        elif (want in (None, 1) and auto and (func.name, lp.header.name) in auto
+              and auto_unrollable(lp)):
+            want = auto[(func.name, lp.header.name)]
         if want is not None and want != 1:
             out[lp.header] = want
     return out
 
 
-def unroll_loops(func: Function, directives=None) -> int:
-    """Unroll the loops that pragmas or directives ask for, innermost first; a fully
-    unrolled inner loop leaves straight-line code that merges into its enclosing loop,
-    which if-conversion may then turn into a single block (and unroll in turn).  Returns
-    the number of loops unrolled."""
+def auto_unrollable(lp) -> bool:
+    """A loop the flow may unroll of its own accord: one block, no call."""
+    return lp.blocks == [lp.header] and not any(op.kind == "call" for op in lp.header.ops)
+
+
+def unroll_loops(func: Function, directives=None, auto: dict | None = None,
+                 keep=frozenset()) -> int:
+    """Unroll the loops that pragmas or directives ask for (and those of ``auto``),
+    innermost first; a fully unrolled inner loop leaves straight-line code that merges
+    into its enclosing loop, which if-conversion (of the loops not named in ``keep``) may
+    then turn into a single block (and unroll in turn).  Returns the number of loops
+    unrolled."""
     done: set = set()
     while True:
-        reqs = {h: u for h, u in unroll_requests(func, directives).items() if h not in done}
+        reqs = {h: u for h, u in unroll_requests(func, directives, auto).items()
+                if h not in done}
         if not reqs:
             return len(done)
-        if_convert(func)
+        if_convert(func, set(keep) - {h.name for h in reqs})  # asked for: converted
         loops = find_loops(func)
         for lp in reversed(loops):  # inner loops first
             if lp.header in reqs and lp.blocks == [lp.header]:

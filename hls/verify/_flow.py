@@ -209,5 +209,5 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
         result.diagnosis = ir_diagnosis(res.module, calls, skip_globals=INTERNAL_GLOBALS)
     name_aborts(result, res.module.abort_sites)
     if profile_loops and native_text is not None:
-        result.loops = loop_profiles(res, result.loop_activity, native_text)
+        result.loops = loop_profiles(res, result.loop_activity, native_text, calls)
     return result

@@ -91,8 +91,8 @@ class LoopProfile:
     depth: int
     entries: int         # loop entries over the whole co-simulation (RTL)
     #: iterations over the whole co-simulation (native execution; an exactly unrolled
-    #: loop's native iterations divided by its factor); None for a loop unrolled with
-    #: guarded copies, whose iterations per entry the native run does not tell
+    #: loop's native iterations divided by its factor; a loop unrolled with guarded
+    #: copies: its header visits in the interpreted CDFG); None when none is known
     iterations: int | None
     cycles: int          # cycles in the loop's state (RTL)
 
@@ -125,13 +125,42 @@ class LoopProfile:
                 f"{self.overhead_per_entry:+.2f}/entry)")
 
 
+def unrolled_header_visits(synth: Any, calls: Sequence[Any]) -> dict[tuple[str, str], int] | None:
+    """Header visits of the synthesised CDFG (after its passes) over ``calls``
+    (hls.verify.Call: the co-simulated calls of the top), by the IR interpreter: a loop
+    unrolled with guarded copies runs ``ceil(n / factor)`` iterations per entry of ``n``,
+    which the native block counts of the source loop do not tell.  None when a call
+    cannot be interpreted (a result with no defined meaning, a step limit)."""
+    from hls.ir import InterpError, Undefined, run_function
+
+    top = synth.module.top
+    glob = [m for m in synth.module.globals if m.symbol]
+    total: dict[tuple[str, str], int] = {}
+    for c in calls:
+        presets = {m.name: c.glob_in[m.symbol] for m in glob if m.symbol in c.glob_in}
+        try:
+            r = run_function(top, c.scalars, c.mem_in, presets or None)
+        except (Undefined, InterpError, RecursionError):
+            return None
+        for key, n in r.visits.items():
+            total[key] = total.get(key, 0) + n
+    return total
+
+
 def loop_profiles(synth: Any, activity: dict[tuple[str, str], tuple[int, int]],
-                  ll: str) -> list[LoopProfile]:
+                  ll: str, calls: Sequence[Any] = ()) -> list[LoopProfile]:
     """Profiles of every pipelined loop of ``synth`` (an hls.flow.SynthResult built with
     loop probes) from the probe counts ``activity`` and a native run of ``main`` of
-    ``ll`` (the testbench or whole-program IR that was co-simulated)."""
+    ``ll`` (the testbench or whole-program IR that was co-simulated); a loop unrolled
+    with guarded copies takes its iterations from the interpreted ``calls``
+    (:func:`unrolled_header_visits`)."""
     funcs = [f.name for f in synth.module.functions]
     visits = native_block_visits(ll, funcs)
+    ir_visits = None
+    if calls and any(not b.terminator.attrs["unrolled"][1]
+                     for fs in synth.schedules.values() for b in fs.pipelines
+                     if "unrolled" in b.terminator.attrs):
+        ir_visits = unrolled_header_visits(synth, calls)
     out = []
     for f in synth.module.functions:
         for b, lp in synth.schedules[f].pipelines.items():
@@ -143,6 +172,9 @@ def loop_profiles(synth: Any, activity: dict[tuple[str, str], tuple[int, int]],
             unrolled = b.terminator.attrs.get("unrolled")
             if unrolled is not None:
                 factor, exact = unrolled
-                its = its // factor if exact else None
+                if exact:
+                    its = its // factor
+                else:
+                    its = None if ir_visits is None else ir_visits.get((f.name, b.name), 0)
             out.append(LoopProfile(f.name, b.name, lp.ii, lp.depth, ent, its, cyc))
     return out

@@ -1,0 +1,58 @@
+"""Automatic unrolling of pipelined loops (hls.flow.plan_unrolling): a loop is unrolled
+where its estimated cycles drop, not where they do not, never against a directive, and
+the unrolled design matches native execution with the cycles the estimate predicted."""
+
+from __future__ import annotations
+
+from hls.flow import SynthOptions, synthesize
+from hls.verify import cosim
+
+# a dot product (two loads of two memories per iteration, an add recurrence that chains
+# twice in a cycle) and a recurrence through a multiplier, whose copies would only
+# lengthen the recurrence
+PROGRAM = """
+static int a[64], b[64];
+int main(void) {
+    for (int i = 0; i < 64; i++) { a[i] = i * 7 - 100; b[i] = 3 - i; }
+    int s = 0;
+    for (int i = 0; i < 64; i++)
+        s += a[i] * b[i];
+    unsigned h = 1;
+    for (int i = 0; i < 64; i++)
+        h = h * 2654435761u + (unsigned)a[i];
+    return s ^ (int)h;
+}
+"""
+
+
+def _loops(res) -> dict[int, dict]:
+    return {lp["source_line"]: lp for lp in res.report["loops"]}
+
+
+def test_unrolled_where_it_pays_and_checked(tmp_path):
+    src = tmp_path / "dot.c"
+    src.write_text(PROGRAM)
+    res = synthesize(src, SynthOptions(top="main", loop_probes=True))
+    plain = synthesize(src, SynthOptions(top="main", auto_unroll=False))
+    got, before = _loops(res), _loops(plain)
+    dot, hash_ = got[7], got[10]
+    assert dot["unrolled"] in (2, 4) and dot["pipelined"]
+    assert dot["estimate"]["pipelined_cycles"] <= 0.9 * before[7]["estimate"]["pipelined_cycles"]
+    # the multiply recurrence: II doubles with two copies, so no gain and no unrolling
+    assert "unrolled" not in hash_ and hash_["pipelined"]
+    assert all("unrolled" not in lp for lp in before.values())
+    r, rp = cosim(src, "main", synth=res, profile_loops=True), cosim(src, "main", synth=plain)
+    assert r.passed and rp.passed, (r.summary(), rp.summary())
+    assert r.total_cycles < rp.total_cycles
+    for p in r.loops:        # every loop's cycles are the model's (n - 1) x II + depth
+        if p.model_cycles is not None:
+            assert p.cycles == p.model_cycles, p
+
+
+def test_a_directive_keeps_a_loop_rolled(tmp_path):
+    src = tmp_path / "dot.c"
+    src.write_text(PROGRAM)
+    dirs = tmp_path / "d.toml"
+    dirs.write_text('[[loop]]\nfunction = "main"\nline = 7\nunroll = 1\n')
+    res = synthesize(src, SynthOptions(top="main", directives=str(dirs)))
+    assert "unrolled" not in _loops(res)[7]
