@@ -38,7 +38,9 @@ from .scheduling import (
     FunctionSchedule,
     Profitability,
     iteration_states,
+    iteration_weights,
     loop_directives,
+    skipped,
     op_timing,
     schedule_function,
 )
@@ -299,18 +301,29 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
 UNROLL_FACTORS = (2, 4)
 #: an unrolled loop must save this share of the loop's estimated cycles (it costs area)
 UNROLL_GAIN = 0.9
+#: inner loops of at most this many iterations (and ops x iterations) may be unrolled
+#: fully, so that their parent loop pipelines over the nest
+FULL_UNROLL_TRIPS = 16
+FULL_UNROLL_OPS = 1024
 
 
 def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
                    inp: LoadedInput, profit: Profitability, keep: frozenset) -> tuple:
-    """The pipelined loops worth unrolling, as ((function, header), factor) pairs.
+    """The loops worth unrolling, as ((function, header), factor or "full") pairs.
 
-    The module is lowered and scheduled as the flow will (``keep``), then again with every
-    pipelined innermost loop that nothing asks to unroll or pipeline at a given II
-    unrolled by 2, then by 4 those that paid, with automatic partitioning (spare ports of
-    dual-port memories, or banks, and spare units take the copies).  A factor is kept
-    where the loop's estimated cycles (:class:`hls.scheduling.LoopEstimate`, the unrolled
-    loop running fewer iterations) are at most :data:`UNROLL_GAIN` of the factor before.
+    The module is lowered and scheduled as the flow will (``keep``), then again:
+
+    1. with every innermost loop of a constant trip count of at most
+       :data:`FULL_UNROLL_TRIPS`, the only loop of its parent, unrolled fully: the parent
+       becomes one block and may be pipelined over the whole nest.  Kept where the
+       parent's estimate is at most :data:`UNROLL_GAIN` of the nest's before (the inner
+       loop's estimate and the parent's own states);
+    2. with every pipelined innermost loop that nothing asks to unroll or pipeline at a
+       given II unrolled by 2, then by 4 those that paid, with automatic partitioning
+       (spare ports of dual-port memories, or banks, and spare units take the copies).  A
+       factor is kept where the loop's estimated cycles (:class:`hls.scheduling.LoopEstimate`,
+       the unrolled loop running fewer iterations) are at most :data:`UNROLL_GAIN` of the
+       factor before.
 
     Partitioning for the copies is module-wide: an array split for one loop can cost
     another loop that reaches it at addresses of no static bank (ports of every bank, and
@@ -321,8 +334,8 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
         return ()
 
     def trial(unroll: dict) -> dict:
-        """{(function, header): (loop, estimated cycles, arrays it touches, pipelined)}
-        for the innermost loops"""
+        """{(function, header): _Trial} for every loop, lowered and scheduled with
+        ``unroll``"""
         mod = _load(path, opts, inp)
         _, schedules, _, _ = _lower_and_schedule(mod, opts, dirs, alveo, target, profit, keep,
                                                  quiet=True, bind_too=False,
@@ -332,46 +345,101 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
         # stream takes exactly one access per iteration, and a bundle has one port
         axi = {p.mem for p in mod.top.ptr_params} if alveo else set()
         for f, fs in schedules.items():
-            outer = {lp.parent for lp, _ in fs.loops}
+            kids: dict = {}
+            for lp, _ in fs.loops:
+                kids.setdefault(lp.parent, []).append(lp)
             for lp, why in fs.loops:
                 est = fs.estimates.get(lp.header)
-                if est is None or lp in outer:   # an outer loop's estimate means little
+                if est is None:
                     continue
-                cycles = est.sequential if why is not None else est.pipelined
-                arrays = {(op.mem.whole or op.mem).name for b in lp.blocks for op in b.ops
-                          if op.mem is not None}
-                touches_axi = any(op.mem in axi for b in lp.blocks for op in b.ops
-                                  if op.mem is not None)
-                out[(f.name, lp.header.name)] = (lp, cycles, arrays,
-                                                 why is None and lp.header in fs.pipelines
-                                                 and not touches_axi)
+                inner = lp not in kids
+                mems = [op.mem for b in lp.blocks for op in b.ops if op.mem is not None]
+                nested = {b for k in kids.get(lp, ()) for b in k.blocks}
+                w = iteration_weights(lp, profit.profile)
+                own = sum(w[b] * (0 if skipped(b) else fs.blocks[b].schedule.length)
+                          for b in lp.blocks if b not in nested)
+                out[(f.name, lp.header.name)] = _Trial(
+                    lp, est.sequential if why is not None else est.pipelined, inner,
+                    why is None and lp.header in fs.pipelines and not any(m in axi for m in mems),
+                    frozenset((m.whole or m).name for m in mems),
+                    est.counts.iterations * own,
+                    (f.name, lp.parent.header.name) if lp.parent is not None else None,
+                    tuple((f.name, k.header.name) for k in kids.get(lp, ())))
         return out
 
+    def settle(chosen: dict, want: dict, base: dict, gain) -> tuple[dict, dict]:
+        """``want`` (added to ``chosen``) without the requests whose trial did not pay
+        (``gain(key, trial)``: True when it paid) or shared an array with an innermost
+        loop of ``base`` that the trial made slower; returns the requests and the trial."""
+        got = {}
+        for _ in range(3):
+            got = trial(chosen | want)
+            victims = [v for k, v in got.items() if v.inner and k in base and base[k].inner
+                       and k not in want and v.cycles > base[k].cycles]
+            shared = {k for k in want if any(_touches(got, base, k) & v.arrays for v in victims)}
+            want = {k: f for k, f in want.items() if k not in shared and gain(k, got)}
+            if not shared:
+                return want, got
+        return {}, got
+
+    def asked(lp) -> bool:
+        return "ii" in loop_directives(lp, dirs) or _unroll_asked(lp, dirs)
+
+    # 1. inner loops of a few iterations fully unrolled: their parent becomes one block,
+    #    pipelined over the nest (the nest's estimate: the inner loop's cycles and the
+    #    parent's own states, against the parent's after)
     base = trial({})
-    cost = {key: cycles for key, (lp, cycles, _, piped) in base.items()
-            if piped and auto_unrollable(lp) and "ii" not in loop_directives(lp, dirs)
-            and not _unroll_asked(lp, dirs)
-            and profit.estimate_counts(lp).per_entry >= 4}
+    full = {}
+    for key, t in base.items():
+        par = base.get(t.parent)
+        if (t.inner and par is not None and par.children == (key,) and auto_unrollable(t.loop)
+                and t.loop.trip_count is not None and 2 <= t.loop.trip_count <= FULL_UNROLL_TRIPS
+                and len(t.loop.header.ops) * t.loop.trip_count <= FULL_UNROLL_OPS
+                and not asked(t.loop) and not asked(par.loop)):
+            full[key] = "full"
+    before = {base[k].parent: base[k].cycles + base[base[k].parent].own for k in full}
     chosen: dict = {}
-    tried = dict(cost)
+    if full:
+        def nest_pays(k, got, base=base):
+            p = got.get(base[k].parent)
+            return p is not None and p.inner and p.cycles <= UNROLL_GAIN * before[base[k].parent]
+        chosen, _ = settle({}, full, base, nest_pays)
+        if chosen:
+            base = trial(chosen)
+    # 2. pipelined innermost loops unrolled by 2, then by 4 where 2 paid
+    tried = {key: t.cycles for key, t in base.items()
+             if t.inner and t.piped and auto_unrollable(t.loop) and not asked(t.loop)
+             and profit.estimate_counts(t.loop).per_entry >= 4}
     for factor in UNROLL_FACTORS:
         if not tried:
             break
-        want = {k: factor for k in tried}
-        for _ in range(3):
-            got = trial(chosen | want)
-            victims = [v for k, v in got.items() if k not in want and k in base
-                       and v[1] > base[k][1]]
-            shared = {k for k in want if any(got[k][2] & v[2] for v in victims)}
-            want = {k: f for k, f in want.items() if k not in shared and k in got
-                    and got[k][1] <= UNROLL_GAIN * tried[k]}
-            if not shared:
-                break
-        else:
-            want = {}
+
+        def pays(k, got, tried=tried):
+            return k in got and got[k].cycles <= UNROLL_GAIN * tried[k]
+        want, got = settle(chosen, {k: factor for k in tried}, base, pays)
         chosen.update(want)
-        tried = {k: got[k][1] for k in want}
+        tried = {k: got[k].cycles for k in want}
     return tuple(sorted(chosen.items()))
+
+
+@dataclass(frozen=True)
+class _Trial:
+    """A loop in a trial lowering (:func:`plan_unrolling`)."""
+
+    loop: object
+    cycles: float          # estimated: pipelined, or sequential (outer loops: means little)
+    inner: bool
+    piped: bool            # pipelined, and free to unroll (no m_axi/axis port)
+    arrays: frozenset      # names of the (whole) arrays it touches
+    own: float             # states of its own blocks (not those of inner loops) over the run
+    parent: tuple | None
+    children: tuple
+
+
+def _touches(got: dict, base: dict, key) -> frozenset:
+    """Arrays of the loop ``key`` in a trial, or in ``base`` (fully unrolled: gone)."""
+    t = got.get(key) or base.get(key)
+    return t.arrays if t is not None else frozenset()
 
 
 def _unroll_asked(lp, dirs) -> bool:

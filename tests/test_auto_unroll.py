@@ -56,3 +56,48 @@ def test_a_directive_keeps_a_loop_rolled(tmp_path):
     dirs.write_text('[[loop]]\nfunction = "main"\nline = 7\nunroll = 1\n')
     res = synthesize(src, SynthOptions(top="main", directives=str(dirs)))
     assert "unrolled" not in _loops(res)[7]
+
+
+NEST = """
+static int m[32][4], v[4], out[32];
+int main(void) {
+    for (int i = 0; i < 32; i++)
+        for (int k = 0; k < 4; k++)
+            m[i][k] = i * 3 - k * 5;
+    for (int k = 0; k < 4; k++)
+        v[k] = k + 1;
+    for (int i = 0; i < 32; i++) {
+        int s = 0;
+        for (int k = 0; k < 4; k++)
+            s += m[i][k] * v[k];
+        out[i] = s;
+    }
+    int h = 0;
+    for (int i = 0; i < 32; i++)
+        h = h * 31 + out[i];
+    return h;
+}
+"""
+
+
+def test_short_inner_loop_fully_unrolled_and_its_parent_pipelined(tmp_path):
+    src = tmp_path / "nest.c"
+    src.write_text(NEST)
+    res = synthesize(src, SynthOptions(top="main", loop_probes=True))
+    plain = synthesize(src, SynthOptions(top="main", auto_unroll=False))
+    got = {lp["loop"]: lp for lp in res.report["loops"]}
+    before = {lp["loop"]: lp for lp in plain.report["loops"]}
+    # before: the k loop of line 12 pipelined inside a sequential i loop
+    inner = next(name for name, lp in before.items() if lp["source_line"] == 12)
+    # the i loop around it: the second of the two outer loops (the first initialises m)
+    outer = [name for name, lp in before.items()
+             if lp.get("not_pipelined_reason") == "not an innermost loop"][-1]
+    assert before[inner]["pipelined"]
+    # after: no k loop left, the i loop is pipelined over the whole nest
+    assert inner not in got and got[outer]["pipelined"]
+    r, rp = cosim(src, "main", synth=res, profile_loops=True), cosim(src, "main", synth=plain)
+    assert r.passed and rp.passed, (r.summary(), rp.summary())
+    assert r.total_cycles < rp.total_cycles
+    for p in r.loops:
+        if p.model_cycles is not None:
+            assert p.cycles == p.model_cycles, p

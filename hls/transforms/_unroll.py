@@ -202,15 +202,19 @@ def unroll_loops(func: Function, directives=None, auto: dict | None = None,
     then turn into a single block (and unroll in turn).  Returns the number of loops
     unrolled."""
     done: set = set()
+    full = False
     while True:
         reqs = {h: u for h, u in unroll_requests(func, directives, auto).items()
                 if h not in done}
         if not reqs:
+            if full:    # the enclosing loops of fully unrolled ones, one block if they can
+                if_convert(func, keep)
             return len(done)
         if_convert(func, set(keep) - {h.name for h in reqs})  # asked for: converted
         loops = find_loops(func)
         for lp in reversed(loops):  # inner loops first
             if lp.header in reqs and lp.blocks == [lp.header]:
+                full = full or reqs[lp.header] == "full"
                 unroll_block(func, lp.header, reqs[lp.header], lp.trip_count)
                 done.add(lp.header)
                 merge_blocks(func)

@@ -152,24 +152,29 @@ def loop_profiles(synth: Any, activity: dict[tuple[str, str], tuple[int, int]],
     """Profiles of every pipelined loop of ``synth`` (an hls.flow.SynthResult built with
     loop probes) from the probe counts ``activity`` and a native run of ``main`` of
     ``ll`` (the testbench or whole-program IR that was co-simulated); a loop unrolled
-    with guarded copies takes its iterations from the interpreted ``calls``
-    (:func:`unrolled_header_visits`)."""
+    with guarded copies, or made by the frontend (no native block), takes its iterations
+    from the interpreted ``calls`` (:func:`unrolled_header_visits`)."""
     funcs = [f.name for f in synth.module.functions]
     visits = native_block_visits(ll, funcs)
     ir_visits = None
-    if calls and any(not b.terminator.attrs["unrolled"][1]
-                     for fs in synth.schedules.values() for b in fs.pipelines
-                     if "unrolled" in b.terminator.attrs):
+    if calls and any((f.name, b.name) not in visits or not b.terminator.attrs.get(
+            "unrolled", (1, True))[1] for f in synth.module.functions
+            for b in synth.schedules[f].pipelines):
         ir_visits = unrolled_header_visits(synth, calls)
     out = []
     for f in synth.module.functions:
         for b, lp in synth.schedules[f].pipelines.items():
             cyc, ent = activity.get((f.name, b.name), (0, 0))
-            if (f.name, b.name) not in visits:
-                raise CosimError(f"loop profile: block {b.name} of {f.name} has no native "
-                                 "counterpart")
-            its: int | None = visits[(f.name, b.name)]
             unrolled = b.terminator.attrs.get("unrolled")
+            if (f.name, b.name) not in visits:
+                # a loop the frontend made (a memcpy's copy loop): the interpreted CDFG's
+                if ir_visits is None:
+                    raise CosimError(f"loop profile: block {b.name} of {f.name} has no "
+                                     "native counterpart")
+                out.append(LoopProfile(f.name, b.name, lp.ii, lp.depth, ent,
+                                       ir_visits.get((f.name, b.name), 0), cyc))
+                continue
+            its: int | None = visits[(f.name, b.name)]
             if unrolled is not None:
                 factor, exact = unrolled
                 if exact:
