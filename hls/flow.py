@@ -415,7 +415,7 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
             break
 
         def pays(k, got, tried=tried):
-            return k in got and got[k].cycles <= UNROLL_GAIN * tried[k]
+            return k in got and got[k].piped and got[k].cycles <= UNROLL_GAIN * tried[k]
         want, got = settle(chosen, {k: factor for k in tried}, base, pays)
         chosen.update(want)
         tried = {k: got[k].cycles for k in want}

@@ -169,7 +169,8 @@ class Profitability:
         counts = loop_counts(lp, self.profile)
         key = (lp.header.function.name, lp.header.name)
         if self.before_ifconv and key in self.before_ifconv:
-            seq = counts.iterations * self.before_ifconv[key]
+            # states per source iteration, with its branches; unrolled: that many each
+            seq = counts.iterations * unroll_factor(lp) * self.before_ifconv[key]
         else:
             seq = counts.iterations * iteration_states(lp, lengths, self.profile)
         pipe = pipelined_cycles(counts, ii, depth) if ii is not None else None

@@ -12,7 +12,9 @@ from ..ir import Const, Function, Op, op_def
 
 
 def _vkey(v, memo: dict):
-    """A structural key: equal keys compute equal values (same ops on the same inputs)."""
+    """A structural key: equal keys compute equal values (same ops on the same inputs).
+    Keys are interned numbers (``memo[None]`` maps each flat key to its number): a nested
+    tuple of a deep expression DAG would take exponential time to hash."""
     if isinstance(v, Const):
         return ("c", v.width, v.value)
     if not isinstance(v, Op) or not op_def(v.kind).pure:
@@ -21,7 +23,9 @@ def _vkey(v, memo: dict):
     if k is None:
         attrs = tuple(sorted((a, x) for a, x in v.attrs.items()
                              if isinstance(x, (int, str)) and not isinstance(x, bool)))
-        k = (v.kind, v.width, attrs, tuple(_vkey(o, memo) for o in v.operands))
+        flat = (v.kind, v.width, attrs, tuple(_vkey(o, memo) for o in v.operands))
+        table = memo.setdefault(None, {})
+        k = ("e", table.setdefault(flat, len(table)))
         memo[id(v)] = k
     return k
 
