@@ -305,6 +305,8 @@ UNROLL_GAIN = 0.9
 #: fully, so that their parent loop pipelines over the nest
 FULL_UNROLL_TRIPS = 16
 FULL_UNROLL_OPS = 1024
+#: at most this many ops in an unrolled loop body (modulo scheduling time grows fast)
+UNROLL_OPS = 600
 
 
 def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
@@ -416,7 +418,11 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
 
         def pays(k, got, tried=tried):
             return k in got and got[k].piped and got[k].cycles <= UNROLL_GAIN * tried[k]
-        want, got = settle(chosen, {k: factor for k in tried}, base, pays)
+        want = {k: factor for k in tried
+                if len(base[k].loop.header.ops) * factor <= UNROLL_OPS}
+        if not want:
+            break
+        want, got = settle(chosen, want, base, pays)
         chosen.update(want)
         tried = {k: got[k].cycles for k in want}
     return tuple(sorted(chosen.items()))
@@ -487,7 +493,8 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
         if after == "frontend":
             return [], set()
         pm = PassManager(transforms.PASSES, {
-            "if-conversion": IfConversionOptions(pipeline=opts.pipeline, keep=keep),
+            "if-conversion": IfConversionOptions(pipeline=opts.pipeline, keep=keep,
+                                                 top=module.top.name),
             "unroll": UnrollOptions(directives=dirs, auto=unroll, keep=keep),
             "partition": PartitionOptions(directives=dirs, alveo=alveo),
             "scalar-replacement": ScalarOptions(top=module.top.name),

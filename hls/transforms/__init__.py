@@ -35,6 +35,8 @@ class IfConversionOptions:
     #: loops left with their branches, by (function name, header block name): the flow
     #: keeps those whose pipeline would not pay (hls.scheduling.Profitability)
     keep: frozenset = frozenset()
+    #: the top function: its pointer parameters are distinct storage
+    top: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +83,7 @@ def _partition(module: Module, opts: PartitionOptions) -> tuple[list[dict], set]
 
 PASSES: tuple[Pass, ...] = (
     Pass("if-conversion", "loops whose body branches -> one predicated block (pipelining only)",
-         lambda f, o: if_convert(f, {h for fn, h in o.keep if fn == f.name}),
+         lambda f, o: if_convert(f, {h for fn, h in o.keep if fn == f.name}, f.name == o.top),
          options=IfConversionOptions, when=lambda o: o.pipeline),
     Pass("unroll", "unroll loops by pragma or directive, innermost first",
          _unroll, options=UnrollOptions),

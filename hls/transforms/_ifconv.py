@@ -12,7 +12,12 @@ order:
   names its position) and touch memory only when it holds;
 * a phi of a non-header block becomes a chain of selects on the edge predicates;
 * the latch's branch becomes the merged block's branch, and phis after the loop take the
-  latch's values from the merged block.
+  latch's values from the merged block;
+* stores to one memory from blocks no path joins (the arms of a switch or an if-else)
+  become one store of selected address and data under the OR of their guards, when every
+  other access to that memory in the body runs before them on every path or never with
+  them: one port use instead of one per arm, and no write-after-write chain between arms
+  that never run together (``out[n] = x`` in several cases of a state machine).
 """
 
 from __future__ import annotations
@@ -103,25 +108,30 @@ def candidates(func: Function) -> list:
     return [lp for lp in loops if convertible(func, lp, loops) and _topo(lp)]
 
 
-def if_convert(func: Function, keep=frozenset()) -> int:
+def if_convert(func: Function, keep=frozenset(), distinct_params: bool = False) -> int:
     """If-convert every qualifying innermost loop of ``func``, except those whose header
-    is named in ``keep``; returns how many."""
+    is named in ``keep``; returns how many.  ``distinct_params``: ``func``'s pointer
+    parameters are distinct storage (the top's port sets; a callee's two pointers may
+    be windows on one array, so its stores are not moved past its other accesses)."""
     n = 0
     while True:
         loops = find_loops(func)
         for lp in loops:
             if lp.header.name not in keep and convertible(func, lp, loops) and _topo(lp):
-                _convert(func, lp)
+                params = [p.mem for p in func.ptr_params]
+                fixed = set(params) if len(params) > 1 and not distinct_params else set()
+                _convert(func, lp, fixed)
                 n += 1
                 break
         else:
             return n
 
 
-def _convert(func: Function, lp) -> None:
+def _convert(func: Function, lp, fixed: set = frozenset()) -> None:
     header, latch = lp.header, lp.latches[0]
     body = set(lp.blocks)
     order = _topo(lp)
+    origin: dict[Op, Block] = {}
     pred: dict[Block, object] = {header: TRUE}
     edge: dict[tuple[Block, Block], object] = {}
     merged: list[Op] = list(header.phis)
@@ -144,6 +154,8 @@ def _convert(func: Function, lp) -> None:
                 continue
             if op.kind in ("load", "store") and not (pred[b] is TRUE):
                 add_guard(op, pred[b], merged.append)  # ANDed with a guard it has
+            if op.kind in ("load", "store"):
+                origin[op] = b
             merged.append(op)
         t = b.terminator
         if b is latch:
@@ -174,6 +186,7 @@ def _convert(func: Function, lp) -> None:
             else:
                 edge[(b, tt)] = _and(pred[b], c, merged, t.loc)
                 edge[(b, ff)] = _and(pred[b], _not(c, merged, t.loc), merged, t.loc)
+    merged = _merge_exclusive_stores(merged, origin, _reach(order, body, header), fixed)
     term = latch.terminator
     term.targets = [header if s is header else s for s in term.targets]
     merged.append(term)
@@ -190,3 +203,71 @@ def _convert(func: Function, lp) -> None:
         for phi in b.phis:
             phi.incoming = [(header if p is latch else p, v) for p, v in phi.incoming]
     func.blocks = [b for b in func.blocks if b is header or b not in body]
+
+
+def _reach(order: list[Block], body: set, header: Block) -> dict[Block, set]:
+    """Blocks reachable from each block of the loop body without the back edge."""
+    reach: dict[Block, set] = {}
+    for b in reversed(order):
+        r = {b}
+        for s in b.terminator.targets:
+            if s in body and s is not header:
+                r |= reach[s]
+        reach[b] = r
+    return reach
+
+
+def _merge_exclusive_stores(merged: list[Op], origin: dict, reach: dict,
+                            fixed: set) -> list[Op]:
+    """``merged`` with each memory's stores from mutually exclusive blocks made one
+    store at the end of the body (see the module docstring for when); the stores of the
+    memories in ``fixed`` (that may alias others) stay where they are."""
+    by_mem: dict = {}
+    for op in merged:
+        if op.kind in ("load", "store"):
+            by_mem.setdefault(op.mem, []).append(op)
+    pos = {op: i for i, op in enumerate(merged)}
+
+    def apart(a: Block, b: Block) -> bool:
+        return a not in reach[b] and b not in reach[a]
+
+    drop: set = set()
+    tail: list[Op] = []
+    for mem, accs in by_mem.items():
+        stores = [op for op in accs if op.kind == "store"]
+        blocks = [origin[op] for op in stores]
+        if (len(stores) < 2 or len(set(blocks)) != len(blocks) or mem in fixed
+                or any("guard" not in o.attrs for o in stores)):
+            continue
+        if any(not apart(a, b) for i, a in enumerate(blocks) for b in blocks[i + 1:]):
+            continue
+        first = stores[0]
+        if any((o.attrs["size"], o.attrs["lane"], o.operands[1].width)
+               != (first.attrs["size"], first.attrs["lane"], first.operands[1].width)
+               for o in stores):
+            continue
+        ok = True
+        for ld in accs:
+            if ld.kind == "store":
+                continue
+            lb = origin[ld]
+            for st, sb in zip(stores, blocks):
+                before = (sb in reach[lb] and lb is not sb) or (lb is sb and pos[ld] < pos[st])
+                if not (before or apart(lb, sb)):
+                    ok = False
+        if not ok:
+            continue
+        loc = first.loc
+        guards = [o.operands[o.attrs["guard"]] for o in stores]
+        addr, data = stores[-1].operands[0], stores[-1].operands[1]
+        for o, g in zip(reversed(stores[:-1]), reversed(guards[:-1])):
+            addr = Op(width=addr.width, kind="select", operands=[g, o.operands[0], addr], loc=loc)
+            data = Op(width=data.width, kind="select", operands=[g, o.operands[1], data], loc=loc)
+            tail += [addr, data]
+        st = Op(width=0, kind="store", operands=[addr, data],
+                attrs={"mem": mem, "size": first.attrs["size"], "lane": first.attrs["lane"]},
+                loc=loc)
+        add_guard(st, _or(guards, tail, loc), tail.append)
+        tail.append(st)
+        drop.update(stores)
+    return [op for op in merged if op not in drop] + tail
