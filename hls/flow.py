@@ -294,7 +294,9 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
     keep = frozenset((f.name, lp.header.name) for f, fs in schedules.items()
                      for lp, why in fs.loops
                      if why is not None and (f.name, lp.header.name) in cands)
-    return profit, keep, plan_unrolling(path, opts, dirs, alveo, target, inp, profit, keep)
+    # with nothing kept, that trial is the lowering plan_unrolling starts from
+    pre = (trial, schedules) if not keep else None
+    return profit, keep, plan_unrolling(path, opts, dirs, alveo, target, inp, profit, keep, pre)
 
 
 #: unroll factors tried, each on the loops the one before paid for
@@ -310,7 +312,8 @@ UNROLL_OPS = 600
 
 
 def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
-                   inp: LoadedInput, profit: Profitability, keep: frozenset) -> tuple:
+                   inp: LoadedInput, profit: Profitability, keep: frozenset,
+                   pre: tuple | None = None) -> tuple:
     """The loops worth unrolling, as ((function, header), factor or "full") pairs.
 
     The module is lowered and scheduled as the flow will (``keep``), then again:
@@ -337,11 +340,14 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
 
     def trial(unroll: dict) -> dict:
         """{(function, header): _Trial} for every loop, lowered and scheduled with
-        ``unroll``"""
-        mod = _load(path, opts, inp)
-        _, schedules, _, _ = _lower_and_schedule(mod, opts, dirs, alveo, target, profit, keep,
-                                                 quiet=True, bind_too=False,
-                                                 unroll=tuple(sorted(unroll.items())))
+        ``unroll`` (``pre``: the module and schedules of the lowering without any)"""
+        if not unroll and pre is not None:
+            mod, schedules = pre
+        else:
+            mod = _load(path, opts, inp)
+            _, schedules, _, _ = _lower_and_schedule(mod, opts, dirs, alveo, target, profit,
+                                                     keep, quiet=True, bind_too=False,
+                                                     unroll=tuple(sorted(unroll.items())))
         out = {}
         # on Alveo targets the top's pointer arguments are m_axi or AXI4-Stream ports: a
         # stream takes exactly one access per iteration, and a bundle has one port
