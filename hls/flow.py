@@ -308,7 +308,7 @@ UNROLL_GAIN = 0.9
 FULL_UNROLL_TRIPS = 16
 FULL_UNROLL_OPS = 1024
 #: at most this many ops in an unrolled loop body (modulo scheduling time grows fast)
-UNROLL_OPS = 600
+UNROLL_OPS = 1024
 
 
 def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
