@@ -28,7 +28,7 @@ from .binding import Binding, bind
 from .directives import load_directives
 from .errors import HLSError
 from .estimate import yosys_area
-from .frontend import FrontendOptions, LoadedInput, load, read_input
+from .frontend import FrontendOptions, LoadedInput, load, read_input, warnings_off
 from .interface import TopInterface
 from .ir import Function, Module, print_module
 from .transforms import auto_partition_plan, partition_array
@@ -268,8 +268,9 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
         profit = Profitability(profile)
         return profit, frozenset(), plan_unrolling(path, opts, dirs, alveo, target, inp,
                                                    profit, frozenset())
-    plain = _load(path, opts, inp)
-    lower_module(plain, opts, dirs, alveo, keep=cands, quiet=True)
+    with warnings_off():      # trial lowerings: the real one warns
+        plain = _load(path, opts, inp)
+        lower_module(plain, opts, dirs, alveo, keep=cands, quiet=True)
     before = {}
     for f in plain.functions:
         loops = [lp for lp in find_loops(f) if (f.name, lp.header.name) in cands]
@@ -281,9 +282,10 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
         for lp in loops:
             before[(f.name, lp.header.name)] = iteration_states(lp, lengths, profile)
     profit = Profitability(profile, before)
-    trial = _load(path, opts, inp)
-    _, schedules, _, _ = _lower_and_schedule(trial, opts, dirs, alveo, target, profit,
-                                             frozenset(), quiet=True, bind_too=False)
+    with warnings_off():
+        trial = _load(path, opts, inp)
+        parts, schedules, _, _ = _lower_and_schedule(trial, opts, dirs, alveo, target, profit,
+                                                     frozenset(), quiet=True, bind_too=False)
     for f, fs in schedules.items():
         for lp, why in fs.loops:
             if why is not None and (f.name, lp.header.name) in cands:
@@ -295,7 +297,7 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
                      for lp, why in fs.loops
                      if why is not None and (f.name, lp.header.name) in cands)
     # with nothing kept, that trial is the lowering plan_unrolling starts from
-    pre = (trial, schedules) if not keep else None
+    pre = (trial, parts, schedules) if not keep else None
     return profit, keep, plan_unrolling(path, opts, dirs, alveo, target, inp, profit, keep, pre)
 
 
@@ -340,15 +342,19 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
 
     def trial(unroll: dict) -> dict:
         """{(function, header): _Trial} for every loop, lowered and scheduled with
-        ``unroll`` (``pre``: the module and schedules of the lowering without any)"""
+        ``unroll`` (``pre``: the module, partitions and schedules of the lowering without
+        any)"""
         if not unroll and pre is not None:
-            mod, schedules = pre
+            mod, parts, schedules = pre
         else:
-            mod = _load(path, opts, inp)
-            _, schedules, _, _ = _lower_and_schedule(mod, opts, dirs, alveo, target, profit,
-                                                     keep, quiet=True, bind_too=False,
-                                                     unroll=tuple(sorted(unroll.items())))
-        out = {}
+            with warnings_off():
+                mod = _load(path, opts, inp)
+                parts, schedules, _, _ = _lower_and_schedule(
+                    mod, opts, dirs, alveo, target, profit, keep, quiet=True, bind_too=False,
+                    unroll=tuple(sorted(unroll.items())))
+        out = _TrialRun()
+        args = {p.mem.name for p in mod.top.ptr_params}
+        out.top_banked = frozenset((e["name"], e["banks"]) for e in parts if e["name"] in args)
         # on Alveo targets the top's pointer arguments are m_axi or AXI4-Stream ports: a
         # stream takes exactly one access per iteration, and a bundle has one port
         axi = {p.mem for p in mod.top.ptr_params} if alveo else set()
@@ -377,14 +383,17 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
 
     def settle(chosen: dict, want: dict, base: dict, gain) -> tuple[dict, dict]:
         """``want`` (added to ``chosen``) without the requests whose trial did not pay
-        (``gain(key, trial)``: True when it paid) or shared an array with an innermost
-        loop of ``base`` that the trial made slower; returns the requests and the trial."""
+        (``gain(key, trial)``: True when it paid), shared an array with an innermost loop
+        of ``base`` that the trial made slower, or touch an argument of the top that the
+        trial split into banks (the top's interface: its port sets stay as they were);
+        returns the requests and the trial."""
         got = {}
         for _ in range(3):
             got = trial(chosen | want)
-            victims = [v for k, v in got.items() if v.inner and k in base and base[k].inner
-                       and k not in want and v.cycles > base[k].cycles]
-            shared = {k for k in want if any(_touches(got, base, k) & v.arrays for v in victims)}
+            victims = [v.arrays for k, v in got.items() if v.inner and k in base
+                       and base[k].inner and k not in want and v.cycles > base[k].cycles]
+            victims.append(frozenset(n for n, _ in got.top_banked - base.top_banked))
+            shared = {k for k in want if any(_touches(got, base, k) & v for v in victims)}
             want = {k: f for k, f in want.items() if k not in shared and gain(k, got)}
             if not shared:
                 return want, got
@@ -432,6 +441,13 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
         chosen.update(want)
         tried = {k: got[k].cycles for k in want}
     return tuple(sorted(chosen.items()))
+
+
+class _TrialRun(dict):
+    """{(function, header): _Trial} of one trial lowering, and ``top_banked``: the
+    top's pointer arguments it split into banks, as (name, banks)."""
+
+    top_banked: frozenset = frozenset()
 
 
 @dataclass(frozen=True)

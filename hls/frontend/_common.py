@@ -3,6 +3,8 @@ the library functions with a hardware meaning, the flag memories, LLVM value hel
 
 from __future__ import annotations
 
+import contextlib
+
 import ctypes
 import re
 import sys
@@ -28,7 +30,23 @@ UNROLL_MEM_BYTES = 4096
 UNROLL_MEMMOVE_BYTES = 64
 
 
+#: nesting depth of :func:`warnings_off` (trial lowerings warn nothing: the real one does)
+_QUIET = [0]
+
+
+@contextlib.contextmanager
+def warnings_off():
+    """Frontend warnings are not printed inside (the flow's trial lowerings)."""
+    _QUIET[0] += 1
+    try:
+        yield
+    finally:
+        _QUIET[0] -= 1
+
+
 def warn(file: str | None, line: int | None, msg: str) -> None:
+    if _QUIET[0]:
+        return
     loc = file or "pyhls"
     if line is not None:
         loc = f"{loc}:{line}"

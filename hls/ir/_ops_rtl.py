@@ -92,6 +92,13 @@ def ashr(op, a):
 def icmp(op, a):
     x, y = a
     pred = op.attrs["pred"]
+    if pred in ("eq", "ne") and len(x) > 1:
+        # against zero: a reduction (x == 0 is written `!x`, which lint takes for a
+        # logical operator on a vector)
+        zx, zy = (isinstance(v, AConst) and v.value == 0 for v in (x, y))
+        if zx or zy:
+            nz = (y if zx else x).any()
+            return ~nz if pred == "eq" else nz
     if pred.startswith("s"):
         x, y = x.as_signed(), y.as_signed()
     return {
