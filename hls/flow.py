@@ -38,11 +38,10 @@ from .scheduling import (
     FunctionSchedule,
     Profitability,
     iteration_states,
-    iteration_weights,
     loop_directives,
-    skipped,
     op_timing,
     schedule_function,
+    unroll_factor,
 )
 from .targets import Target, get_target
 from .transforms import (
@@ -369,14 +368,13 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
                 inner = lp not in kids
                 mems = [op.mem for b in lp.blocks for op in b.ops if op.mem is not None]
                 nested = {b for k in kids.get(lp, ()) for b in k.blocks}
-                w = iteration_weights(lp, profit.profile)
-                own = sum(w[b] * (0 if skipped(b) else fs.blocks[b].schedule.length)
-                          for b in lp.blocks if b not in nested)
+                own = iteration_states(lp, {b: 0 if b in nested else fs.blocks[b].schedule.length
+                                            for b in lp.blocks}, profit.profile)
                 out[(f.name, lp.header.name)] = _Trial(
                     lp, est.sequential if why is not None else est.pipelined, inner,
                     why is None and lp.header in fs.pipelines and not any(m in axi for m in mems),
                     frozenset((m.whole or m).name for m in mems),
-                    est.counts.iterations * own,
+                    est.counts.iterations * own, est.counts.per_entry,
                     (f.name, lp.parent.header.name) if lp.parent is not None else None,
                     tuple((f.name, k.header.name) for k in kids.get(lp, ())))
         return out
@@ -426,7 +424,7 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
     # 2. pipelined innermost loops unrolled by 2, then by 4 where 2 paid
     tried = {key: t.cycles for key, t in base.items()
              if t.inner and t.piped and auto_unrollable(t.loop) and not asked(t.loop)
-             and profit.estimate_counts(t.loop).per_entry >= 4}
+             and t.per_entry >= 4}
     for factor in UNROLL_FACTORS:
         if not tried:
             break
@@ -460,6 +458,7 @@ class _Trial:
     piped: bool            # pipelined, and free to unroll (no m_axi/axis port)
     arrays: frozenset      # names of the (whole) arrays it touches
     own: float             # states of its own blocks (not those of inner loops) over the run
+    per_entry: float       # iterations per entry
     parent: tuple | None
     children: tuple
 
@@ -630,10 +629,8 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
             pl = fs.pipelines.get(lp.header)
             entry = {"function": f.name, "loop": lp.header.name,
                      "source_line": loop_line(lp), "trip_count": lp.trip_count}
-            unrolled = next((lt.terminator.attrs["unrolled"] for lt in lp.latches
-                             if "unrolled" in lt.terminator.attrs), None)
-            if unrolled is not None:   # by a pragma, a directive or the flow's estimate
-                entry["unrolled"] = unrolled[0]
+            if unroll_factor(lp) > 1:   # by a pragma, a directive or the flow's estimate
+                entry["unrolled"] = unroll_factor(lp)
             if pl is not None:
                 entry.update({"pipelined": True, "ii": pl.ii, "mii": pl.mii,
                               "res_mii": pl.res_mii, "rec_mii": pl.rec_mii, "depth": pl.depth,

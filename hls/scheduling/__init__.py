@@ -48,6 +48,7 @@ from ._profit import (
     iteration_states,
     iteration_weights,
     skipped,
+    unroll_factor,
 )
 from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem, Schedule, schedule_length
 from ._resources import DedicatedUnit, MemoryPorts, Resource, UnitClass
@@ -61,7 +62,7 @@ def min_schedule_length(problem: SchedProblem) -> int:
 
 
 __all__ = [
-    "DEFAULT_TRIPS", "LoopCounts", "LoopEstimate", "Profitability", "iteration_states", "iteration_weights", "skipped",
+    "DEFAULT_TRIPS", "LoopCounts", "LoopEstimate", "Profitability", "iteration_states", "iteration_weights", "skipped", "unroll_factor",
     "ChannelSendBeforeReceive",
     "BlockSchedule",
     "FunctionSchedule",

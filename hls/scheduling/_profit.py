@@ -161,9 +161,6 @@ class Profitability:
     #: that said so, by (function name, header name)
     kept: dict[tuple[str, str], LoopEstimate] = field(default_factory=dict)
 
-    def estimate_counts(self, lp: Loop) -> LoopCounts:
-        return loop_counts(lp, self.profile)
-
     def estimate(self, lp: Loop, lengths: dict[Block, int], ii: int | None = None,
                  depth: int | None = None) -> LoopEstimate:
         counts = loop_counts(lp, self.profile)

@@ -113,13 +113,13 @@ def if_convert(func: Function, keep=frozenset(), distinct_params: bool = False) 
     is named in ``keep``; returns how many.  ``distinct_params``: ``func``'s pointer
     parameters are distinct storage (the top's port sets; a callee's two pointers may
     be windows on one array, so its stores are not moved past its other accesses)."""
+    params = [p.mem for p in func.ptr_params]
+    fixed = set(params) if len(params) > 1 and not distinct_params else set()
     n = 0
     while True:
         loops = find_loops(func)
         for lp in loops:
             if lp.header.name not in keep and convertible(func, lp, loops) and _topo(lp):
-                params = [p.mem for p in func.ptr_params]
-                fixed = set(params) if len(params) > 1 and not distinct_params else set()
                 _convert(func, lp, fixed)
                 n += 1
                 break
