@@ -107,6 +107,12 @@ def _parser() -> argparse.ArgumentParser:
                         help="do not unroll pipelined loops of pyhls's own accord (default: "
                              "by 2 or 4, with automatic partitioning, where the estimated "
                              "cycles of the loop drop by 10%% or more)")
+        sp.add_argument("--dataflow", action="store_true",
+                        help="the top is a dataflow region: each of its calls is a task with "
+                        "its own accelerator, started by a distributed controller as soon as "
+                        "its inputs are ready; local arrays between calls become FIFO or "
+                        "ping-pong channels (see also [[dataflow]] and [[channel]] "
+                        "directives and __attribute__((annotate(\"pyhls_dataflow\"))))")
         sp.add_argument("--bram-only", dest="small_memories", action="store_false",
                         help="keep every on-chip array in synchronous block RAM (default: "
                              "local arrays and ROMs of at most 64 words and 2048 bits are LUT "
@@ -266,6 +272,8 @@ def _run(args) -> int:
                         fp_format=fp_format, directives=args.directives,
                         relax_ii=args.relax_ii, m_axi=m_axi, axis=axis,
                         auto_partition=args.auto_partition, auto_unroll=args.auto_unroll,
+                        dataflow=(args.top,) if args.dataflow else (),
+                        dataflow_monitor=args.command == "cosim",
                         axi_data_width=args.axi_data_width,
                         axi_line_beats=args.axi_line_beats,
                         axi_prefetch=not args.axi_no_prefetch,

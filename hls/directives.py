@@ -17,6 +17,15 @@ TOML::
     partition = "cyclic"  # cyclic | block | complete | none (none: keep it whole, and
     factor = 4            #   do not partition it automatically); factor: the banks
 
+    [[dataflow]]
+    function = "top"      # a dataflow region: its calls are tasks (as --dataflow for the top)
+
+    [[channel]]
+    function = "top"      # the dataflow region
+    name = "tmp"          # the local array between two of its calls
+    kind = "fifo"         # fifo | pipo (a FIFO must be provably an in-order stream)
+    depth = 64            # FIFO depth in elements
+
 JSON: ``{"loop": [{"function": "gemm", "line": 12, "ii": 2}]}``.  clang's loop pragmas
 (``#pragma clang loop pipeline(disable)``, ``pipeline_initiation_interval(N)``,
 ``unroll_count(N)``, ``unroll(full)``) say the
@@ -57,11 +66,25 @@ _ARRAY_KEYS = {"function", "name", "partition", "factor"}
 PARTITION_KINDS = ("cyclic", "block", "complete", "none")
 
 
+@dataclass(frozen=True)
+class ChannelDirective:
+    function: str
+    name: str
+    kind: str | None = None     # fifo | pipo
+    depth: int | None = None
+
+
+_CHANNEL_KEYS = {"function", "name", "kind", "depth"}
+
+
 @dataclass
 class Directives:
     loops: list[LoopDirective] = field(default_factory=list)
     arrays: list[ArrayDirective] = field(default_factory=list)
     source: str = ""
+    #: functions that are dataflow regions
+    dataflow: list[str] = field(default_factory=list)
+    channels: list[ChannelDirective] = field(default_factory=list)
 
     def for_loop(self, function: str, line: int | None, label: str) -> dict:
         """The settings of every entry matching the loop (later entries win)."""
@@ -89,10 +112,10 @@ def load_directives(path: str | Path) -> Directives:
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         line = getattr(exc, "lineno", None)
         raise HLSError(f"malformed directives file: {exc}", str(p), line) from None
-    unknown = sorted(set(data) - {"loop", "array"})
+    unknown = sorted(set(data) - {"loop", "array", "dataflow", "channel"})
     if unknown:
         raise HLSError(f"unknown section(s) {', '.join(unknown)} in the directives file "
-                       "(known: loop, array)", str(p), None)
+                       "(known: loop, array, dataflow, channel)", str(p), None)
     out = Directives(source=str(p))
     for i, e in enumerate(data.get("loop", [])):
         where = f"loop entry {i + 1}"
@@ -125,7 +148,36 @@ def load_directives(path: str | Path) -> Directives:
                                        e.get("pipeline"), e.get("ii"), e.get("unroll")))
     for i, e in enumerate(data.get("array", [])):
         out.arrays.append(_array_entry(e, f"array entry {i + 1}", str(p)))
+    for i, e in enumerate(data.get("dataflow", [])):
+        where = f"dataflow entry {i + 1}"
+        if not isinstance(e, dict) or set(e) != {"function"} or not isinstance(e["function"], str):
+            raise HLSError(f"{where}: expected exactly one setting, 'function' (the name of "
+                           "the region's function)", str(p), None)
+        out.dataflow.append(e["function"])
+    for i, e in enumerate(data.get("channel", [])):
+        out.channels.append(_channel_entry(e, f"channel entry {i + 1}", str(p)))
     return out
+
+
+def _channel_entry(e, where: str, path: str) -> ChannelDirective:
+    if not isinstance(e, dict):
+        raise HLSError(f"{where}: expected a table of settings", path, None)
+    bad = sorted(set(e) - _CHANNEL_KEYS)
+    if bad:
+        raise HLSError(f"{where}: unknown setting(s) {', '.join(bad)} (known: "
+                       f"{', '.join(sorted(_CHANNEL_KEYS))})", path, None)
+    for k in ("function", "name"):
+        if not isinstance(e.get(k), str):
+            raise HLSError(f"{where}: '{k}' is required (a string)", path, None)
+    if "kind" in e and e["kind"] not in ("fifo", "pipo"):
+        raise HLSError(f"{where}: 'kind' must be \"fifo\" or \"pipo\", not {e['kind']!r}",
+                       path, None)
+    if "depth" in e and not (isinstance(e["depth"], int) and not isinstance(e["depth"], bool)
+                             and e["depth"] >= 1):
+        raise HLSError(f"{where}: 'depth' must be an integer >= 1", path, None)
+    if e.get("kind") == "pipo" and "depth" in e:
+        raise HLSError(f"{where}: a PIPO channel has two banks; 'depth' is a FIFO's", path, None)
+    return ChannelDirective(e["function"], e["name"], e.get("kind"), e.get("depth"))
 
 
 def _array_entry(e, where: str, path: str) -> ArrayDirective:

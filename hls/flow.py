@@ -25,6 +25,7 @@ from amaranth.hdl import CombinationalCycle
 from . import transforms
 from .analysis import find_loops, loop_line, profile_top, stream_order_problem
 from .binding import Binding, bind
+from .dataflow import choose_channels, extract_graph, graph_report
 from .directives import load_directives
 from .errors import HLSError
 from .estimate import yosys_area
@@ -118,6 +119,12 @@ class SynthOptions:
     #: or "all") to the file ``print_ir_to`` (default: stderr)
     print_ir_after: tuple[str, ...] = ()
     print_ir_to: str | None = None
+    #: dataflow regions by function name (``--dataflow``: the top); ``[[dataflow]]``
+    #: directives and ``annotate("pyhls_dataflow")`` add to them
+    dataflow: tuple[str, ...] = ()
+    #: a dataflow top gets deadlock-monitor outputs (``df_deadlock``, ``df_waits``) that
+    #: co-simulation watches (``pyhls cosim`` turns it on)
+    dataflow_monitor: bool = False
 
 
 @dataclass
@@ -135,6 +142,16 @@ class SynthResult:
     axi: object | None = None
 
 
+def source_cflags(opts: SynthOptions) -> tuple[str, ...]:
+    """The C flags of the design's sources: the user's, and with dataflow regions asked
+    for by option or directive ``-fno-unroll-loops``, so that clang does not unroll a
+    frames loop of a few iterations into copies of its calls (each would be a task, and
+    the arrays between them channels with several producers)."""
+    extra = ("-fno-unroll-loops",) if (opts.dataflow or (
+        opts.directives and load_directives(opts.directives).dataflow)) else ()
+    return tuple(opts.cflags) + extra
+
+
 def module_name(top: str) -> str:
     return top if top.isidentifier() else "top_" + "".join(c if c.isalnum() else "_" for c in top)
 
@@ -146,7 +163,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
         target = target.with_clock(opts.clock_period_ns)
     _print_ir_names(opts)
     dirs = load_directives(opts.directives) if opts.directives else None
-    inp = inp or read_input(path, cc=opts.cc, cflags=tuple(opts.cflags))
+    inp = inp or read_input(path, cc=opts.cc, cflags=source_cflags(opts))
     module = _load(path, opts, inp)
     alveo = target.family == "ultrascale+"
     profit, keep, unroll = plan_loops(path, opts, dirs, alveo, target, inp, module)
@@ -166,7 +183,12 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     if opts.loop_probes and alveo:
         raise HLSError("loop profiling (loop probes) is available for the plain "
                        "ap_ctrl_hs top only, not for Alveo targets")
-    rtl = TopRTL(bindings, module.top, ext, probes=opts.loop_probes)
+    graphs = dataflow_graphs(module, dirs)
+    for d in opts.dataflow:
+        if d not in {f.name for f in module.functions}:
+            raise HLSError(f"--dataflow: '{d}' is not a hardware function of this design")
+    rtl = TopRTL(bindings, module.top, ext, probes=opts.loop_probes, dataflow=graphs,
+                 monitor=opts.dataflow_monitor and not alveo)
     name = module_name(opts.top)
     iface = rtl.interface(name)
     axi = None
@@ -193,6 +215,9 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface)
     report["arrays"] = partitions
+    if graphs:
+        regions = [graph_report(g, schedules) for g in graphs.values()]
+        report["dataflow"] = regions[0] if len(regions) == 1 else {"regions": regions}
     report["time_s"] = {"frontend": round(t1 - t0, 3), "schedule_bind": round(t2 - t1, 3),
                         "rtl": round(t3 - t2, 3)}
     if axi is not None:
@@ -205,9 +230,55 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
 
 
 def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
+    regions = tuple(opts.dataflow)
+    if opts.directives:
+        regions += tuple(load_directives(opts.directives).dataflow)
     return load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
                                                 cflags=tuple(opts.cflags),
-                                                fp_format=dict(opts.fp_format)), inp=inp)
+                                                fp_format=dict(opts.fp_format),
+                                                dataflow=tuple(dict.fromkeys(regions))),
+                inp=inp)
+
+
+def dataflow_streams(module: Module) -> set:
+    """The memories of dataflow tasks (callee side) through which tasks pass a channel of
+    their region as a provable in-order stream at both ends (so it can be a FIFO)."""
+    out = set()
+    byname = {f.name: f for f in module.functions}
+    for name in module.dataflow:
+        f = byname.get(name)
+        if f is None:
+            continue
+        ends: dict = {}
+        for op in f.ops():
+            if op.kind == "call":
+                for pp, mem, _off in op.call_ptr_args():
+                    if mem.kind == "local":
+                        ends.setdefault(mem, []).append((op.attrs["callee"], pp.mem))
+        for mem, us in ends.items():
+            if len(us) == 2 and all(stream_order_problem(c, m) is None for c, m in us):
+                out.update(m for _c, m in us)
+    return out
+
+
+def dataflow_graphs(module: Module, dirs) -> dict:
+    """The task graph of each dataflow region of ``module`` (after lowering), with its
+    channels chosen."""
+    graphs = {}
+    byname = {f.name: f for f in module.functions}
+    for name in module.dataflow:
+        f = byname.get(name)
+        if f is None:
+            continue
+        g = extract_graph(module, f)
+        choose_channels(g, dirs)
+        graphs[f] = g
+    if dirs is not None:
+        for d in dirs.channels:
+            if d.function not in {f.name for f in graphs}:
+                raise HLSError(f"[[channel]] names function '{d.function}', which is not a "
+                               "dataflow region of this design", dirs.source, None)
+    return graphs
 
 
 def _lower_and_schedule(module: Module, opts: SynthOptions, dirs, alveo: bool, target: Target,
@@ -357,6 +428,9 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
         # on Alveo targets the top's pointer arguments are m_axi or AXI4-Stream ports: a
         # stream takes exactly one access per iteration, and a bundle has one port
         axi = {p.mem for p in mod.top.ptr_params} if alveo else set()
+        # a dataflow task's loop over a channel it reads or writes in order stays rolled:
+        # the channel can then be a FIFO (one element per cycle, in order)
+        axi |= dataflow_streams(mod)
         for f, fs in schedules.items():
             kids: dict = {}
             for lp, _ in fs.loops:
@@ -373,6 +447,9 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
                 out[(f.name, lp.header.name)] = _Trial(
                     lp, est.sequential if why is not None else est.pipelined, inner,
                     why is None and lp.header in fs.pipelines and not any(m in axi for m in mems),
+                    any(m in axi for b in lp.blocks for op in b.ops
+                        for m in [op.mem] + [c for _p, c, _o in (op.call_ptr_args()
+                                                                if op.kind == "call" else ())]),
                     frozenset((m.whole or m).name for m in mems),
                     est.counts.iterations * own, est.counts.per_entry,
                     (f.name, lp.parent.header.name) if lp.parent is not None else None,
@@ -410,7 +487,7 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
         if (t.inner and par is not None and par.children == (key,) and auto_unrollable(t.loop)
                 and t.loop.trip_count is not None and 2 <= t.loop.trip_count <= FULL_UNROLL_TRIPS
                 and len(t.loop.header.ops) * t.loop.trip_count <= FULL_UNROLL_OPS
-                and not asked(t.loop) and not asked(par.loop)):
+                and not asked(t.loop) and not asked(par.loop) and not t.fixed):
             full[key] = "full"
     before = {base[k].parent: base[k].cycles + base[base[k].parent].own for k in full}
     chosen: dict = {}
@@ -456,6 +533,7 @@ class _Trial:
     cycles: float          # estimated: pipelined, or sequential (outer loops: means little)
     inner: bool
     piped: bool            # pipelined, and free to unroll (no m_axi/axis port)
+    fixed: bool            # touches an m_axi/axis port or a dataflow stream: not unrolled
     arrays: frozenset      # names of the (whole) arrays it touches
     own: float             # states of its own blocks (not those of inner loops) over the run
     per_entry: float       # iterations per entry
@@ -547,7 +625,7 @@ def ir_module(path, opts: SynthOptions, after: str = "frontend",
     dirs = load_directives(opts.directives) if opts.directives else None
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
-    inp = inp or read_input(path, cc=opts.cc, cflags=tuple(opts.cflags))
+    inp = inp or read_input(path, cc=opts.cc, cflags=source_cflags(opts))
     module = _load(path, opts, inp)
     alveo = target.family == "ultrascale+"
     keep, unroll = frozenset(), ()

@@ -104,6 +104,22 @@ class ProbePort:
 
 
 @dataclass(frozen=True, slots=True)
+class MonitorPort:
+    """The deadlock monitor of a dataflow top (designs built with a monitor): the 1-bit
+    output ``deadlock`` rises once no task has run or started for a bound number of
+    cycles while the region is active; bit i of ``waits`` (``len(wait_list)`` bits) is
+    high while ``wait_list[i]`` = (task, the task it waits for, channel or argument,
+    FULL/EMPTY/BUSY) holds.  ``lines``: the source line of each task's call."""
+
+    deadlock: str
+    waits: str
+    wait_list: tuple[tuple[str, str, str, str], ...]
+    lines: tuple[tuple[str, int | None], ...] = ()
+    region: str = ""
+    file: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TopInterface:
     module_name: str                    # Verilog module name of the top
     function: str                       # LLVM name of the top function
@@ -113,6 +129,7 @@ class TopInterface:
     return_signed: bool = False
     return_float: int = 0               # 32/64: a float/double (NaN-aware comparison)
     probes: tuple[ProbePort, ...] = ()  # profiling outputs (designs built with probes)
+    monitor: MonitorPort | None = None  # a dataflow top's deadlock monitor
 
 
 @dataclass(frozen=True, slots=True)

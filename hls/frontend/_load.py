@@ -4,6 +4,8 @@ reject constructs without a hardware meaning before any pass can obscure them.""
 
 from __future__ import annotations
 
+import dataclasses
+
 import os
 import re
 import shutil
@@ -38,6 +40,33 @@ class FrontendOptions:
     cflags: tuple[str, ...] = ()
     #: ``--fp-format``: function name (or ``*``) -> custom FPFormat of its float arithmetic
     fp_format: dict = field(default_factory=dict)
+    #: dataflow regions by function name (``--dataflow``, ``[[dataflow]]`` directives); the
+    #: functions annotated ``pyhls_dataflow`` in the source are added to them
+    dataflow: tuple[str, ...] = ()
+
+
+#: the source-level marker of a dataflow region: ``__attribute__((annotate(...)))``
+DATAFLOW_ANNOTATION = "pyhls_dataflow"
+
+
+def annotated_functions(mod, annotation: str) -> list[str]:
+    """Functions of the llvmlite module ``mod`` that carry ``annotate("annotation")``
+    (clang's ``@llvm.global.annotations``), in their order there."""
+    try:
+        g = mod.get_global_variable("llvm.global.annotations")
+    except NameError:
+        return []
+    strings = {}
+    for gv in mod.global_variables:
+        m = re.search(r'c"((?:[^"\\]|\\[0-9A-Fa-f]{2})*)"', str(gv))
+        if m:
+            strings[gv.name] = m.group(1)
+    want = annotation + "\\00"
+    out = []
+    for fn, s in re.findall(r"\{ ptr @([-\w.$]+|\"[^\"]+\"), ptr @([-\w.$]+)", str(g)):
+        if strings.get(s) in (want, annotation) and fn.strip('"') not in out:
+            out.append(fn.strip('"'))
+    return out
 
 
 @dataclass
@@ -314,11 +343,25 @@ def line_map(text: str) -> dict:
     return out
 
 
-def canonicalise(mod, top: str) -> None:
+def canonicalise(mod, top: str, keep_calls_of: tuple[str, ...] = ()) -> None:
     """LLVM's own passes: inline every function not marked noinline into its callers,
     then SROA/mem2reg, instcombine, loop rotation, GVN and CFG simplification.  No loop
-    unrolling (pragmas are honoured by hls.transforms' unroller)."""
+    unrolling (pragmas are honoured by hls.transforms' unroller).  The functions a
+    function of ``keep_calls_of`` (a dataflow region) calls directly are not inlined
+    there: each call is a task."""
     _init()
+    keep = set()
+    for name in keep_calls_of:
+        try:
+            region = mod.get_function(name)
+        except NameError:
+            continue
+        for blk in region.blocks:
+            for ins in blk.instructions:
+                if ins.opcode == "call":
+                    callee = list(ins.operands)[-1]
+                    if callee.name and not callee.name.startswith("llvm."):
+                        keep.add(callee.name)
     for fn in mod.functions:
         if not fn.is_declaration:  # unnamed arguments (MLIR's) keep the names arg{i}, not
             for i, a in enumerate(fn.arguments):  # the namer pass's arg, arg5, ...
@@ -328,6 +371,9 @@ def canonicalise(mod, top: str) -> None:
             continue
         attrs = b" ".join(fn.attributes)
         if b"noinline" in attrs or b"optnone" in attrs:
+            continue
+        if fn.name in keep:
+            fn.add_function_attribute("noinline")
             continue
         fn.add_function_attribute("alwaysinline")
     target = llvm.Target.from_default_triple()
@@ -365,8 +411,7 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
     if inp.kind == "hir":
         return _load_hir(inp, top, options)
     if inp.depths.get(top):  # the user's --depth wins over the memref shapes
-        options = FrontendOptions({**inp.depths[top], **options.depth}, options.cc, options.cflags,
-                                  options.fp_format)
+        options = dataclasses.replace(options, depth={**inp.depths[top], **options.depth})
     mod = parse_module(inp)
     lmap = line_map(inp.text) if inp.kind == "ll" else {}
     # reject unsupported constructs on the IR as written (its lines are the user's lines)
@@ -374,7 +419,9 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
     paths = inp.paths or (inp.path,)
     Translator(mod, str(mod), inp.path, {"depth": options.depth, "paths": paths},
                lmap).check(top)
-    canonicalise(mod, top)
+    regions = tuple(dict.fromkeys(options.dataflow + tuple(
+        annotated_functions(mod, DATAFLOW_ANNOTATION))))
+    canonicalise(mod, top, regions)
     text = str(mod)
     seed: tuple = ()
     while True:  # again when pointers loaded from memory may point into more memories
@@ -387,6 +434,7 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
         except AddressTakenGrew as grew:
             seed = grew.keys
     module.llvm_ir = text
+    module.dataflow = [name for name in regions if name in tr.functions]
     module.abort_sites = dict(getattr(tr, "abort_sites", {}))
     fmts = options.fp_format
     for name in tr.functions:
@@ -427,5 +475,5 @@ def _load_hir(inp: LoadedInput, top: str, options: FrontendOptions) -> Module:
     return module
 
 
-__all__ = ["FrontendOptions", "LoadedInput", "canonicalise", "load", "parse_module",
+__all__ = ["DATAFLOW_ANNOTATION", "FrontendOptions", "annotated_functions", "LoadedInput", "canonicalise", "load", "parse_module",
            "read_input", "UnsupportedError"]

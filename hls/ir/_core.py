@@ -273,6 +273,8 @@ class Module:
     #: abort()/failed-assert sites: the number the hardware writes into the abort flag
     #: memory (``hls.frontend.ABORT_GLOBAL``) -> "file:line: what"
     abort_sites: dict = field(default_factory=dict)
+    #: dataflow regions (hls.dataflow), by function name: their calls are tasks
+    dataflow: list = field(default_factory=list)
 
 
 # ----------------------------------------------------------------------------- rewriting

@@ -12,6 +12,7 @@ Syntax (line-oriented; ``;`` starts a comment line; blank lines are ignored)::
     file 0 "fir.c"                        ; file table of locations: !0:12 is fir.c line 12
     fp_format "fir" fp(8, 7)              ; Module.fp_formats (function name -> FPFormat)
     abort_site 1 "fir.c:9: assert(n > 0)" ; Module.abort_sites
+    dataflow "fir"                        ; Module.dataflow (regions whose calls are tasks)
     ptr_tag "g" (1, 64)                 ; Module.ptr_tags: a global's memory tag and bytes
     ptr_slots "g" [0, 8]                ; Module.ptr_slots: offsets of pointers held in it
     memory &x arg word=2 depth=210 elem=2 readonly arg_index=0 loc=!0:16
@@ -307,6 +308,8 @@ class _Printer:
             head.append(f"fp_format {json.dumps(name)} {self.value(fmt)}")
         for k, site in m.abort_sites.items():
             head.append(f"abort_site {self.value(k)} {self.value(site)}")
+        for name in m.dataflow:
+            head.append(f"dataflow {json.dumps(name)}")
         for sym, tag in m.ptr_tags.items():
             head.append(f"ptr_tag {json.dumps(sym)} {self.value(tuple(tag))}")
         for sym, slots in m.ptr_slots.items():
@@ -540,6 +543,7 @@ class _Parser:
         source = ""
         fp_formats: dict = {}
         aborts: dict = {}
+        dataflow: list = []
         ptr_tags: dict = {}
         ptr_slots: dict = {}
         globals_: list = []
@@ -585,6 +589,8 @@ class _Parser:
                 elif kw == "abort_site":
                     k = self.value(t)
                     aborts[k] = self.value(t)
+                elif kw == "dataflow":
+                    dataflow.append(json.loads(t.expect("str")))
                 elif kw == "ptr_tag":
                     sym = json.loads(t.expect("str"))
                     ptr_tags[sym] = tuple(self.value(t))
@@ -621,7 +627,7 @@ class _Parser:
         return Module(top=self.funcs[top[0]], functions=list(self.defined_funcs),
                       globals=globals_, source=source, llvm_ir=llvm_ir or "",
                       fp_formats=fp_formats, abort_sites=aborts, ptr_tags=ptr_tags,
-                      ptr_slots=ptr_slots)
+                      ptr_slots=ptr_slots, dataflow=dataflow)
 
     def value_of(self, t: _Tokens, typ, what: str):
         v = self.value(t)

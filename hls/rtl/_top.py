@@ -9,9 +9,11 @@ from amaranth.hdl import ClockDomain, Elaboratable, Module, Signal
 from amaranth.lib import wiring
 
 from ..binding import Binding
-from ..interface import MemoryPort, ProbePort, ScalarPort, TopInterface
+from ..interface import MemoryPort, MonitorPort, ProbePort, ScalarPort, TopInterface
 from ..ir import Function, MemoryObject
 from ..memory import MemPorts
+from ..errors import RTLError
+from ._dataflow import DataflowRTL
 from ._fsmd import NPORTS, Control, FunctionRTL, mem_ports
 
 
@@ -25,8 +27,11 @@ class TopRTL(Elaboratable):
     ``wiring.connect``."""
 
     def __init__(self, bindings: dict[Function, Binding], top: Function,
-                 external_globals: tuple[MemoryObject, ...] = (), probes: bool = False):
+                 external_globals: tuple[MemoryObject, ...] = (), probes: bool = False,
+                 dataflow: dict | None = None, monitor: bool = False):
         self.top = top
+        #: dataflow regions (hls.dataflow.TaskGraph by function): built as DataflowRTL
+        self.dataflow = dataflow or {}
         self.bindings = bindings
         self.external_globals = external_globals
         self.ap_clk = Signal(name="ap_clk")
@@ -49,8 +54,18 @@ class TopRTL(Elaboratable):
         #: profiling outputs ``prof<k>``, one per pipelined loop instance (``probes=True``)
         self.probes = [(ProbePort(f"prof{k}", fn, bn), sig, Signal(name=f"prof{k}"))
                        for k, (fn, bn, sig) in enumerate(self.core.probes)] if probes else []
+        #: the deadlock monitor's outputs of a dataflow top (``monitor=True``)
+        self.monitor = None
+        if monitor and isinstance(self.core, DataflowRTL):
+            self.monitor = (Signal(name="df_deadlock"),
+                            Signal(len(self.core.wait_bits), name="df_waits"))
 
-    def _instantiate(self, func: Function, globs=()) -> FunctionRTL:
+    def _instantiate(self, func: Function, globs=()):
+        if func in self.dataflow:
+            if any(not g.readonly for g in globs):
+                raise RTLError(f"dataflow region @{func.name} is the top of a design with "
+                               "writable globals: its tasks cannot share them")
+            return DataflowRTL(self.dataflow[func], self._instantiate)
         callees = {c: self._instantiate(c) for c in func.callees()}
         return FunctionRTL(self.bindings[func], callees, globs)
 
@@ -64,6 +79,8 @@ class TopRTL(Elaboratable):
             for port in mp.port:
                 out += port.signals()
         out += [port for _, _, port in self.probes]
+        if self.monitor is not None:
+            out += list(self.monitor)
         return out
 
     def elaborate(self, platform):
@@ -76,6 +93,8 @@ class TopRTL(Elaboratable):
         m.d.comb += self.ap_ready.eq(core.done)
         for _, sig, port in self.probes:
             m.d.comb += port.eq(sig)
+        if self.monitor is not None:
+            m.d.comb += [self.monitor[0].eq(core.deadlock), self.monitor[1].eq(core.wait_bits)]
         for mem, mp in self.mem_ports.items():
             wiring.connect(m, wiring.flipped(mp), core.ext[mem])
         return m
@@ -101,9 +120,15 @@ class TopRTL(Elaboratable):
                 readonly=mem.readonly, writeonly=mem.writeonly, float_bits=mem.float_bits,
                 bank=mem.bank, array_name=array, elem_dims=whole.elem_dims,
                 elem_fields=whole.elem_fields))
+        mon = None
+        if self.monitor is not None:
+            g = self.core.g
+            mon = MonitorPort("df_deadlock", "df_waits", tuple(self.core.wait_list()),
+                              tuple((t.name, t.line) for t in g.tasks), f.name,
+                              f.loc.file if f.loc else None)
         return TopInterface(module_name, f.name, scal, tuple(mems), f.return_width,
                             return_float=f.return_float,
-                            probes=tuple(pp for pp, _, _ in self.probes))
+                            probes=tuple(pp for pp, _, _ in self.probes), monitor=mon)
 
 
 def emit_verilog(top: TopRTL, name: str) -> str:

@@ -17,6 +17,8 @@ from hls.errors import CosimError
 from hls.frontend import ABORT_GLOBAL
 from hls.interface import MemoryPort, TopInterface
 
+from ._deadlock import deadlock_report
+
 from ._golden import Call, without_dangling
 from ._harness import RawCallResult, build_harness, run_harness
 
@@ -288,6 +290,9 @@ def run_cosim(
     raw, total = run_harness(binary, iface, calls, workdir, max_cycles=max_cycles,
                              waves=vcd, timeout=timeout)
     results = compare_calls(iface, calls, raw)
+    for c in results:
+        if c.status == "deadlock":
+            c.message = deadlock_report(iface, c.message)
     mismatches = [m for c in results for m in c.mismatches][:MAX_MISMATCHES_TOTAL]
     activity: dict[tuple[str, str], tuple[int, int]] = {}
     for r in raw:

@@ -205,6 +205,12 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
             own_tmp.cleanup()
     result.synth = res
     result.native_output = "".join(printed)
+    for i, c in enumerate(result.calls):
+        if c.status == "deadlock":     # the run stops here: no comparison means anything
+            loc = res.module.top.loc
+            raise CosimError(f"{c.message}\n(call {i} of {len(result.calls)}; "
+                             f"{c.cycles} cycles)", loc.file if loc else None,
+                             loc.line if loc else None)
     if not result.passed and not any(c.status == "aborted" for c in result.calls):
         result.diagnosis = ir_diagnosis(res.module, calls, skip_globals=INTERNAL_GLOBALS)
     name_aborts(result, res.module.abort_sites)

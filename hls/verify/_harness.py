@@ -64,7 +64,7 @@ __all__ = [
 
 HARNESS_FORMAT_VERSION = "pyhls-harness-2"
 BINARY_NAME = "pyhls_sim"
-STATUS_NAMES = {0: "ok", 1: "timeout", 2: "error", 3: "skipped"}
+STATUS_NAMES = {0: "ok", 1: "timeout", 2: "error", 3: "skipped", 4: "deadlock"}
 
 def _template_path() -> Path:
     return Path(__file__).resolve().parent / "pyhls_harness.cpp.in"
@@ -201,6 +201,23 @@ def generate_harness(iface: TopInterface) -> str:
         probe_sample.append(f"                {{ const bool h = top->{p.name}; pc{k} += h; "
                             f"pe{k} += h && !pp{k}; pp{k} = h; }}")
         write_probes.append(f"        wr.u64(pc{k}); wr.u64(pe{k});")
+    monitor = []
+    if iface.monitor is not None:
+        nb = _nbytes(max(1, len(iface.monitor.wait_list)))
+        monitor = [
+            f"                if (top->{iface.monitor.deadlock}) {{  // the deadlock monitor",
+            f"                    uint8_t wb[{nb}];",
+            f"                    get_bytes(top->{iface.monitor.waits}, wb, {nb});",
+            "                    int n = std::snprintf(g_call.msg, sizeof g_call.msg, "
+            "\"deadlock: waits=\");",
+            f"                    for (int b = {nb} - 1; b >= 0 && n < (int)sizeof g_call.msg - 3; --b)",
+            "                        n += std::snprintf(g_call.msg + n, sizeof g_call.msg - n, "
+            "\"%02x\", wb[b]);",
+            "                    status = ST_DEADLOCK;",
+            "                    dead = true;",
+            "                    break;",
+            "                }",
+        ]
     rb = _nbytes(iface.return_width) if iface.return_width else 0
     sample_ret = (
         f"                if (done) get_bytes(top->ap_return, ret_bytes, {rb});" if rb else ""
@@ -220,6 +237,7 @@ def generate_harness(iface: TopInterface) -> str:
         "PROBE_RESET": "\n".join(probe_reset),
         "PROBE_SAMPLE": "\n".join(probe_sample),
         "WRITE_PROBES": "\n".join(write_probes),
+        "MONITOR_CHECK": "\n".join(monitor),
         "RET_NBYTES": str(rb),
         "RET_NBYTES_ALLOC": str(max(rb, 1)),
     }

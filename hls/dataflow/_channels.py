@@ -1,0 +1,253 @@
+"""Channel kinds and depths, task latencies, and ``report.json["dataflow"]``.
+
+**Kind.**  A channel is a FIFO when the analysis proves that its producer writes every
+element exactly once and its consumer reads every element exactly once, in the same order
+(:func:`hls.analysis.stream_order_problem`, the proof behind AXI4-Stream arguments, on
+each side's final CDFG), both over the same number of elements, with one consumer, at
+offset 0, and neither end takes part in the ordering or sharing of a pointer argument
+(a task waiting for an argument while it holds a FIFO end could close a wait cycle).
+Otherwise it is a PIPO: two banks, swapped per frame.  A ``[[channel]]`` directive
+overrides the choice (a FIFO the proof rejects is an error, with the reason) and the
+depth.
+
+**Depth** of a FIFO, in elements (each end adds its adapter's two skid entries):
+
+* 2 when nothing else joins its producer to its consumer: the consumer drains what the
+  producer writes as fast as its schedule lets it, and a full FIFO only stalls the
+  producer (throughput, not correctness);
+* the whole frame (the elements the producer writes per call) when another path of the
+  graph, in whatever direction, joins the producer and the consumer (the channel lies on a
+  cycle of reconvergent paths): the consumer may wait for that other path, which may wait
+  for the producer to finish (a ping-pong buffer on it, or a task that reads another
+  FIFO first), so this FIFO must be able to hold all of the producer's output or the
+  region may deadlock.  With every FIFO of every such cycle that deep, no producer ever
+  waits for room within a frame, and the region cannot deadlock.
+
+**Latency** of a task per call: the cycles of its callee estimated from its schedule
+(block states, loops by constant trip counts or ``DEFAULT_TRIPS``, pipelined loops as
+``(n - 1) * II + depth``, branches taken either way with equal probability), plus the two
+cycles of the handshake; its interval is the same (an FSMD starts a new call after
+``done``).  The throughput bound of ``N`` frames is the sum of the latencies on the
+critical path plus ``(N - 1)`` times the largest interval.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from ..analysis import find_loops, stream_elements, stream_order_problem
+from ..scheduling import skipped
+from ..scheduling._profit import DEFAULT_TRIPS, unroll_factor
+from ._graph import Channel, DataflowError, TaskGraph
+
+__all__ = ["choose_channels", "function_cycles", "graph_report", "task_graph_nx"]
+
+
+def task_graph_nx(g: TaskGraph) -> nx.DiGraph:
+    """Tasks and the data edges between them (channels, scalar channels, the program
+    order of the users of a written pointer argument)."""
+    G = nx.DiGraph()
+    G.add_nodes_from(g.tasks)
+    for c in g.channels:
+        for t in c.consumers:
+            G.add_edge(c.producer, t)
+    for sc in g.scalars:
+        for t in sc.consumers:
+            G.add_edge(sc.producer, t)
+    for p in g.ports:
+        us = list(dict.fromkeys(t for t, _ in p.users))
+        if p.written:
+            for a, b in zip(us, us[1:]):
+                G.add_edge(a, b)
+    return G
+
+
+def fifo_problem(g: TaskGraph, c: Channel) -> str | None:
+    """Why channel ``c`` cannot be a FIFO (None: it can)."""
+    if len(c.consumers) != 1:
+        return f"it has {len(c.consumers)} consumers (a FIFO has one)"
+    cons = c.consumers[0]
+    sides = []
+    for t, cm, off in c.users:
+        if not (hasattr(off, "value") and off.value == 0):
+            return f"{t.name} receives it at an offset"
+        sides.append((t, cm))
+    shared = {t for p in g.ports if len({u for u, _ in p.users}) > 1 for t, _ in p.users}
+    for t in (c.producer, cons):
+        if t in shared:
+            return (f"{t.name} shares a pointer argument with another task (it may wait for "
+                    "that argument while holding a FIFO end)")
+    counts = []
+    for t, cm in sides:
+        why = stream_order_problem(t.function, cm)
+        if why is not None:
+            return f"in {t.name}: {why}"
+        n = stream_elements(t.function, cm)
+        if n is None:
+            return f"{t.name} accesses it a number of times that is not a constant"
+        counts.append(n)
+    if counts[0] != counts[1]:
+        return (f"{c.producer.name} writes {counts[0]} elements but {cons.name} reads "
+                f"{counts[1]}")
+    kinds = {t: ("w" if any(op.kind == "store" and op.mem is cm for op in t.function.ops())
+                 else "r") for t, cm in sides}
+    if kinds[c.producer] != "w" or kinds[cons] != "r":
+        return "its producer does not only write it, or its consumer does not only read it"
+    return None
+
+
+def _channel_edges(g: TaskGraph) -> set:
+    out = {(c.producer, t) for c in g.channels for t in c.consumers}
+    out |= {(sc.producer, t) for sc in g.scalars for t in sc.consumers}
+    return out
+
+
+def choose_channels(g: TaskGraph, directives=None) -> None:
+    """Set each channel's kind, depth and the reason (module docstring)."""
+    asked = {}
+    if directives is not None:
+        for d in getattr(directives, "channels", []):
+            if d.function == g.func.name:
+                asked[d.name] = d
+    names = {c.name for c in g.channels}
+    for name, d in asked.items():
+        if name not in names:
+            raise DataflowError(f"[[channel]] names '{name}', which is not a channel of "
+                                f"dataflow region @{g.func.name} (its channels: "
+                                f"{', '.join(sorted(names)) or 'none'})",
+                                directives.source, None)
+    G = task_graph_nx(g)
+    for c in g.channels:
+        why = fifo_problem(g, c)
+        d = asked.get(c.name)
+        kind = d.kind if d is not None and d.kind else ("fifo" if why is None else "pipo")
+        if kind == "fifo" and why is not None:
+            raise DataflowError(f"channel '{c.name}' of @{g.func.name} cannot be a FIFO: {why}",
+                                directives.source if directives else None, None)
+        c.kind = kind
+        c.forced = d is not None and (d.kind is not None or d.depth is not None)
+        if kind == "pipo":
+            c.depth = 2
+            c.why = why or "asked for"
+            continue
+        cm = c.callee_mem(c.producer)
+        frame = stream_elements(c.producer.function, cm) or cm.depth_words
+        # on a cycle of the undirected graph (reconvergent paths, whatever their
+        # directions): another way joins producer and consumer
+        H = nx.MultiGraph()
+        H.add_nodes_from(g.tasks)
+        for x in g.channels:
+            if x is not c:
+                H.add_edges_from((x.producer, t) for t in x.consumers)
+        for sc in g.scalars:
+            H.add_edges_from((sc.producer, t) for t in sc.consumers)
+        H.add_edges_from(e for e in G.edges if e not in _channel_edges(g))
+        reconv = nx.has_path(H, c.producer, c.consumers[0])
+        if d is not None and d.depth is not None:
+            c.depth = d.depth
+            c.why = "depth asked for"
+        elif reconv:
+            c.depth = frame
+            c.why = ("in-order stream; another path joins its producer to its consumer: it "
+                     "holds a whole frame")
+        else:
+            c.depth = 2
+            c.why = "in-order stream"
+
+
+def function_cycles(func, fs) -> float:
+    """Estimated cycles of one call of ``func`` under schedule ``fs`` (module docstring),
+    without the handshake."""
+    loops = find_loops(func)
+    lengths = {b: (0 if skipped(b) else fs.blocks[b].length) for b in func.blocks}
+    inner_of: dict = {}
+    for lp in loops:
+        inner_of[lp] = [q for q in loops if q.parent is lp]
+
+    def level(blocks, entry, subloops, inside=None) -> float:
+        # collapse each subloop into its header; weights by forward propagation
+        owner = {}
+        for q in subloops:
+            for b in q.blocks:
+                owner[b] = q
+        order = {b: i for i, b in enumerate(func.blocks)}
+        w = {b: 0.0 for b in blocks}
+        w[entry] = 1.0
+        cost = 0.0
+        done_loops = set()
+        for b in sorted(blocks, key=order.get):
+            q = owner.get(b)
+            if q is not None:
+                if b is not q.header or q in done_loops:
+                    continue
+                done_loops.add(q)
+                cost += w[b] * loop_cycles(q)
+                succs = [s for x in q.blocks for s in x.successors if s not in q.blocks]
+            else:
+                cost += w[b] * lengths[b]
+                succs = b.successors
+            succs = list(dict.fromkeys(succs))
+            if not succs:
+                continue
+            share = w[b] / len(succs)
+            for s in succs:
+                s2 = owner[s].header if s in owner else s
+                if s2 in w and order[s2] > order[b] and s2 is not entry:
+                    w[s2] += share
+        return cost
+
+    def loop_cycles(lp) -> float:
+        trips = lp.trip_count if lp.trip_count is not None else -(-DEFAULT_TRIPS // unroll_factor(lp))
+        pl = fs.pipelines.get(lp.header)
+        if pl is not None:
+            return (max(trips, 1) - 1) * pl.ii + pl.depth
+        return trips * level(lp.blocks, lp.header, inner_of[lp])
+
+    top = [lp for lp in loops if lp.parent is None]
+    return level(func.blocks, func.entry, top)
+
+
+def graph_report(g: TaskGraph, schedules) -> dict:
+    """``report.json["dataflow"]`` of one region."""
+    lat = {}
+    for t in g.tasks:
+        if t.kind == "call":
+            lat[t] = int(round(function_cycles(t.function, schedules[t.function]))) + 2
+        else:
+            lat[t] = 1
+    G = task_graph_nx(g)
+    dist = {}
+    for t in nx.topological_sort(G):
+        dist[t] = lat[t] + max((dist[p] for p in G.predecessors(t)), default=0)
+    crit = max(dist.values())
+    interval = max(lat.values())
+    chans = []
+    for c in g.channels:
+        cons = c.consumers
+        if c.kind == "pipo":
+            bits = 2 * len(cons) * c.mem.depth_words * c.width
+        else:
+            bits = c.depth * c.width
+        chans.append({"name": c.name, "kind": c.kind, "depth": c.depth, "width": c.width,
+                      "elements": c.mem.depth_words, "producer": c.producer.name,
+                      "consumer": cons[0].name if len(cons) == 1 else [t.name for t in cons],
+                      "bits": bits, "bram18": 0 if bits <= 1024 else -(-bits // 18432),
+                      "why": c.why})
+    for sc in g.scalars:
+        chans.append({"name": sc.name, "kind": "fifo", "depth": sc.depth, "width": sc.width,
+                      "elements": 1, "producer": sc.producer.name,
+                      "consumer": [t.name for t in sc.consumers], "bits": sc.depth * sc.width,
+                      "bram18": 0, "why": "scalar"})
+    return {
+        "region": g.func.name,
+        "frames": g.frames,
+        "tasks": [{"name": t.name, "function": t.function.name if t.function else None,
+                   "kind": t.kind, "line": t.line, "latency": lat[t], "interval": lat[t]}
+                  for t in g.tasks],
+        "channels": chans,
+        "ports": [{"name": p.mem.name, "direction": p.direction,
+                   "users": [t.name for t, _ in p.users]} for p in g.ports],
+        "critical_path_latency": crit,
+        "max_interval": interval,
+        "throughput_bound_cycles": crit + (g.frames - 1) * interval,
+    }

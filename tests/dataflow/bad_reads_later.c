@@ -1,0 +1,10 @@
+#include <stdint.h>
+static void use(const int32_t *t, int32_t *o) { for (int i = 0; i < 16; i++) o[i] = t[i] + 1; }
+static void make(int32_t *t, const int32_t *in) { for (int i = 0; i < 16; i++) t[i] = in[i] * 2; }
+
+void top(const int32_t *in, int32_t *o)
+{
+    int32_t t[16];
+    use(t, o);
+    make(t, in);
+}
