@@ -113,6 +113,11 @@ def _parser() -> argparse.ArgumentParser:
                         "its inputs are ready; local arrays between calls become FIFO or "
                         "ping-pong channels (see also [[dataflow]] and [[channel]] "
                         "directives and __attribute__((annotate(\"pyhls_dataflow\"))))")
+        sp.add_argument("--task-graph", default=None, metavar="FILE",
+                        help="an explicit task graph (JSON: the region's ports, buffers and "
+                        "tasks, functions of the input; see the README): pyhls writes the "
+                        "region into the module and synthesises it as a dataflow top "
+                        "(--top names it)")
         sp.add_argument("--bram-only", dest="small_memories", action="store_false",
                         help="keep every on-chip array in synchronous block RAM (default: "
                              "local arrays and ROMs of at most 64 words and 2048 bits are LUT "
@@ -274,6 +279,7 @@ def _run(args) -> int:
                         auto_partition=args.auto_partition, auto_unroll=args.auto_unroll,
                         dataflow=(args.top,) if args.dataflow else (),
                         dataflow_monitor=args.command == "cosim",
+                        task_graph=args.task_graph,
                         axi_data_width=args.axi_data_width,
                         axi_line_beats=args.axi_line_beats,
                         axi_prefetch=not args.axi_no_prefetch,
@@ -359,10 +365,31 @@ def _run(args) -> int:
         how = "complete" if a["partition"] == "complete" else f"{a['partition']} factor {a['factor']}"
         print(f"  array {a['function']}/{a['name']}: partitioned {how} into {a['banks']} banks"
               + (" (automatic: its ports held a pipelined loop's II)" if a["auto"] else ""))
+    df = r.get("dataflow")
+    for reg in (df.get("regions", [df]) if df else []):
+        _print_dataflow(reg)
     res = r["resources"]
     print(f"  estimate: {res['lut']} LUT, {res['ff']} FF, {res['dsp']} DSP, {res['bram18']} BRAM18")
     _print_yosys(r)
     return 0
+
+
+def _print_dataflow(reg: dict) -> None:
+    """The task graph of a dataflow region: tasks, then channels as edges."""
+    frames = reg["frames"]
+    print(f"  dataflow region {reg['region']}: {len(reg['tasks'])} tasks, "
+          f"{frames} frame(s) per call; bound {reg['throughput_bound_cycles']} cycles "
+          f"(critical path {reg['critical_path_latency']}, interval "
+          f"{reg['max_interval']})")
+    for t in reg["tasks"]:
+        what = f"@{t['function']}" if t["function"] else "store"
+        print(f"    task {t['name']} ({what}, line {t['line']}): ~{t['latency']} cycles")
+    for c in reg["channels"]:
+        cons = c["consumer"] if isinstance(c["consumer"], str) else ", ".join(c["consumer"])
+        size = (f"depth {c['depth']}" if c["kind"] == "fifo" else "2 banks") + \
+            f" x {c['width']} bits"
+        print(f"    {c['producer']} --{c['name']}--> {cons}: {c['kind']}, {size} "
+              f"({c['why']})")
 
 
 def _print_yosys(report: dict) -> None:

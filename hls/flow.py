@@ -25,11 +25,12 @@ from amaranth.hdl import CombinationalCycle
 from . import transforms
 from .analysis import find_loops, loop_line, profile_top, stream_order_problem
 from .binding import Binding, bind
-from .dataflow import choose_channels, extract_graph, graph_report
+from .dataflow import choose_channels, extract_graph, graph_report, load_task_graph, region_ir
 from .directives import load_directives
 from .errors import HLSError
 from .estimate import yosys_area
 from .frontend import FrontendOptions, LoadedInput, load, read_input, warnings_off
+from .frontend import parse_module as parse_llvm
 from .interface import TopInterface
 from .ir import Function, Module, print_module
 from .transforms import auto_partition_plan, partition_array
@@ -125,6 +126,9 @@ class SynthOptions:
     #: a dataflow top gets deadlock-monitor outputs (``df_deadlock``, ``df_waits``) that
     #: co-simulation watches (``pyhls cosim`` turns it on)
     dataflow_monitor: bool = False
+    #: an explicit task graph (JSON, hls.dataflow.load_task_graph): its region function is
+    #: written into the module and becomes the top, a dataflow region
+    task_graph: str | None = None
 
 
 @dataclass
@@ -156,6 +160,24 @@ def module_name(top: str) -> str:
     return top if top.isidentifier() else "top_" + "".join(c if c.isalnum() else "_" for c in top)
 
 
+def with_task_graph(path, opts: SynthOptions, inp: LoadedInput | None):
+    """With ``opts.task_graph``: the input with the graph's region function added, and
+    the options that make it the top and a dataflow region (its ports' depths given)."""
+    inp = inp or read_input(path, cc=opts.cc, cflags=source_cflags(opts))
+    if not opts.task_graph:
+        return opts, inp
+    spec = load_task_graph(opts.task_graph)
+    if opts.top != spec.top:
+        raise HLSError(f"--top {opts.top}: the task graph's top is '{spec.top}'",
+                       spec.path, None)
+    text = inp.text.rstrip("\n") + "\n\n" + region_ir(spec, parse_llvm(inp)) + "\n"
+    inp = dataclasses.replace(inp, text=text)
+    opts = dataclasses.replace(opts, task_graph=None,
+                               dataflow=tuple(dict.fromkeys(opts.dataflow + (spec.top,))),
+                               depth={**spec.depths, **opts.depth})
+    return opts, inp
+
+
 def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
     t0 = time.perf_counter()
     target = get_target(opts.target)
@@ -163,7 +185,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
         target = target.with_clock(opts.clock_period_ns)
     _print_ir_names(opts)
     dirs = load_directives(opts.directives) if opts.directives else None
-    inp = inp or read_input(path, cc=opts.cc, cflags=source_cflags(opts))
+    opts, inp = with_task_graph(path, opts, inp)
     module = _load(path, opts, inp)
     alveo = target.family == "ultrascale+"
     profit, keep, unroll = plan_loops(path, opts, dirs, alveo, target, inp, module)
@@ -625,7 +647,7 @@ def ir_module(path, opts: SynthOptions, after: str = "frontend",
     dirs = load_directives(opts.directives) if opts.directives else None
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
-    inp = inp or read_input(path, cc=opts.cc, cflags=source_cflags(opts))
+    opts, inp = with_task_graph(path, opts, inp)
     module = _load(path, opts, inp)
     alveo = target.family == "ultrascale+"
     keep, unroll = frozenset(), ()

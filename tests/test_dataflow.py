@@ -275,3 +275,46 @@ def test_deterministic():
     a.report.pop("time_s")
     b.report.pop("time_s")
     assert a.report == b.report
+
+
+# ----------------------------------------------------------------------------- task graphs
+
+def test_task_graph_cosim():
+    src, graph = DF / "tg_stages.c", DF / "tg_pipe.json"
+    res = synthesize(src, SynthOptions(top="tg_pipe", task_graph=str(graph),
+                                       dataflow_monitor=True))
+    rep = res.report["dataflow"]
+    assert rep["frames"] == 6
+    assert [t["name"] for t in rep["tasks"]] == ["tg_scale", "tg_diff", "tg_emit"]
+    assert {c["name"]: c["kind"] for c in rep["channels"]} == {"t": "pipo", "u": "fifo"}
+    got = cosim(src, "tg_pipe", synth=res)
+    assert got.passed, got.summary()
+
+
+@pytest.mark.parametrize("edit, expect", [
+    (lambda g: g["tasks"][1].update(function="nosuch"),
+     "tasks[1]: 'nosuch' is not a function defined in the input module"),
+    (lambda g: g["tasks"][1]["args"].pop(),
+     "tasks[1]: @tg_diff takes 2 argument(s), the task gives 1"),
+    (lambda g: g["tasks"][0]["args"].__setitem__(2, {"buffer": "t"}),
+     "tasks[0].args[2]: @tg_scale's parameter 2 is i32, not a pointer"),
+    (lambda g: g["tasks"][0]["args"].__setitem__(0, {"port": "nope"}),
+     "tasks[0].args[0]: 'nope' is not a port of the graph"),
+    (lambda g: g.update(frames=0), "'frames' must be an integer >= 1"),
+    (lambda g: g["buffers"].append({"name": "t", "element": "i32", "elements": 4}),
+     "buffers[2]: 't' is defined twice"),
+])
+def test_task_graph_errors(tmp_path, capsys, edit, expect):
+    import json
+    g = json.loads((DF / "tg_pipe.json").read_text())
+    edit(g)
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(g))
+    out = tmp_path / "out"
+    rc = main(["synth", str(DF / "tg_stages.c"), "--top", "tg_pipe", "--task-graph", str(path),
+               "-o", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 1 and "Traceback" not in err
+    assert err.startswith(f"{path}: error: task graph: "), err
+    assert expect in err, err
+    assert not out.exists()
