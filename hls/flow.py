@@ -20,12 +20,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import networkx as nx
 from amaranth.hdl import CombinationalCycle
 
 from . import transforms
 from .analysis import find_loops, loop_line, profile_top, stream_order_problem
 from .binding import Binding, bind
-from .dataflow import choose_channels, extract_graph, graph_report, load_task_graph, region_ir
+from .dataflow import (
+    choose_channels, extract_graph, graph_report, load_task_graph, region_ir, task_graph_nx,
+)
 from .directives import load_directives
 from .errors import HLSError
 from .estimate import yosys_area
@@ -264,22 +267,28 @@ def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
 
 def dataflow_streams(module: Module) -> set:
     """The memories of dataflow tasks (callee side) through which tasks pass a channel of
-    their region as a provable in-order stream at both ends (so it can be a FIFO)."""
+    their region as a provable in-order stream at both ends (so it can be a FIFO), in
+    regions where latency matters more than throughput: fewer frames per call than tasks
+    on the graph's longest path.  There FIFOs let a frame's tasks overlap, which unrolling
+    their loops would forbid (an unrolled loop moves several elements per cycle, not one
+    stream); with more frames the region's time is frames x the largest interval, which
+    unrolled tasks shorten (their channels become ping-pong buffers)."""
     out = set()
     byname = {f.name: f for f in module.functions}
     for name in module.dataflow:
         f = byname.get(name)
         if f is None:
             continue
-        ends: dict = {}
-        for op in f.ops():
-            if op.kind == "call":
-                for pp, mem, _off in op.call_ptr_args():
-                    if mem.kind == "local":
-                        ends.setdefault(mem, []).append((op.attrs["callee"], pp.mem))
-        for mem, us in ends.items():
-            if len(us) == 2 and all(stream_order_problem(c, m) is None for c, m in us):
-                out.update(m for _c, m in us)
+        try:
+            g = extract_graph(module, f)
+        except HLSError:
+            continue
+        if g.frames >= nx.dag_longest_path_length(task_graph_nx(g)) + 1:
+            continue
+        for c in g.channels:
+            if len(c.users) == 2 and all(stream_order_problem(t.function, cm) is None
+                                         for t, cm, _o in c.users):
+                out.update(cm for _t, cm, _o in c.users)
     return out
 
 

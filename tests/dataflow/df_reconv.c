@@ -5,7 +5,7 @@
  * must hold a whole frame: with `a` at depth 2 the region deadlocks. */
 #include <stdint.h>
 #ifndef FRAMES
-#define FRAMES 4
+#define FRAMES 1
 #endif
 #define FN 32
 
