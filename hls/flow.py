@@ -25,7 +25,7 @@ from amaranth.hdl import CombinationalCycle
 from . import transforms
 from .analysis import find_loops, loop_line, profile_top, stream_order_problem
 from .binding import Binding, bind
-from .dataflow import choose_channels, extract_graph, graph_report
+from .dataflow import choose_channels, extract_graph, graph_report, used_ptr_args
 from .directives import load_directives
 from .errors import HLSError
 from .estimate import yosys_area
@@ -252,7 +252,7 @@ def dataflow_streams(module: Module) -> set:
         ends: dict = {}
         for op in f.ops():
             if op.kind == "call":
-                for pp, mem, _off in op.call_ptr_args():
+                for pp, mem, _off, _how in used_ptr_args(op):
                     if mem.kind == "local":
                         ends.setdefault(mem, []).append((op.attrs["callee"], pp.mem))
         for mem, us in ends.items():
