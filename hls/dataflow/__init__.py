@@ -5,7 +5,9 @@ from ._channels import choose_channels, graph_report, task_graph_nx
 from ._taskgraph import TaskGraphSpec, load_task_graph, region_ir
 from ._graph import (
     Channel, DataflowError, Port, ScalarChannel, Task, TaskGraph, extract_graph, mem_use,
+    used_ptr_args,
 )
 
-__all__ = ["TaskGraphSpec", "load_task_graph", "region_ir", "Channel", "DataflowError", "Port", "ScalarChannel", "Task", "TaskGraph",
-           "choose_channels", "extract_graph", "graph_report", "mem_use", "task_graph_nx"]
+__all__ = ["Channel", "DataflowError", "Port", "ScalarChannel", "Task", "TaskGraph",
+           "TaskGraphSpec", "choose_channels", "extract_graph", "graph_report",
+           "load_task_graph", "mem_use", "region_ir", "task_graph_nx", "used_ptr_args"]

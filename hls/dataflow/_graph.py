@@ -28,6 +28,10 @@ it):
   own memory;
 * a call's result feeds later calls' scalar arguments or sinks through a **scalar
   channel**;
+* only the pointer parameters a callee reads or writes connect it to a memory (MLIR's
+  memref descriptors pass each buffer twice, as the allocated and the aligned pointer,
+  and only the aligned one is accessed); a call that passes one array to two parameters
+  it accesses is rejected (a task reaches a memory through one parameter);
 * the region's pointer arguments are its **ports**; which tasks read and write each one
   comes from the callees' accesses (LLVM's readonly/writeonly inference and ours), never
   from the user.  A port that a task writes orders its users (in program order, frame by
@@ -45,7 +49,7 @@ from ..ir import Const, Function, MemoryObject, Module, Op, Param, Value, op_def
 from ..analysis import find_loops
 
 __all__ = ["Channel", "DataflowError", "Port", "ScalarChannel", "Task", "TaskGraph",
-           "extract_graph", "mem_use"]
+           "extract_graph", "mem_use", "used_ptr_args"]
 
 
 class DataflowError(HLSError):
@@ -69,6 +73,12 @@ class Task:
     @property
     def line(self) -> int | None:
         return self.op.loc.line if self.op.loc is not None else None
+
+    @property
+    def ptr_args(self) -> list:
+        """(callee parameter, memory, word offset, use) of each pointer argument the
+        callee reads or writes (:func:`used_ptr_args`); a sink has none."""
+        return used_ptr_args(self.op) if self.kind == "call" else []
 
 
 @dataclass(eq=False)
@@ -181,6 +191,20 @@ def mem_use(func: Function, mem: MemoryObject, _seen=None) -> str:
                     r |= "r" in u
                     w |= "w" in u
     return ("r" if r else "") + ("w" if w else "")
+
+
+def used_ptr_args(op: Op) -> list:
+    """The pointer arguments of the call ``op`` whose callee parameter is read or written
+    (by the callee or its callees), with what it does: (parameter, memory, word offset,
+    ``"r"``/``"w"``/``"rw"``).  A parameter the callee never accesses (the allocated
+    pointer of an MLIR memref descriptor, next to the aligned one it uses) connects
+    nothing."""
+    out = []
+    for pp, mem, off in op.call_ptr_args():
+        how = mem_use(op.attrs["callee"], pp.mem)
+        if how:
+            out.append((pp, mem, off, how))
+    return out
 
 
 def _loc(op_or_func, func: Function):
@@ -318,8 +342,15 @@ def extract_graph(module: Module, func: Function) -> TaskGraph:
     users: dict[MemoryObject, list[tuple[Task, MemoryObject, Value, str]]] = {}
     for op in calls:
         t = task_of[op]
-        for pp, mem, off in op.call_ptr_args():
-            users.setdefault(mem, []).append((t, pp.mem, off, mem_use(t.function, pp.mem)))
+        passed: dict[MemoryObject, str] = {}
+        for pp, mem, off, how in used_ptr_args(op):
+            if mem in passed:
+                raise _err(f"dataflow region @{func.name}: the call of @{t.function.name} "
+                           f"passes '{_array_name(mem, func)}' to two pointer parameters it "
+                           f"accesses ({passed[mem]} and {pp.name}: a task reaches a memory "
+                           "through one parameter)", op, func)
+            passed[mem] = pp.name
+            users.setdefault(mem, []).append((t, pp.mem, off, how))
     for op in body.ops:
         if op.kind == "store":
             users.setdefault(op.mem, []).append((task_of[op], op.mem, op.operands[0], "w"))

@@ -335,7 +335,7 @@ class DataflowRTL(Elaboratable):
                                              if lane else data[:8 * size])]
                     continue
                 core = self.cores[t]
-                for pp, mem, off in t.op.call_ptr_args():
+                for pp, mem, off, _how in t.ptr_args:
                     if mem is not port.mem:
                         continue
                     inner = core.ext[pp.mem]
@@ -346,7 +346,7 @@ class DataflowRTL(Elaboratable):
             for mem in mems:
                 ports = mem_ports(mem, f"{t.name}_{mem.name}")
                 m.submodules[f"mem_{t.name}_{mem.name}"] = InternalMemory(mem, ports)
-                for pp, cm, off in t.op.call_ptr_args():
+                for pp, cm, off, _how in t.ptr_args:
                     if cm is not mem:
                         continue
                     inner = core.ext[pp.mem]
@@ -396,7 +396,7 @@ class DataflowRTL(Elaboratable):
 
         def reqs(t: Task):
             core = self.cores[t]
-            for pp, cm, off in t.op.call_ptr_args():
+            for pp, cm, off, _how in t.ptr_args:
                 if cm is mem:
                     return core.ext[pp.mem], offset_of(t, off)
             raise RTLError(f"internal error: task {t.name} does not use channel {c.name}")
