@@ -265,14 +265,16 @@ def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
                 inp=inp)
 
 
-def dataflow_streams(module: Module) -> set:
+def dataflow_streams(module: Module, dirs=None) -> set:
     """The memories of dataflow tasks (callee side) through which tasks pass a channel of
     their region as a provable in-order stream at both ends (so it can be a FIFO), in
     regions where latency matters more than throughput: fewer frames per call than tasks
     on the graph's longest path.  There FIFOs let a frame's tasks overlap, which unrolling
     their loops would forbid (an unrolled loop moves several elements per cycle, not one
     stream); with more frames the region's time is frames x the largest interval, which
-    unrolled tasks shorten (their channels become ping-pong buffers)."""
+    unrolled tasks shorten (their channels become ping-pong buffers).  A channel a
+    ``[[channel]]`` directive makes a FIFO (``kind = "fifo"`` or a ``depth``) is kept
+    streamable whatever the frames."""
     out = set()
     byname = {f.name: f for f in module.functions}
     for name in module.dataflow:
@@ -283,12 +285,32 @@ def dataflow_streams(module: Module) -> set:
             g = extract_graph(module, f)
         except HLSError:
             continue
-        if g.frames >= nx.dag_longest_path_length(task_graph_nx(g)) + 1:
-            continue
-        for c in g.channels:
-            if len(c.users) == 2 and all(stream_order_problem(t.function, cm) is None
-                                         for t, cm, _o in c.users):
+        G = task_graph_nx(g)
+        able = [c for c in g.channels if len(c.users) == 2 and all(
+            stream_order_problem(t.function, cm) is None for t, cm, _o in c.users)]
+        asked = {d.name for d in (dirs.channels if dirs is not None else ())
+                 if d.function == name and (d.kind == "fifo" or d.depth is not None)}
+        for c in able:
+            if c.name in asked:
                 out.update(cm for _t, cm, _o in c.users)
+        if g.frames >= nx.dag_longest_path_length(G) + 1:
+            continue
+        # a FIFO overlaps its ends only when the consumer does not also wait for the
+        # producer's whole frame along another path (a ping-pong buffer, a scalar result,
+        # the order of an argument's users): such channels are left to unrolling, and
+        # the others are checked again without them
+        while True:
+            fifo_edges = {(c.producer, c.consumers[0]) for c in able}
+            others = [e for e in G.edges if e not in fifo_edges]
+            keep = [c for c in able if not any(
+                (u == c.producer or nx.has_path(G, c.producer, u))
+                and (v == c.consumers[0] or nx.has_path(G, v, c.consumers[0]))
+                for u, v in others)]
+            if len(keep) == len(able):
+                break
+            able = keep
+        for c in able:
+            out.update(cm for _t, cm, _o in c.users)
     return out
 
 
@@ -461,7 +483,7 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
         axi = {p.mem for p in mod.top.ptr_params} if alveo else set()
         # a dataflow task's loop over a channel it reads or writes in order stays rolled:
         # the channel can then be a FIFO (one element per cycle, in order)
-        axi |= dataflow_streams(mod)
+        axi |= dataflow_streams(mod, dirs)
         for f, fs in schedules.items():
             kids: dict = {}
             for lp, _ in fs.loops:

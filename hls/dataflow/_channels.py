@@ -6,7 +6,9 @@ element exactly once and its consumer reads every element exactly once, in the s
 each side's final CDFG), both over the same number of elements, with one consumer, at
 offset 0, and neither end takes part in the ordering or sharing of a pointer argument
 (a task waiting for an argument while it holds a FIFO end could close a wait cycle).
-Otherwise it is a PIPO: two banks, swapped per frame.  A ``[[channel]]`` directive
+Otherwise it is a PIPO: a bank per frame in flight, used round robin: two, or one more per
+task on the longest other path from its producer to its consumer (the consumer waits for
+that path too, so the producer runs that many frames ahead of it).  A ``[[channel]]`` directive
 overrides the choice (a FIFO the proof rejects is an error, with the reason) and the
 depth.
 
@@ -96,6 +98,17 @@ def fifo_problem(g: TaskGraph, c: Channel) -> str | None:
     return None
 
 
+def _longest_path(G: nx.DiGraph, a, b) -> int:
+    """Edges of the longest path from ``a`` to ``b`` in the DAG ``G`` (0: none)."""
+    best = {a: 0}
+    for v in nx.topological_sort(G):
+        if v not in best:
+            continue
+        for w in G.successors(v):
+            best[w] = max(best.get(w, 0), best[v] + 1)
+    return best.get(b, 0)
+
+
 def _channel_edges(g: TaskGraph) -> set:
     out = {(c.producer, t) for c in g.channels for t in c.consumers}
     out |= {(sc.producer, t) for sc in g.scalars for t in sc.consumers}
@@ -120,15 +133,25 @@ def choose_channels(g: TaskGraph, directives=None) -> None:
     for c in g.channels:
         why = fifo_problem(g, c)
         d = asked.get(c.name)
-        kind = d.kind if d is not None and d.kind else ("fifo" if why is None else "pipo")
+        if d is not None and d.kind:
+            kind = d.kind
+        elif d is not None and d.depth is not None:
+            kind = "fifo"                       # a depth is a FIFO's
+        else:
+            kind = "fifo" if why is None else "pipo"
         if kind == "fifo" and why is not None:
             raise DataflowError(f"channel '{c.name}' of @{g.func.name} cannot be a FIFO: {why}",
                                 directives.source if directives else None, None)
         c.kind = kind
         c.forced = d is not None and (d.kind is not None or d.depth is not None)
         if kind == "pipo":
-            c.depth = 2
-            c.why = why or "asked for"
+            # a bank per frame in flight between producer and consumer: 2, plus one per
+            # task on the longest other path between them (the consumer also waits for
+            # that path, so the producer runs that many frames ahead)
+            longest = max(_longest_path(G, c.producer, t) for t in c.consumers)
+            c.depth = max(2, longest + 1)
+            c.why = (why or "asked for") + (f"; {c.depth} banks: a longer path joins its "
+                                             "producer to its consumer" if c.depth > 2 else "")
             continue
         cm = c.callee_mem(c.producer)
         frame = stream_elements(c.producer.function, cm) or cm.depth_words
@@ -225,7 +248,7 @@ def graph_report(g: TaskGraph, schedules) -> dict:
     for c in g.channels:
         cons = c.consumers
         if c.kind == "pipo":
-            bits = 2 * len(cons) * c.mem.depth_words * c.width
+            bits = c.depth * len(cons) * c.mem.depth_words * c.width
         else:
             bits = c.depth * c.width
         chans.append({"name": c.name, "kind": c.kind, "depth": c.depth, "width": c.width,

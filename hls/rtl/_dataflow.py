@@ -32,8 +32,9 @@ from the region's arguments, the frame number and the scalar channels.  A sink (
 of a task's result into a pointer argument) writes in the cycle it starts.  The region is
 ``done`` when every manager has finished every frame.
 
-**Channels.**  A PIPO channel is two banks per consumer (the producer writes all copies,
-reads back copy 0); frame ``k`` uses bank ``k mod 2``.  A FIFO channel joins the
+**Channels.**  A PIPO channel is ``depth`` banks (2, more on reconvergent paths) per
+consumer (the producer writes all copies, reads back copy 0); frame ``k`` uses bank ``k mod
+depth``.  A FIFO channel joins the
 producer's output-stream adapter to the consumer's input-stream adapter
 (:class:`hls.memory.AxisAdapter`, two skid entries each) through a
 ``amaranth.lib.fifo.SyncFIFO`` of the channel's depth.
@@ -207,7 +208,7 @@ class DataflowRTL(Elaboratable):
                 for t in c.consumers:
                     cond(t, finished[c.producer] > started[t], c.producer,
                          f"channel {c.name} (pipo)", "EMPTY")
-                    cond(c.producer, started[c.producer] - finished[t] < 2, t,
+                    cond(c.producer, started[c.producer] - finished[t] < c.depth, t,
                          f"channel {c.name} (pipo)", "FULL")
         for sc in g.scalars:
             for t in sc.consumers:
@@ -354,7 +355,7 @@ class DataflowRTL(Elaboratable):
                         drive(o, i, busy[t] & self.run[t], offset_of(t, off))
         for c in g.channels:
             if c.kind == "pipo":
-                self._pipo(m, c, busy, frame, offset_of)
+                self._pipo(m, c, busy, go, ~running & self.start, offset_of)
             else:
                 self._fifo(m, c, readies, taken)
         for t, core in self.cores.items():
@@ -378,21 +379,33 @@ class DataflowRTL(Elaboratable):
             m.d.comb += self.wait_bits.eq(Cat(*[w[4] for w in waits]))
         return m
 
-    def _pipo(self, m, c: Channel, busy, frame, offset_of):
+    def _pipo(self, m, c: Channel, busy, go, begin, offset_of):
+        """``c.depth`` banks per consumer; each user takes the next bank, round robin, when
+        it starts a frame (frame k: bank k mod depth), from bank 0 at the region's start."""
         mem = c.mem
+        n = c.depth
         w = 8 * mem.word_bytes
         init = [0] * mem.depth_words
         ab = mem.addr_bits
         banks = []   # banks[copy][b]: (read ports, write ports)
         for j, cons in enumerate(c.consumers):
             row = []
-            for b in range(2):
+            for b in range(n):
                 store = Memory(shape=w, depth=mem.depth_words, init=init)
                 m.submodules[f"ch_{c.name}_{j}_{b}"] = store
                 rps = [store.read_port(domain="sync") for _ in range(NPORTS)]
                 wps = [store.write_port(granularity=8) for _ in range(NPORTS)]
                 row.append((rps, wps))
             banks.append(row)
+        bank = {}
+        for t in [c.producer] + c.consumers:
+            cur = Signal(range(n), name=f"bank_{c.name}_{t.name}")
+            nxt = Signal(range(n), name=f"next_bank_{c.name}_{t.name}")
+            with m.If(begin):
+                m.d.sync += nxt.eq(0)
+            with m.Elif(go[t]):
+                m.d.sync += [cur.eq(nxt), nxt.eq(Mux(nxt == n - 1, 0, nxt + 1))]
+            bank[t] = cur
 
         def reqs(t: Task):
             core = self.cores[t]
@@ -406,10 +419,10 @@ class DataflowRTL(Elaboratable):
         crq = [reqs(t) for t in c.consumers]
         for j, cons in enumerate(c.consumers):
             cports, coff = crq[j]
-            for b in range(2):
+            for b in range(n):
                 rps, wps = banks[j][b]
-                p_on = busy[prod] & self.run[prod] & (frame[prod][0] == b)
-                c_on = busy[cons] & self.run[cons] & (frame[cons][0] == b)
+                p_on = busy[prod] & self.run[prod] & (bank[prod] == b)
+                c_on = busy[cons] & self.run[cons] & (bank[cons] == b)
                 for k in range(NPORTS):
                     rp, wp = rps[k], wps[k]
                     pr, cr = pports.port[k], cports.port[k]
@@ -421,15 +434,16 @@ class DataflowRTL(Elaboratable):
                                      wp.data.eq(pr.d), wp.en.eq(Mux(pr.ce, pr.we, 0))]
                     with m.Elif(c_on):
                         m.d.comb += [rp.addr.eq(caddr), rp.en.eq(cr.ce & (cr.we == 0))]
-        # read data: the bank each side's frame selects (the producer reads copy 0)
+        # read data: the bank each side runs on (the producer reads copy 0)
         for k in range(NPORTS):
-            pr = pports.port[k]
-            m.d.comb += pr.q.eq(Mux(frame[prod][0], banks[0][1][0][k].data,
-                                    banks[0][0][0][k].data))
-            for j, cons in enumerate(c.consumers):
-                cr = crq[j][0].port[k]
-                m.d.comb += cr.q.eq(Mux(frame[cons][0], banks[j][1][0][k].data,
-                                        banks[j][0][0][k].data))
+            sides = [(pports.port[k], bank[prod], banks[0])]
+            sides += [(crq[j][0].port[k], bank[cons], banks[j])
+                      for j, cons in enumerate(c.consumers)]
+            for port, sel, row in sides:
+                with m.Switch(sel):
+                    for b in range(n):
+                        with m.Case(b):
+                            m.d.comb += port.q.eq(row[b][0][k].data)
 
     def _fifo(self, m, c: Channel, readies, taken):
         mem = c.mem
