@@ -320,3 +320,17 @@ def test_task_graph_errors(tmp_path, capsys, edit, expect):
     assert err.startswith(f"{path}: error: task graph: "), err
     assert expect in err, err
     assert not out.exists()
+
+
+def test_cosim_alveo():
+    """A dataflow top on --target alveo: its ports are m_axi masters (with random AXI
+    stalls freezing the whole region), scalars in s_axi_control; cocotb against native
+    execution."""
+    from helpers import need_cocotb
+    need_cocotb()
+    src = DF / "df_annotated.c"
+    depth = {"in": 128, "out": 128}
+    res = synthesize(src, SynthOptions(top="df_annotated", target="alveo", depth=depth))
+    assert res.report["dataflow"]["tasks"][1]["name"] == "an_acc"
+    got = cosim(src, "df_annotated", tb=src, depth=depth, target="alveo", synth=res)
+    assert got.passed, got.summary()
