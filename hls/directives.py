@@ -19,6 +19,8 @@ TOML::
 
     [[dataflow]]
     function = "top"      # a dataflow region: its calls are tasks (as --dataflow for the top)
+    share = ["f"]         # the calls of f share one accelerator (default: only large ones)
+    replicate = ["g"]     # every call of g gets its own (default for small ones)
 
     [[channel]]
     function = "top"      # the dataflow region
@@ -84,6 +86,8 @@ class Directives:
     source: str = ""
     #: functions that are dataflow regions
     dataflow: list[str] = field(default_factory=list)
+    #: the [[dataflow]] entries as written (function, share, replicate)
+    dataflow_entries: list[dict] = field(default_factory=list)
     channels: list[ChannelDirective] = field(default_factory=list)
 
     def for_loop(self, function: str, line: int | None, label: str) -> dict:
@@ -150,10 +154,22 @@ def load_directives(path: str | Path) -> Directives:
         out.arrays.append(_array_entry(e, f"array entry {i + 1}", str(p)))
     for i, e in enumerate(data.get("dataflow", [])):
         where = f"dataflow entry {i + 1}"
-        if not isinstance(e, dict) or set(e) != {"function"} or not isinstance(e["function"], str):
-            raise HLSError(f"{where}: expected exactly one setting, 'function' (the name of "
-                           "the region's function)", str(p), None)
+        if not isinstance(e, dict) or not isinstance(e.get("function"), str):
+            raise HLSError(f"{where}: 'function' (the name of the region's function) is "
+                           "required", str(p), None)
+        bad = sorted(set(e) - {"function", "share", "replicate"})
+        if bad:
+            raise HLSError(f"{where}: unknown setting(s) {', '.join(bad)} (known: function, "
+                           "replicate, share)", str(p), None)
+        for k in ("share", "replicate"):
+            if k in e and not (isinstance(e[k], list) and all(isinstance(x, str) for x in e[k])):
+                raise HLSError(f"{where}: '{k}' must be a list of function names", str(p), None)
+        both = set(e.get("share", ())) & set(e.get("replicate", ()))
+        if both:
+            raise HLSError(f"{where}: {', '.join(sorted(both))} both shared and replicated",
+                           str(p), None)
         out.dataflow.append(e["function"])
+        out.dataflow_entries.append(dict(e))
     for i, e in enumerate(data.get("channel", [])):
         out.channels.append(_channel_entry(e, f"channel entry {i + 1}", str(p)))
     return out

@@ -27,7 +27,8 @@ from . import transforms
 from .analysis import find_loops, loop_line, profile_top, stream_order_problem
 from .binding import Binding, bind
 from .dataflow import (
-    choose_channels, extract_graph, graph_report, load_task_graph, region_ir, task_graph_nx,
+    choose_channels, choose_instances, extract_graph, graph_report, load_task_graph, region_ir,
+    task_graph_nx,
 )
 from .directives import load_directives
 from .errors import HLSError
@@ -208,7 +209,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     if opts.loop_probes and alveo:
         raise HLSError("loop profiling (loop probes) is available for the plain "
                        "ap_ctrl_hs top only, not for Alveo targets")
-    graphs = dataflow_graphs(module, dirs)
+    graphs = dataflow_graphs(module, dirs, target)
     for d in opts.dataflow:
         if d not in {f.name for f in module.functions}:
             raise HLSError(f"--dataflow: '{d}' is not a hardware function of this design")
@@ -265,7 +266,7 @@ def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
                 inp=inp)
 
 
-def dataflow_streams(module: Module, dirs=None) -> set:
+def dataflow_streams(module: Module, dirs=None, target: Target | None = None) -> set:
     """The memories of dataflow tasks (callee side) through which tasks pass a channel of
     their region as a provable in-order stream at both ends (so it can be a FIFO), in
     regions where latency matters more than throughput: fewer frames per call than tasks
@@ -283,10 +284,13 @@ def dataflow_streams(module: Module, dirs=None) -> set:
             continue
         try:
             g = extract_graph(module, f)
+            if target is not None:
+                choose_instances(g, target, dirs)
         except HLSError:
             continue
         G = task_graph_nx(g)
-        able = [c for c in g.channels if len(c.users) == 2 and all(
+        able = [c for c in g.channels if len(c.users) == 2 and not any(
+            g.shares(t) for t, _cm, _o in c.users) and all(
             stream_order_problem(t.function, cm) is None for t, cm, _o in c.users)]
         asked = {d.name for d in (dirs.channels if dirs is not None else ())
                  if d.function == name and (d.kind == "fifo" or d.depth is not None)}
@@ -314,7 +318,7 @@ def dataflow_streams(module: Module, dirs=None) -> set:
     return out
 
 
-def dataflow_graphs(module: Module, dirs) -> dict:
+def dataflow_graphs(module: Module, dirs, target: Target) -> dict:
     """The task graph of each dataflow region of ``module`` (after lowering), with its
     channels chosen."""
     graphs = {}
@@ -324,6 +328,7 @@ def dataflow_graphs(module: Module, dirs) -> dict:
         if f is None:
             continue
         g = extract_graph(module, f)
+        choose_instances(g, target, dirs)
         choose_channels(g, dirs)
         graphs[f] = g
     if dirs is not None:
@@ -483,7 +488,7 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
         axi = {p.mem for p in mod.top.ptr_params} if alveo else set()
         # a dataflow task's loop over a channel it reads or writes in order stays rolled:
         # the channel can then be a FIFO (one element per cycle, in order)
-        axi |= dataflow_streams(mod, dirs)
+        axi |= dataflow_streams(mod, dirs, target)
         for f, fs in schedules.items():
             kids: dict = {}
             for lp, _ in fs.loops:

@@ -1,7 +1,7 @@
 """Dataflow regions: task graphs from plain code (:mod:`._graph`), channel kinds and depths
 (:mod:`._channels`).  The hardware is :class:`hls.rtl.DataflowRTL`."""
 
-from ._channels import choose_channels, graph_report, task_graph_nx
+from ._channels import choose_channels, choose_instances, graph_report, task_graph_nx
 from ._taskgraph import TaskGraphSpec, load_task_graph, region_ir
 from ._graph import (
     Channel, DataflowError, Port, ScalarChannel, Task, TaskGraph, extract_graph, mem_use,
@@ -9,5 +9,5 @@ from ._graph import (
 )
 
 __all__ = ["Channel", "DataflowError", "Port", "ScalarChannel", "Task", "TaskGraph",
-           "TaskGraphSpec", "choose_channels", "extract_graph", "graph_report",
+           "TaskGraphSpec", "choose_channels", "choose_instances", "extract_graph", "graph_report",
            "load_task_graph", "mem_use", "region_ir", "task_graph_nx", "used_ptr_args"]

@@ -79,6 +79,9 @@ def fifo_problem(g: TaskGraph, c: Channel) -> str | None:
         if t in shared:
             return (f"{t.name} shares a pointer argument with another task (it may wait for "
                     "that argument while holding a FIFO end)")
+        if g.shares(t):
+            return (f"{t.name} shares its accelerator with another task (it may wait for "
+                    "it while holding a FIFO end)")
     counts = []
     for t, cm in sides:
         why = stream_order_problem(t.function, cm)
@@ -113,6 +116,61 @@ def _channel_edges(g: TaskGraph) -> set:
     out = {(c.producer, t) for c in g.channels for t in c.consumers}
     out |= {(sc.producer, t) for sc in g.scalars for t in sc.consumers}
     return out
+
+
+#: estimated LUTs above which the calls of one function share one accelerator by default
+SHARE_LUT = 4000
+
+
+def function_luts(func, target) -> int:
+    """The operator LUTs of ``func`` (and its callees) by the target's library, as
+    report.json's estimate counts them before binding shares units."""
+    from ..scheduling import op_timing
+    total, seen, work = 0, set(), [func]
+    while work:
+        f = work.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        for op in f.ops():
+            if op.kind == "call":
+                work.append(op.attrs["callee"])
+            elif op.kind != "phi":
+                total += op_timing(target, op).area_lut
+    return total
+
+
+def choose_instances(g: TaskGraph, target, directives=None) -> None:
+    """Which calls of one function share one accelerator: by default those whose
+    function's estimated LUTs reach :data:`SHARE_LUT` (replicating a small accelerator
+    costs less than the arbitration and lost overlap; a large one is shared);
+    ``[[dataflow]] share = [...]`` / ``replicate = [...]`` name functions to decide."""
+    share, repl = set(), set()
+    if directives is not None:
+        for d in getattr(directives, "dataflow_entries", []):
+            if d.get("function") == g.func.name:
+                share |= set(d.get("share", ()))
+                repl |= set(d.get("replicate", ()))
+    names = {t.function.name for t in g.tasks if t.kind == "call"}
+    for n in sorted((share | repl) - names):
+        raise DataflowError(f"[[dataflow]] of @{g.func.name} names '{n}' in share/replicate, "
+                            f"which no task of the region calls (its tasks call: "
+                            f"{', '.join(sorted(names))})", directives.source, None)
+    by_fn: dict = {}
+    for t in g.tasks:
+        if t.kind == "call":
+            by_fn.setdefault(t.function, []).append(t)
+    g.instances, g.instance_of = [], {}
+    for fn, ts in by_fn.items():
+        if len(ts) > 1 and fn.name not in repl and (
+                fn.name in share or function_luts(fn, target) >= SHARE_LUT):
+            g.instances.append(fn)
+            for t in ts:
+                g.instance_of[t] = len(g.instances) - 1
+        else:
+            for t in ts:
+                g.instances.append(fn)
+                g.instance_of[t] = len(g.instances) - 1
 
 
 def choose_channels(g: TaskGraph, directives=None) -> None:
@@ -243,7 +301,12 @@ def graph_report(g: TaskGraph, schedules) -> dict:
     for t in nx.topological_sort(G):
         dist[t] = lat[t] + max((dist[p] for p in G.predecessors(t)), default=0)
     crit = max(dist.values())
-    interval = max(lat.values())
+    # a shared accelerator runs its tasks' calls one after another every frame
+    load: dict = {}
+    for t in g.tasks:
+        if t.kind == "call":
+            load[g.instance_of[t]] = load.get(g.instance_of[t], 0) + lat[t]
+    interval = max(list(lat.values()) + list(load.values()))
     chans = []
     for c in g.channels:
         cons = c.consumers
@@ -265,8 +328,13 @@ def graph_report(g: TaskGraph, schedules) -> dict:
         "region": g.func.name,
         "frames": g.frames,
         "tasks": [{"name": t.name, "function": t.function.name if t.function else None,
-                   "kind": t.kind, "line": t.line, "latency": lat[t], "interval": lat[t]}
+                   "kind": t.kind, "line": t.line, "latency": lat[t],
+                   "interval": load.get(g.instance_of.get(t), lat[t]),
+                   "instance": g.instance_of.get(t)}
                   for t in g.tasks],
+        "instances": [{"function": fn.name,
+                       "tasks": [t.name for t in g.tasks if g.instance_of.get(t) == i]}
+                      for i, fn in enumerate(g.instances)],
         "channels": chans,
         "ports": [{"name": p.mem.name, "direction": p.direction,
                    "users": [t.name for t, _ in p.users]} for p in g.ports],

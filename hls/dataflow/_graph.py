@@ -156,6 +156,15 @@ class TaskGraph:
     iv_step: int = 1
     #: per call: the task (for operand lookups)
     task_of: dict = field(default_factory=dict)
+    #: the accelerator instance of each call task (tasks of one function may share one;
+    #: :func:`hls.dataflow.choose_instances`), as an index into ``instances``
+    instance_of: dict = field(default_factory=dict)
+    instances: list = field(default_factory=list)
+
+    def shares(self, task: Task) -> bool:
+        """Does ``task`` share its accelerator with another task?"""
+        i = self.instance_of.get(task)
+        return i is not None and sum(1 for j in self.instance_of.values() if j == i) > 1
 
     def channel(self, name: str) -> Channel:
         for c in self.channels:
@@ -392,8 +401,13 @@ def extract_graph(module: Module, func: Function) -> TaskGraph:
                 cons.append(t)
         channels.append(Channel(name, mem, prod, cons,
                                 [(t, cm, o) for t, cm, o, _h in us]))
-    return TaskGraph(func, tasks, channels, scalars, ports, private, frames, iv, start, step,
-                     task_of)
+    g = TaskGraph(func, tasks, channels, scalars, ports, private, frames, iv, start, step,
+                  task_of)
+    for t in tasks:                     # one accelerator per call until chosen otherwise
+        if t.kind == "call":
+            g.instance_of[t] = len(g.instances)
+            g.instances.append(t.function)
+    return g
 
 
 def _induction(lp, func: Function) -> tuple[Op, int, int]:

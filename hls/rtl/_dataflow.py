@@ -85,13 +85,17 @@ class DataflowRTL(Elaboratable):
         for p in f.ptr_params:
             for mem in p.port_mems:
                 self.ext[mem] = mem_ports(mem, mem.name if p.banks else p.name)
-        self.cores = {t: make(t.function) for t in g.tasks if t.kind == "call"}
+        #: one FSMD per accelerator instance (g.instances); tasks that share one take
+        #: turns (the resource manager in the start conditions)
+        self.inst_cores = [make(fn) for fn in g.instances]
+        self.cores = {t: self.inst_cores[g.instance_of[t]] for t in g.tasks if t.kind == "call"}
         self.probes = []
-        for t, core in self.cores.items():
+        for core in self.inst_cores:
             self.probes += [(fn, bn, sig) for fn, bn, sig in core.probes]
-        #: per task: busy and the sign of a task blocked on a FIFO (for monitors)
         self.busy = {t: Signal(name=f"busy_{t.name}") for t in g.tasks}
-        self.run = {t: Signal(name=f"run_{t.name}") for t in self.cores}
+        #: per instance: its cores' enable (the AND of its FIFO adapters' ready)
+        self.inst_run = [Signal(name=f"run_{fn.name}_{i}") for i, fn in enumerate(g.instances)]
+        self.run = {t: self.inst_run[g.instance_of[t]] for t in self.cores}
         #: the deadlock monitor: ``deadlock`` is high once no task has run or started for
         #: DEADLOCK_CYCLES cycles while the region is active; bit i of ``wait_bits`` is
         #: high while ``waits[i]`` = (task, the task it waits for, what, FULL/EMPTY/BUSY)
@@ -102,6 +106,12 @@ class DataflowRTL(Elaboratable):
     @property
     def signature(self) -> ControlSignature:
         return self._signature
+
+    def _same_instance(self, t: Task) -> list[Task]:
+        """The other tasks on ``t``'s accelerator instance."""
+        g = self.g
+        i = g.instance_of.get(t)
+        return [u for u in g.tasks if u is not t and i is not None and g.instance_of.get(u) == i]
 
     def _count_waits(self) -> int:
         return len(self.wait_list())
@@ -137,6 +147,8 @@ class DataflowRTL(Elaboratable):
                 for u in us:
                     if u is not t:
                         out.append((t.name, u.name, f"argument {port.mem.name} (shared)", "BUSY"))
+            for u in self._same_instance(t):
+                out.append((t.name, u.name, f"accelerator @{t.function.name} (shared)", "BUSY"))
         for c in g.channels:
             if c.kind != "pipo":
                 out.append((c.producer.name, c.consumers[0].name, f"channel {c.name} (fifo)",
@@ -245,6 +257,15 @@ class DataflowRTL(Elaboratable):
                                   req[t] & busy[u]))
                     if u.index < t.index:
                         grant.append(~req[u])
+            # the resource manager of a shared accelerator: free, and no task asking for
+            # it runs an older frame (or the same frame earlier in program order)
+            for u in self._same_instance(t):
+                grant.append(~busy[u])
+                waits.append((t, u, f"accelerator @{t.function.name} (shared)", "BUSY",
+                              req[t] & busy[u]))
+                older = (started[u] < started[t]) | ((started[u] == started[t])
+                                                     & (u.index < t.index))
+                grant.append(~(req[u] & older))
             m.d.comb += go[t].eq(Cat(*grant).all())
 
         # ---- execution managers
@@ -289,29 +310,34 @@ class DataflowRTL(Elaboratable):
                 return result(v, t)
             return self._expr(v, frame[t], cache)
 
-        # ---- tasks: cores, scalar arguments
+        # ---- accelerators: one core per instance, started by the task that holds it
+        for i, core in enumerate(self.inst_cores):
+            users = [t for t in self.cores if g.instance_of[t] == i]
+            name = users[0].name if len(users) == 1 else f"{g.instances[i].name}_shared{i}"
+            m.submodules[f"task_{name}"] = EnableInserter({"sync": self.inst_run[i]})(core)
+            m.d.comb += core.start.eq(Cat(*[busy[t] for t in users]).any())
         for t in tasks:
             if t.kind != "call":
                 continue
             core = self.cores[t]
-            m.submodules[f"task_{t.name}"] = EnableInserter({"sync": self.run[t]})(core)
-            m.d.comb += core.start.eq(busy[t])
             cache: dict = {}
-            for p, v in zip(t.function.scalar_params, t.op.call_scalar_args(), strict=True):
-                m.d.comb += core.params[p].eq(value(v, t, cache))
+            with m.If(busy[t]):
+                for p, v in zip(t.function.scalar_params, t.op.call_scalar_args(), strict=True):
+                    m.d.comb += core.params[p].eq(value(v, t, cache))
             t._cache = cache
 
         readies: dict[Task, list] = {t: [] for t in self.cores}
 
         # ---- memories: ports, private arrays, channels
-        def drive(port, req_port, en, offset=None, q_to=True):
-            """Forward one request port (a task's) onto a memory-side port when ``en``."""
+        def drive(port, req_port, t, offset=None):
+            """Forward one request port of task ``t``'s core onto a memory-side port while
+            ``t`` runs (its read data while it holds the core)."""
             stm = [port.address.eq(req_port.address + offset if offset is not None
                                    else req_port.address),
                    port.ce.eq(req_port.ce), port.we.eq(req_port.we), port.d.eq(req_port.d)]
-            with m.If(en):
+            with m.If(busy[t] & self.run[t]):
                 m.d.comb += stm
-            if q_to:
+            with m.If(busy[t]):
                 m.d.comb += req_port.q.eq(port.q)
 
         def offset_of(t: Task, off):
@@ -341,7 +367,7 @@ class DataflowRTL(Elaboratable):
                         continue
                     inner = core.ext[pp.mem]
                     for o, i in zip(ext.port, inner.port, strict=True):
-                        drive(o, i, busy[t] & self.run[t], offset_of(t, off))
+                        drive(o, i, t, offset_of(t, off))
         for t, mems in g.private.items():
             core = self.cores[t]
             for mem in mems:
@@ -352,15 +378,15 @@ class DataflowRTL(Elaboratable):
                         continue
                     inner = core.ext[pp.mem]
                     for o, i in zip(ports.port, inner.port, strict=True):
-                        drive(o, i, busy[t] & self.run[t], offset_of(t, off))
+                        drive(o, i, t, offset_of(t, off))
         for c in g.channels:
             if c.kind == "pipo":
                 self._pipo(m, c, busy, go, ~running & self.start, offset_of)
             else:
                 self._fifo(m, c, readies, taken)
-        for t, core in self.cores.items():
-            rs = readies[t]
-            m.d.comb += self.run[t].eq(Cat(*rs).all() if rs else 1)
+        for i, run in enumerate(self.inst_run):
+            rs = [r for t in self.cores if g.instance_of[t] == i for r in readies[t]]
+            m.d.comb += run.eq(Cat(*rs).all() if rs else 1)
 
         # ---- deadlock monitor: no task runs and none starts for DEADLOCK_CYCLES cycles
         # while the region is active; ``waits`` says who waits for whom, and why
@@ -439,11 +465,12 @@ class DataflowRTL(Elaboratable):
             sides = [(pports.port[k], bank[prod], banks[0])]
             sides += [(crq[j][0].port[k], bank[cons], banks[j])
                       for j, cons in enumerate(c.consumers)]
-            for port, sel, row in sides:
-                with m.Switch(sel):
-                    for b in range(n):
-                        with m.Case(b):
-                            m.d.comb += port.q.eq(row[b][0][k].data)
+            for (port, sel, row), t in zip(sides, [prod] + c.consumers):
+                with m.If(busy[t]):
+                    with m.Switch(sel):
+                        for b in range(n):
+                            with m.Case(b):
+                                m.d.comb += port.q.eq(row[b][0][k].data)
 
     def _fifo(self, m, c: Channel, readies, taken):
         mem = c.mem
