@@ -27,8 +27,8 @@ from . import transforms
 from .analysis import find_loops, loop_line, profile_top, stream_order_problem
 from .binding import Binding, bind
 from .dataflow import (
-    choose_channels, choose_instances, extract_graph, graph_report, load_task_graph, region_ir,
-    task_graph_nx,
+    choose_channels, choose_instances, extract_graph, graph_report, load_task_graph,
+    region_estimate, region_ir, task_graph_nx,
 )
 from .directives import load_directives
 from .errors import HLSError
@@ -209,7 +209,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     if opts.loop_probes and alveo:
         raise HLSError("loop profiling (loop probes) is available for the plain "
                        "ap_ctrl_hs top only, not for Alveo targets")
-    graphs = dataflow_graphs(module, dirs, target)
+    graphs = dataflow_graphs(module, dirs, target, schedules)
     for d in opts.dataflow:
         if d not in {f.name for f in module.functions}:
             raise HLSError(f"--dataflow: '{d}' is not a hardware function of this design")
@@ -266,16 +266,14 @@ def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
                 inp=inp)
 
 
-def dataflow_streams(module: Module, dirs=None, target: Target | None = None) -> set:
+def dataflow_streams(module: Module, dirs=None, target: Target | None = None,
+                     all_useful: bool = True) -> set:
     """The memories of dataflow tasks (callee side) through which tasks pass a channel of
-    their region as a provable in-order stream at both ends (so it can be a FIFO), in
-    regions where latency matters more than throughput: fewer frames per call than tasks
-    on the graph's longest path.  There FIFOs let a frame's tasks overlap, which unrolling
-    their loops would forbid (an unrolled loop moves several elements per cycle, not one
-    stream); with more frames the region's time is frames x the largest interval, which
-    unrolled tasks shorten (their channels become ping-pong buffers).  A channel a
-    ``[[channel]]`` directive makes a FIFO (``kind = "fifo"`` or a ``depth``) is kept
-    streamable whatever the frames."""
+    their region as a provable in-order stream at both ends (so it can be a FIFO), whose
+    loops automatic unrolling leaves rolled (an unrolled loop moves several elements per
+    cycle, not one stream): those a ``[[channel]]`` directive makes FIFOs (``kind =
+    "fifo"`` or a ``depth``), and with ``all_useful`` every one whose FIFO would overlap
+    its producer and consumer (:func:`plan_unrolling` weighs that against unrolling)."""
     out = set()
     byname = {f.name: f for f in module.functions}
     for name in module.dataflow:
@@ -297,7 +295,7 @@ def dataflow_streams(module: Module, dirs=None, target: Target | None = None) ->
         for c in able:
             if c.name in asked:
                 out.update(cm for _t, cm, _o in c.users)
-        if g.frames >= nx.dag_longest_path_length(G) + 1:
+        if not all_useful:
             continue
         # a FIFO overlaps its ends only when the consumer does not also wait for the
         # producer's whole frame along another path (a ping-pong buffer, a scalar result,
@@ -318,7 +316,7 @@ def dataflow_streams(module: Module, dirs=None, target: Target | None = None) ->
     return out
 
 
-def dataflow_graphs(module: Module, dirs, target: Target) -> dict:
+def dataflow_graphs(module: Module, dirs, target: Target, schedules=None) -> dict:
     """The task graph of each dataflow region of ``module`` (after lowering), with its
     channels chosen."""
     graphs = {}
@@ -329,7 +327,7 @@ def dataflow_graphs(module: Module, dirs, target: Target) -> dict:
             continue
         g = extract_graph(module, f)
         choose_instances(g, target, dirs)
-        choose_channels(g, dirs)
+        choose_channels(g, dirs, schedules)
         graphs[f] = g
     if dirs is not None:
         for d in dirs.channels:
@@ -395,7 +393,8 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
     if not cands:
         profit = Profitability(profile)
         return profit, frozenset(), plan_unrolling(path, opts, dirs, alveo, target, inp,
-                                                   profit, frozenset())
+                                                   profit, frozenset(),
+                                                   regions=bool(module.dataflow))
     with warnings_off():      # trial lowerings: the real one warns
         plain = _load(path, opts, inp)
         lower_module(plain, opts, dirs, alveo, keep=cands, quiet=True)
@@ -426,7 +425,8 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
                      if why is not None and (f.name, lp.header.name) in cands)
     # with nothing kept, that trial is the lowering plan_unrolling starts from
     pre = (trial, parts, schedules) if not keep else None
-    return profit, keep, plan_unrolling(path, opts, dirs, alveo, target, inp, profit, keep, pre)
+    return profit, keep, plan_unrolling(path, opts, dirs, alveo, target, inp, profit, keep, pre,
+                                        regions=bool(module.dataflow))
 
 
 #: unroll factors tried, each on the loops the one before paid for
@@ -443,7 +443,39 @@ UNROLL_OPS = 1024
 
 def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
                    inp: LoadedInput, profit: Profitability, keep: frozenset,
-                   pre: tuple | None = None) -> tuple:
+                   pre: tuple | None = None, regions: bool = False) -> tuple:
+    """The loops worth unrolling (:func:`plan_unrolling_with`).  With dataflow regions,
+    twice: with the task loops that pass a FIFO-able channel left rolled (their FIFOs
+    overlap producer and consumer within a frame) and with every loop free to unroll
+    (faster tasks, ping-pong channels); the plan whose regions' estimated cycles
+    (:func:`hls.dataflow.region_estimate`) are lower is kept."""
+    free = plan_unrolling_with(path, opts, dirs, alveo, target, inp, profit, keep, pre,
+                               streams=False)
+    if not opts.auto_unroll or not regions:
+        return free
+    rolled = plan_unrolling_with(path, opts, dirs, alveo, target, inp, profit, keep, pre,
+                                 streams=True)
+    if rolled == free:
+        return free
+
+    def cycles(unroll: tuple) -> float:
+        with warnings_off():
+            mod = _load(path, opts, inp)
+            _, schedules, _, _ = _lower_and_schedule(mod, opts, dirs, alveo, target, profit,
+                                                     keep, quiet=True, bind_too=False,
+                                                     unroll=unroll)
+            try:
+                graphs = dataflow_graphs(mod, dirs, target, schedules)
+            except HLSError:
+                return float("inf")
+        return sum(region_estimate(g, schedules) for g in graphs.values())
+
+    return rolled if cycles(rolled) <= cycles(free) else free
+
+
+def plan_unrolling_with(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
+                        inp: LoadedInput, profit: Profitability, keep: frozenset,
+                        pre: tuple | None = None, streams: bool = False) -> tuple:
     """The loops worth unrolling, as ((function, header), factor or "full") pairs.
 
     The module is lowered and scheduled as the flow will (``keep``), then again:
@@ -488,7 +520,7 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
         axi = {p.mem for p in mod.top.ptr_params} if alveo else set()
         # a dataflow task's loop over a channel it reads or writes in order stays rolled:
         # the channel can then be a FIFO (one element per cycle, in order)
-        axi |= dataflow_streams(mod, dirs, target)
+        axi |= dataflow_streams(mod, dirs, target, streams)
         for f, fs in schedules.items():
             kids: dict = {}
             for lp, _ in fs.loops:

@@ -43,6 +43,7 @@ KERNELS = {
     "df_sepfilt": (DF / "df_sepfilt.c", {"img": 768, "out": 768}),
     "df_twice": (DF / "df_twice.c", {"in": 384, "out": 384}),
     "df_reconv": (DF / "df_reconv.c", {"in": 32, "out": 32}),
+    "df_rates": (DF / "df_rates.c", {"in": 64, "o1": 64, "o2": 64}),
 }
 
 
@@ -193,12 +194,12 @@ def test_channel_directive_errors(tmp_path):
 
 # ----------------------------------------------------------------------------- co-simulation
 
-def _cosim(top: str, dataflow=True, directives=None):
+def _cosim(top: str, dataflow=True, directives=None, **kw):
     monitor = dataflow or directives is not None
     src, depth = KERNELS[top]
     res = synthesize(src, SynthOptions(top=top, depth=depth,
                                        dataflow=(top,) if dataflow else (),
-                                       dataflow_monitor=monitor, directives=directives))
+                                       dataflow_monitor=monitor, directives=directives, **kw))
     return res, cosim(src, top, tb=src, depth=depth, synth=res)
 
 
@@ -287,9 +288,10 @@ def test_task_graph_cosim():
     rep = res.report["dataflow"]
     assert rep["frames"] == 6
     assert [t["name"] for t in rep["tasks"]] == ["tg_scale", "tg_diff", "tg_emit"]
-    # 6 frames for 3 tasks in a chain: throughput first, the tasks' loops are unrolled
-    # (flow.dataflow_streams), so `u` is no longer one stream: both are ping-pong buffers
-    assert {c["name"]: c["kind"] for c in rep["channels"]} == {"t": "pipo", "u": "pipo"}
+    # tg_diff reads `t` backwards: a ping-pong buffer; `u` is a FIFO or, with its tasks'
+    # loops unrolled, a ping-pong buffer, whichever the region estimate prefers
+    kinds = {c["name"]: c["kind"] for c in rep["channels"]}
+    assert kinds["t"] == "pipo" and set(kinds) == {"t", "u"}
     got = cosim(src, "tg_pipe", synth=res)
     assert got.passed, got.summary()
 
@@ -360,3 +362,40 @@ def test_shared_accelerator(tmp_path):
     d.write_text('[[dataflow]]\nfunction = "df_twice"\nshare = ["nosuch"]\n')
     with pytest.raises(Exception, match="names 'nosuch' in share/replicate, which no task"):
         _cosim("df_twice", dataflow=False, directives=str(d))
+
+
+def test_fifo_sized_from_schedules(tmp_path):
+    """df_rates (rolled loops): the split writes one element per cycle, the slow
+    consumer reads one per divider latency; the FIFO between them is sized from the two
+    schedules to what the split writes ahead, so the split (and the fast branch and long
+    stage behind it) runs at full speed: as fast as with a whole-frame FIFO, and faster
+    than with depth 2, where the split is held to the slow consumer's pace."""
+    res, sized = _cosim("df_rates", auto_unroll=False)
+    assert sized.passed, sized.summary()
+    ch = {c["name"]: c for c in res.report["dataflow"]["channels"]}
+    assert ch["x"]["kind"] == "fifo" and 32 <= ch["x"]["depth"] < 64, ch["x"]
+    assert ch["y"]["kind"] == "fifo" and ch["y"]["depth"] <= 4, ch["y"]
+    d = tmp_path / "d.toml"
+    cycles = {}
+    for depth in (2, 64):
+        d.write_text(f'[[channel]]\nfunction = "df_rates"\nname = "x"\ndepth = {depth}\n')
+        _, got = _cosim("df_rates", directives=str(d), auto_unroll=False)
+        assert got.passed, got.summary()
+        cycles[depth] = got.total_cycles
+    assert sized.total_cycles <= cycles[64] + 2, (sized.total_cycles, cycles)
+    assert cycles[2] > sized.total_cycles * 1.05, (sized.total_cycles, cycles)
+
+
+def test_unrolling_weighed_against_fifos():
+    """With automatic unrolling, the flow keeps whichever plan its region estimate says
+    is faster: df_chain4's four balanced stages over one frame keep their FIFOs (they
+    overlap), df_rates unrolls its slow divider loop (ping-pong channels)."""
+    res, got = _cosim("df_rates")
+    assert got.passed
+    assert {c["kind"] for c in res.report["dataflow"]["channels"]} == {"pipo"}
+    _, seq = _cosim("df_rates", dataflow=False)
+    assert got.total_cycles < seq.total_cycles
+    src, depth = KERNELS["df_chain4"]
+    one = synthesize(src, SynthOptions(top="df_chain4", depth={"in": 64, "out": 64},
+                                       cflags=("-DFRAMES=1",), dataflow=("df_chain4",)))
+    assert {c["kind"] for c in one.report["dataflow"]["channels"]} == {"fifo"}

@@ -50,11 +50,12 @@ def test_graph(conv, monkeypatch):
     assert rep["region"] == TOP and rep["frames"] == 4
     assert [t["name"] for t in rep["tasks"]] == ["df_scale", "df_smooth", "df_clamp"]
     # the allocas are unnamed in MLIR's LLVM IR (LLVM's instruction namer: i, i1)
-    chans = [(c["producer"], c["consumer"], c["kind"], c["depth"], c["elements"])
-             for c in rep["channels"]]
-    assert chans == [("df_scale", "df_smooth", "fifo", 2, 32),
-                     ("df_smooth", "df_clamp", "fifo", 2, 32)], rep["channels"]
-    assert all(c["why"] == "in-order stream" for c in rep["channels"])
+    chans = [(c["producer"], c["consumer"], c["kind"], c["elements"]) for c in rep["channels"]]
+    assert chans == [("df_scale", "df_smooth", "fifo", 32),
+                     ("df_smooth", "df_clamp", "fifo", 32)], rep["channels"]
+    # sized from the schedules: equal rates, a few elements ahead
+    assert all(2 <= c["depth"] <= 4 for c in rep["channels"]), rep["channels"]
+    assert all(c["why"].startswith("in-order stream; depth") for c in rep["channels"])
     used = {p["name"]: (p["direction"], p["users"]) for p in rep["ports"] if p["users"]}
     inp, out = ("arg0", "arg1") if conv == "bare" else ("arg1", "arg8")  # aligned pointers
     assert used == {inp: ("in", ["df_scale"]), out: ("out", ["df_clamp"])}

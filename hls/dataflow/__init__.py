@@ -1,7 +1,9 @@
 """Dataflow regions: task graphs from plain code (:mod:`._graph`), channel kinds and depths
 (:mod:`._channels`).  The hardware is :class:`hls.rtl.DataflowRTL`."""
 
-from ._channels import choose_channels, choose_instances, graph_report, task_graph_nx
+from ._channels import (
+    choose_channels, choose_instances, graph_report, region_estimate, task_graph_nx,
+)
 from ._taskgraph import TaskGraphSpec, load_task_graph, region_ir
 from ._graph import (
     Channel, DataflowError, Port, ScalarChannel, Task, TaskGraph, extract_graph, mem_use,
@@ -10,4 +12,4 @@ from ._graph import (
 
 __all__ = ["Channel", "DataflowError", "Port", "ScalarChannel", "Task", "TaskGraph",
            "TaskGraphSpec", "choose_channels", "choose_instances", "extract_graph", "graph_report",
-           "load_task_graph", "mem_use", "region_ir", "task_graph_nx", "used_ptr_args"]
+           "load_task_graph", "mem_use", "region_estimate", "region_ir", "task_graph_nx", "used_ptr_args"]

@@ -14,9 +14,13 @@ depth.
 
 **Depth** of a FIFO, in elements (each end adds its adapter's two skid entries):
 
-* 2 when nothing else joins its producer to its consumer: the consumer drains what the
-  producer writes as fast as its schedule lets it, and a full FIFO only stalls the
-  producer (throughput, not correctness);
+* when nothing else joins its producer to its consumer (a full FIFO then only stalls the
+  producer: throughput, not correctness): what the producer writes ahead of the consumer
+  when both run their static schedules (:func:`stream_times`: the cycle of each element's
+  access from the states before the loop nest, each outer iteration's states and the
+  innermost loop's II) from their start times (a task starts after the producers it
+  waits for, with its FIFO producers), the consumer waiting for elements not yet there
+  (:func:`fifo_need`); at least 2, at most the frame;
 * the whole frame (the elements the producer writes per call) when another path of the
   graph, in whatever direction, joins the producer and the consumer (the channel lies on a
   cycle of reconvergent paths): the consumer may wait for that other path, which may wait
@@ -173,8 +177,130 @@ def choose_instances(g: TaskGraph, target, directives=None) -> None:
                 g.instance_of[t] = len(g.instances) - 1
 
 
-def choose_channels(g: TaskGraph, directives=None) -> None:
-    """Set each channel's kind, depth and the reason (module docstring)."""
+#: cycles from a producer core's write to the consumer core seeing the element (the two
+#: stream adapters and the channel FIFO)
+FIFO_LATENCY = 3
+#: elements of a stream simulated when sizing a FIFO from the schedules (longer streams
+#: keep their first this-many elements' need)
+SIZING_ELEMENTS = 1 << 16
+
+
+def _states_to(func, fs, target_block) -> int | None:
+    """States on the shortest path from the entry to the start of ``target_block``."""
+    import heapq
+    lengths = {b: (0 if skipped(b) else fs.blocks[b].length) for b in func.blocks}
+    order = {b: i for i, b in enumerate(func.blocks)}
+    dist = {func.entry: 0}
+    heap = [(0, 0, func.entry)]
+    while heap:
+        d, _, b = heapq.heappop(heap)
+        if b is target_block:
+            return d
+        if d > dist.get(b, 1 << 60):
+            continue
+        for s2 in b.successors:
+            nd = d + lengths[b]
+            if nd < dist.get(s2, 1 << 60):
+                dist[s2] = nd
+                heapq.heappush(heap, (nd, order[s2], s2))
+    return None
+
+
+def stream_times(func, fs, mem) -> list[int] | None:
+    """The cycle (from the call's start, unstalled) of each access of ``mem``'s proven
+    stream in ``func``, in element order, from the schedule ``fs``: states before the
+    loop nest, each outer iteration's states and inner loop, and the innermost loop's
+    iterations (``II`` apart when pipelined, its block's states apart otherwise).  None
+    when the shape is not one this model covers."""
+    acc = [op for op in func.ops() if op.kind in ("load", "store") and op.mem is mem]
+    if len(acc) != 1:
+        return None
+    a = acc[0]
+    chain = sorted([lp for lp in find_loops(func) if a.block in lp.blocks],
+                   key=lambda x: -len(x.blocks))
+    if not chain:
+        t = _states_to(func, fs, a.block)
+        return None if t is None else [t + fs.step[a]]
+    if any(lp.trip_count is None for lp in chain):
+        return None
+    lengths = {b: (0 if skipped(b) else fs.blocks[b].length) for b in func.blocks}
+    inner = chain[-1]
+    pl = fs.pipelines.get(inner.header)
+    if pl is not None:
+        it, first, per_entry = pl.ii, pl.time[a], (inner.trip_count - 1) * pl.ii + pl.depth
+    else:
+        it, first = lengths[inner.header], fs.step[a]
+        per_entry = inner.trip_count * it
+    # outer levels, innermost first: states before the inner loop, and per iteration
+    pre, per_iter = [], []
+    for lvl in reversed(range(len(chain) - 1)):
+        outer, nxt = chain[lvl], chain[lvl + 1]
+        own = [b for b in outer.blocks if b not in nxt.blocks]
+        before, b, seen = 0, outer.header, set()
+        while b is not nxt.header:
+            if b in seen or b not in own:
+                return None
+            seen.add(b)
+            before += lengths[b]
+            succ = [x for x in b.successors if x in outer.blocks]
+            if len(succ) != 1:
+                return None
+            b = succ[0]
+        cost = sum(lengths[b] for b in own) + per_entry
+        pre.insert(0, before)
+        per_iter.insert(0, cost)
+        per_entry = outer.trip_count * cost
+    t0 = _states_to(func, fs, chain[0].header)
+    if t0 is None:
+        return None
+    trips = [lp.trip_count for lp in chain]
+    total = 1
+    for n in trips:
+        total *= n
+    out = []
+    for j in range(min(total, SIZING_ELEMENTS)):
+        idx, r = [], j
+        for n in reversed(trips):
+            idx.append(r % n)
+            r //= n
+        idx.reverse()
+        t = t0 + sum(idx[l] * per_iter[l] + pre[l] for l in range(len(chain) - 1))
+        out.append(t + idx[-1] * it + first)
+    return out
+
+
+def fifo_need(writes: list[int], reads: list[int], start: int) -> int:
+    """Entries a FIFO needs so that its producer never waits (writes at ``writes``) when
+    its consumer starts ``start`` cycles after it and reads at ``reads`` from its own
+    start, waiting for elements not yet there (each wait delays its later reads)."""
+    delay, got = 0, []
+    for w, r in zip(writes, reads):
+        t = max(start + r + delay, w + FIFO_LATENCY)
+        delay = t - (start + r)
+        got.append(t)
+    need, j = 0, 0
+    for i, w in enumerate(writes):        # in the FIFO when element i is written:
+        while j < len(got) and got[j] <= w:   # written before it and not yet read
+            j += 1
+        need = max(need, i + 1 - j)
+    return need
+
+
+def _start_times(g: TaskGraph, lat: dict) -> dict:
+    """When each task starts its first frame, unstalled: after every producer it waits
+    for (ping-pong buffers, scalar results, argument order), with its FIFO producers."""
+    G = task_graph_nx(g)
+    fifo = {(c.producer, c.consumers[0]) for c in g.channels if c.kind == "fifo"}
+    start: dict = {}
+    for t in nx.topological_sort(G):
+        start[t] = max([start[u] if (u, t) in fifo else start[u] + lat[u]
+                        for u in G.predecessors(t)], default=0)
+    return start
+
+
+def choose_channels(g: TaskGraph, directives=None, schedules=None) -> None:
+    """Set each channel's kind, depth and the reason (module docstring); ``schedules``
+    (function -> FunctionSchedule) size the FIFOs off reconvergent paths."""
     asked = {}
     if directives is not None:
         for d in getattr(directives, "channels", []):
@@ -188,6 +314,7 @@ def choose_channels(g: TaskGraph, directives=None) -> None:
                                 f"{', '.join(sorted(names)) or 'none'})",
                                 directives.source, None)
     G = task_graph_nx(g)
+    sized: list[Channel] = []
     for c in g.channels:
         why = fifo_problem(g, c)
         d = asked.get(c.name)
@@ -232,8 +359,25 @@ def choose_channels(g: TaskGraph, directives=None) -> None:
             c.why = ("in-order stream; another path joins its producer to its consumer: it "
                      "holds a whole frame")
         else:
-            c.depth = 2
-            c.why = "in-order stream"
+            c.depth, c.why = 2, "in-order stream"
+            sized.append(c)
+    if schedules is None or not sized:
+        return
+    lat = {t: (int(round(function_cycles(t.function, schedules[t.function]))) + 2
+               if t.kind == "call" else 1) for t in g.tasks}
+    start = _start_times(g, lat)
+    for c in sized:
+        p, q = c.producer, c.consumers[0]
+        tw = stream_times(p.function, schedules[p.function], c.callee_mem(p))
+        tr = stream_times(q.function, schedules[q.function], c.callee_mem(q))
+        if tw is None or tr is None:
+            c.why += "; depth 2: the schedules do not give its access times"
+            continue
+        frame = len(tw)
+        need = fifo_need(tw, tr, start[q] - start[p])
+        c.depth = max(2, min(need, frame))
+        c.why += (f"; depth {c.depth}: what the producer writes ahead of its consumer by "
+                  "their schedules")
 
 
 def function_cycles(func, fs) -> float:
@@ -286,6 +430,27 @@ def function_cycles(func, fs) -> float:
 
     top = [lp for lp in loops if lp.parent is None]
     return level(func.blocks, func.entry, top)
+
+
+def region_estimate(g: TaskGraph, schedules) -> float:
+    """Estimated cycles of one call of the region: tasks start as in :func:`_start_times`
+    and a FIFO's consumer finishes no earlier than its producer (plus the FIFO's
+    latency), then (frames - 1) times the largest interval (a task's latency, or a
+    shared accelerator's calls per frame)."""
+    lat = {t: (function_cycles(t.function, schedules[t.function]) + 2
+               if t.kind == "call" else 1) for t in g.tasks}
+    start = _start_times(g, lat)
+    fifo = {(c.producer, c.consumers[0]) for c in g.channels if c.kind == "fifo"}
+    finish: dict = {}
+    for t in nx.topological_sort(task_graph_nx(g)):
+        finish[t] = max([start[t] + lat[t]] + [finish[u] + FIFO_LATENCY for u, v in fifo
+                                               if v is t])
+    load: dict = {}
+    for t in g.tasks:
+        if t.kind == "call":
+            load[g.instance_of[t]] = load.get(g.instance_of[t], 0) + lat[t]
+    interval = max(list(lat.values()) + list(load.values()))
+    return max(finish.values()) + (g.frames - 1) * interval
 
 
 def graph_report(g: TaskGraph, schedules) -> dict:
