@@ -3,7 +3,7 @@
     python benchmarks/dataflow.py [NAME...] [--frames 1,100] [--out FILE.json]
 
 For each dataflow kernel (``tests/dataflow/*.c`` with a frames loop, compiled with
-``-DFRAMES=N``; ``examples/kernels/dataflow_img.c``, one frame per call; the explicit
+``-DFRAMES=N``; ``df_rates`` and ``examples/kernels/dataflow_img.c``, one frame per call; the explicit
 task graph ``tests/dataflow/tg_pipe.json`` with its ``frames`` set to N) and each N:
 
 * the design with ``--dataflow`` and the same source without it are synthesised and
@@ -43,7 +43,9 @@ KERNELS = {
     "df_sepfilt": (DF / "df_sepfilt.c", {"img": 192, "out": 192}),
     "df_twice": (DF / "df_twice.c", {"in": 48, "out": 48}),
     "df_reconv": (DF / "df_reconv.c", {"in": 32, "out": 32}),
-    "dataflow_img": (ROOT / "examples" / "kernels" / "dataflow_img.c", None),
+    "df_rates": (DF / "df_rates.c", ("single", {"in": 64, "o1": 64, "o2": 64})),
+    "dataflow_img": (ROOT / "examples" / "kernels" / "dataflow_img.c",
+                     ("single", {"img": 256, "mask": 8, "count": 1})),
     "tg_pipe": (DF / "tg_stages.c", "graph"),
 }
 
@@ -68,10 +70,10 @@ def run_one(name: str, frames: int, work: Path) -> dict:
     src, ports = KERNELS[name]
     cflags: tuple = ()
     opts_extra: dict = {}
-    if ports is None:                       # one frame per call
+    if isinstance(ports, tuple):            # one frame per call
         if frames != 1:
             return {"name": name, "frames": frames, "skipped": "one frame per call"}
-        depth = {"img": 256, "mask": 8, "count": 1}
+        depth = ports[1]
     elif ports == "graph":
         g = json.loads((DF / "tg_pipe.json").read_text())
         g["frames"] = frames
