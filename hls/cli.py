@@ -377,10 +377,12 @@ def _run(args) -> int:
 def _print_dataflow(reg: dict) -> None:
     """The task graph of a dataflow region: tasks, then channels as edges."""
     frames = reg["frames"]
+    bound = reg["throughput_bound_cycles"]
     print(f"  dataflow region {reg['region']}: {len(reg['tasks'])} tasks, "
-          f"{frames} frame(s) per call; bound {reg['throughput_bound_cycles']} cycles "
-          f"(critical path {reg['critical_path_latency']}, interval "
-          f"{reg['max_interval']})")
+          f"{frames} frame(s) per call; bound "
+          + (f"{bound} cycles" if bound is not None else "critical path + (frames - 1) x "
+             "interval")
+          + f" (critical path {reg['critical_path_latency']}, interval {reg['max_interval']})")
     for t in reg["tasks"]:
         what = f"@{t['function']}" if t["function"] else "store"
         print(f"    task {t['name']} ({what}, line {t['line']}): ~{t['latency']} cycles")

@@ -432,6 +432,16 @@ def function_cycles(func, fs) -> float:
     return level(func.blocks, func.entry, top)
 
 
+#: frames per call assumed for a frames loop whose count is an argument
+ASSUMED_FRAMES = 16
+
+
+def _value_name(v) -> str:
+    while hasattr(v, "kind") and v.kind in ("zext", "sext", "trunc"):
+        v = v.operands[0]
+    return getattr(v, "name", None) or "bound"
+
+
 def region_estimate(g: TaskGraph, schedules) -> float:
     """Estimated cycles of one call of the region: tasks start as in :func:`_start_times`
     and a FIFO's consumer finishes no earlier than its producer (plus the FIFO's
@@ -450,7 +460,8 @@ def region_estimate(g: TaskGraph, schedules) -> float:
         if t.kind == "call":
             load[g.instance_of[t]] = load.get(g.instance_of[t], 0) + lat[t]
     interval = max(list(lat.values()) + list(load.values()))
-    return max(finish.values()) + (g.frames - 1) * interval
+    frames = g.frames if g.frames is not None else ASSUMED_FRAMES
+    return max(finish.values()) + (frames - 1) * interval
 
 
 def graph_report(g: TaskGraph, schedules) -> dict:
@@ -491,7 +502,8 @@ def graph_report(g: TaskGraph, schedules) -> dict:
                       "bram18": 0, "why": "scalar"})
     return {
         "region": g.func.name,
-        "frames": g.frames,
+        "frames": g.frames if g.frames is not None else f"{_value_name(g.frames_bound)} "
+                                                          f"- {g.iv_start}",
         "tasks": [{"name": t.name, "function": t.function.name if t.function else None,
                    "kind": t.kind, "line": t.line, "latency": lat[t],
                    "interval": load.get(g.instance_of.get(t), lat[t]),
@@ -505,5 +517,6 @@ def graph_report(g: TaskGraph, schedules) -> dict:
                    "users": [t.name for t, _ in p.users]} for p in g.ports],
         "critical_path_latency": crit,
         "max_interval": interval,
-        "throughput_bound_cycles": crit + (g.frames - 1) * interval,
+        "throughput_bound_cycles": (crit + (g.frames - 1) * interval
+                                    if g.frames is not None else None),
     }

@@ -149,7 +149,13 @@ class TaskGraph:
     ports: list[Port]
     #: task -> memories only that task uses (its own, instantiated for it)
     private: dict
-    frames: int = 1
+    #: frames per call: a constant, or None when the frames loop counts to ``frames_bound``
+    frames: int | None = 1
+    #: a frames loop counting from ``iv_start`` by 1 to this region value (a scalar
+    #: argument, or arithmetic on them), guarded by ``bound > start`` (``frames_signed``:
+    #: compared signed): ``bound - start`` frames, or none
+    frames_bound: Value | None = None
+    frames_signed: bool = True
     #: the frames loop's induction phi, its start and step (None for one frame)
     iv: Op | None = None
     iv_start: int = 0
@@ -251,11 +257,10 @@ def extract_graph(module: Module, func: Function) -> TaskGraph:
                        "block(s))", func, func)
         lp = loops[0]
         body = lp.header
-        if lp.trip_count is None:
-            raise _err(f"dataflow region @{func.name}: the frames loop needs a constant trip "
-                       "count", body.terminator, func)
-        frames = lp.trip_count
         iv, start, step = _induction(lp, func)
+        frames = lp.trip_count
+        if frames is None:
+            bound, signed = _frames_bound(lp, iv, start, step, func)
     calls = [op for op in func.ops() if op.kind == "call"]
     for op in calls:
         if op.block is not body:
@@ -401,13 +406,61 @@ def extract_graph(module: Module, func: Function) -> TaskGraph:
                 cons.append(t)
         channels.append(Channel(name, mem, prod, cons,
                                 [(t, cm, o) for t, cm, o, _h in us]))
-    g = TaskGraph(func, tasks, channels, scalars, ports, private, frames, iv, start, step,
-                  task_of)
+    g = TaskGraph(func, tasks, channels, scalars, ports, private, frames, None, True, iv,
+                  start, step, task_of)
+    if frames is None:
+        if not glue_ok(bound):
+            raise _err(f"dataflow region @{func.name}: the frames loop counts to a value "
+                       "computed from something other than the region's arguments",
+                       body.terminator, func)
+        g.frames_bound, g.frames_signed = bound, signed
     for t in tasks:                     # one accelerator per call until chosen otherwise
         if t.kind == "call":
             g.instance_of[t] = len(g.instances)
             g.instances.append(t.function)
     return g
+
+
+def _strip(v):
+    while isinstance(v, Op) and v.kind in ("zext", "sext", "trunc"):
+        v = v.operands[0]
+    return v
+
+
+def _frames_bound(lp, iv: Op, start: int, step: int, func: Function):
+    """A frames loop whose trip count is not a constant: counting by 1 from ``start`` to a
+    loop-invariant bound ``B`` (the exit test ``next == B``, ``next != B`` or ``next < B``
+    at its latch), entered only when ``B > start`` (the guard clang and LLVM put before a
+    rotated loop).  Returns (B, whether the guard compares signed)."""
+    why = ("the frames loop must count by 1 from a constant to a bound computed from the "
+           "region's arguments, behind a guard that skips it when there is no frame")
+    t = lp.header.terminator
+    cond = t.operands[0] if t.kind == "condbr" else None
+    if (step != 1 or not isinstance(cond, Op) or cond.kind != "icmp"
+            or not isinstance(cond.operands[0], Op) or cond.operands[0].kind != "add"
+            or cond.operands[0].operands[0] is not iv):
+        raise _err(f"dataflow region @{func.name}: {why}", t, func)
+    pred = cond.attrs["pred"]
+    stays = t.targets[0] is lp.header
+    if not ((pred == "eq" and not stays) or (pred in ("ne", "slt", "ult") and stays)):
+        raise _err(f"dataflow region @{func.name}: {why}", t, func)
+    bound = cond.operands[1]
+    # the guard: a block outside the loop branching on `B > start` towards it
+    want = _strip(bound)
+    for b in func.blocks:
+        g = b.terminator
+        if b in lp.blocks or g.kind != "condbr" or not isinstance(g.operands[0], Op):
+            continue
+        c = g.operands[0]
+        if c.kind != "icmp":
+            continue
+        x, y, p = c.operands[0], c.operands[1], c.attrs["pred"]
+        if p in ("slt", "ult"):
+            x, y, p = y, x, {"slt": "sgt", "ult": "ugt"}[p]
+        if (_strip(x) is want and isinstance(y, Const) and y.value == start
+                and p in ("sgt", "ugt", "ne")):
+            return bound, p == "sgt"
+    raise _err(f"dataflow region @{func.name}: {why}", t, func)
 
 
 def _induction(lp, func: Function) -> tuple[Op, int, int]:

@@ -179,10 +179,19 @@ class DataflowRTL(Elaboratable):
     def elaborate(self, platform):
         m = Module()
         g = self.g
-        N = g.frames
-        cw = _bits(N + 2)
         tasks = g.tasks
         self.preg = {p: Signal(p.width, name=f"arg_{p.name}") for p in self.func.scalar_params}
+        if g.frames is not None:
+            N = g.frames
+            cw = _bits(N + 2)
+        else:   # frames counted to a bound of the arguments: `bound - start` frames, or none
+            b = g.frames_bound
+            cw = b.width + 2
+            bound = self._expr(b, AConst(0, 1), {})
+            s0 = AConst(g.iv_start, b.width)
+            more = (bound.as_signed() > s0.as_signed()) if g.frames_signed else (bound > s0)
+            N = Signal(cw, name="frames")
+            m.d.comb += N.eq(Mux(more, bound - s0, 0))
         running = Signal(name="running")
         started = {t: Signal(cw, name=f"started_{t.name}") for t in tasks}
         finished = {t: Signal(cw, name=f"finished_{t.name}") for t in tasks}
