@@ -175,16 +175,21 @@ def load_directives(path: str | Path) -> Directives:
     return out
 
 
-def _channel_entry(e, where: str, path: str) -> ChannelDirective:
+def _named_entry(e, where: str, path: str, keys: set) -> None:
+    """An entry naming a function and an object of it, with settings among ``keys``."""
     if not isinstance(e, dict):
         raise HLSError(f"{where}: expected a table of settings", path, None)
-    bad = sorted(set(e) - _CHANNEL_KEYS)
+    bad = sorted(set(e) - keys)
     if bad:
         raise HLSError(f"{where}: unknown setting(s) {', '.join(bad)} (known: "
-                       f"{', '.join(sorted(_CHANNEL_KEYS))})", path, None)
+                       f"{', '.join(sorted(keys))})", path, None)
     for k in ("function", "name"):
         if not isinstance(e.get(k), str):
             raise HLSError(f"{where}: '{k}' is required (a string)", path, None)
+
+
+def _channel_entry(e, where: str, path: str) -> ChannelDirective:
+    _named_entry(e, where, path, _CHANNEL_KEYS)
     if "kind" in e and e["kind"] not in ("fifo", "pipo"):
         raise HLSError(f"{where}: 'kind' must be \"fifo\" or \"pipo\", not {e['kind']!r}",
                        path, None)
@@ -192,20 +197,13 @@ def _channel_entry(e, where: str, path: str) -> ChannelDirective:
                              and e["depth"] >= 1):
         raise HLSError(f"{where}: 'depth' must be an integer >= 1", path, None)
     if e.get("kind") == "pipo" and "depth" in e:
-        raise HLSError(f"{where}: a PIPO channel has two banks; 'depth' is a FIFO's", path, None)
+        raise HLSError(f"{where}: a PIPO channel's banks follow from the graph; 'depth' is "
+                       "a FIFO's", path, None)
     return ChannelDirective(e["function"], e["name"], e.get("kind"), e.get("depth"))
 
 
 def _array_entry(e, where: str, path: str) -> ArrayDirective:
-    if not isinstance(e, dict):
-        raise HLSError(f"{where}: expected a table of settings", path, None)
-    bad = sorted(set(e) - _ARRAY_KEYS)
-    if bad:
-        raise HLSError(f"{where}: unknown setting(s) {', '.join(bad)} (known: "
-                       f"{', '.join(sorted(_ARRAY_KEYS))})", path, None)
-    for k in ("function", "name"):
-        if not isinstance(e.get(k), str):
-            raise HLSError(f"{where}: '{k}' is required (a string)", path, None)
+    _named_entry(e, where, path, _ARRAY_KEYS)
     kind = e.get("partition")
     if kind not in PARTITION_KINDS:
         raise HLSError(f"{where}: 'partition' must be one of {', '.join(PARTITION_KINDS)}",

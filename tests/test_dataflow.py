@@ -189,7 +189,7 @@ def test_channel_directive_errors(tmp_path):
         synthesize(src, SynthOptions(top="df_sepfilt", depth=depth, dataflow=("df_sepfilt",),
                                      directives=str(d)))
     d.write_text('[[channel]]\nfunction = "df_sepfilt"\nname = "t"\nkind = "pipo"\ndepth = 4\n')
-    with pytest.raises(Exception, match="a PIPO channel has two banks"):
+    with pytest.raises(Exception, match="a PIPO channel.s banks follow from the graph"):
         synthesize(src, SynthOptions(top="df_sepfilt", depth=depth, dataflow=("df_sepfilt",),
                                      directives=str(d)))
 

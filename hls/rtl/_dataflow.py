@@ -407,11 +407,13 @@ class DataflowRTL(Elaboratable):
         with m.Elif(quiet < DEADLOCK_CYCLES):
             m.d.sync += quiet.eq(quiet + 1)
         m.d.comb += self.deadlock.eq(quiet == DEADLOCK_CYCLES)
-        made = [(a.name, b.name, what, st) for a, b, what, st, _ in waits]
-        if made != self.wait_list():
+        # the monitor's bits in the order of wait_list() (the interface's descriptors)
+        made = {(a.name, b.name, what, st): e for a, b, what, st, e in waits}
+        listed = self.wait_list()
+        if set(made) != set(listed) or len(made) != len(waits):
             raise RTLError("internal error: the deadlock monitor's waits differ from wait_list()")
-        if waits:
-            m.d.comb += self.wait_bits.eq(Cat(*[w[4] for w in waits]))
+        if listed:
+            m.d.comb += self.wait_bits.eq(Cat(*[made[w] for w in listed]))
         return m
 
     def _pipo(self, m, c: Channel, busy, go, begin, offset_of):
