@@ -244,6 +244,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     if graphs:
         regions = [graph_report(g, schedules) for g in graphs.values()]
         report["dataflow"] = regions[0] if len(regions) == 1 else {"regions": regions}
+        dataflow_resources(report, module, target, schedules, bindings, graphs)
     report["time_s"] = {"frontend": round(t1 - t0, 3), "schedule_bind": round(t2 - t1, 3),
                         "rtl": round(t3 - t2, 3)}
     if axi is not None:
@@ -758,29 +759,85 @@ def check_stream_arg(module: Module, arg: str) -> None:
                        loc.file if loc else None, loc.line if loc else None)
 
 
+def function_resources(module: Module, target: Target, f: Function, fs, bd) -> tuple:
+    """(LUT, FF, DSP, BRAM18) of one FSMD by the operator library: its unshared ops and
+    bound units, its registers, argument registers and state register, its memories
+    (and the ROMs of the module)."""
+    states = sum(bs.length for bs in fs.blocks.values()) + 1
+    f_lut = f_dsp = 0
+    for op in f.ops():
+        if op.kind == "phi" or op in bd.unit_of:
+            continue
+        t = op_timing(target, op)
+        f_lut += t.area_lut
+        f_dsp += t.area_dsp
+    for cls, insts in bd.units.items():
+        op = insts[0][0]
+        t = op_timing(target, op)
+        f_lut += t.area_lut * len(insts)
+        f_dsp += t.area_dsp * len(insts)
+    f_ff = sum(bd.reg_width) + sum(p.width for p in f.scalar_params) + max(1, states.bit_length())
+    f_bram = 0
+    for mem in f.memories + [g for g in module.globals if g.readonly]:
+        bits = mem.size_bytes * 8
+        f_bram += 0 if bits <= 1024 else -(-bits // 18432)
+    return f_lut, f_ff, f_dsp, f_bram
+
+
+def dataflow_resources(report: dict, module: Module, target: Target, schedules, bindings,
+                       graphs: dict) -> None:
+    """report.json's resources of a design with regions: each accelerator instance beyond
+    a function's first (with its callees), the channels as built (banks, FIFOs) instead of
+    the region's arrays, and no FSMD for the region itself (its managers are not
+    counted)."""
+    res = report["resources"]
+    keys = ("lut", "ff", "dsp", "bram18")
+
+    def add(vals, k=1):
+        for key, v in zip(keys, vals):
+            res[key] += k * v
+
+    def tree(fn):
+        seen, work = [], [fn]
+        while work:
+            f = work.pop()
+            if f not in seen:
+                seen.append(f)
+                work += f.callees()
+        return seen
+
+    for g, rep in zip(graphs.values(), _regions(report)):
+        f = g.func
+        add(function_resources(module, target, f, schedules[f], bindings[f]), -1)
+        for fn in set(g.instances):
+            extra = sum(1 for x in g.instances if x is fn) - 1
+            for callee in tree(fn) if extra > 0 else ():
+                add(function_resources(module, target, callee, schedules[callee],
+                                       bindings[callee]), extra)
+        bram = 0
+        for c in rep["channels"]:
+            if c["kind"] == "pipo":
+                per = c["elements"] * c["width"]
+                banks = c["bits"] // max(1, per)
+                bram += banks * (0 if per <= 1024 else -(-per // 18432))
+            else:
+                bram += 0 if c["bits"] <= 1024 else -(-c["bits"] // 18432)
+        res["bram18"] += bram
+        res["bram18"] = max(0, res["bram18"])
+
+
+def _regions(report: dict) -> list:
+    df = report.get("dataflow")
+    return [] if df is None else df.get("regions", [df])
+
+
 def build_report(module: Module, target: Target, schedules, bindings, iface: TopInterface) -> dict:
     funcs, loops = [], []
     lut = ff = dsp = bram = 0
     for f in module.functions:
         fs, bd = schedules[f], bindings[f]
         states = sum(bs.length for bs in fs.blocks.values()) + 1
-        f_lut = f_dsp = 0
-        for op in f.ops():
-            if op.kind == "phi" or op in bd.unit_of:
-                continue
-            t = op_timing(target, op)
-            f_lut += t.area_lut
-            f_dsp += t.area_dsp
-        for cls, insts in bd.units.items():
-            op = insts[0][0]
-            t = op_timing(target, op)
-            f_lut += t.area_lut * len(insts)
-            f_dsp += t.area_dsp * len(insts)
-        f_ff = sum(bd.reg_width) + sum(p.width for p in f.scalar_params) + max(1, states.bit_length())
-        f_bram = 0
-        for mem in f.memories + [g for g in module.globals if g.readonly]:
-            bits = mem.size_bytes * 8
-            f_bram += 0 if bits <= 1024 else -(-bits // 18432)
+        f_lut, f_ff, f_dsp, f_bram = function_resources(module, target, f, fs, bd)
         lut += f_lut
         ff += f_ff
         dsp += f_dsp
