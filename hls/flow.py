@@ -930,6 +930,8 @@ def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None =
         if extra:
             report.update(extra)
         (tmp / "report.json").write_text(json.dumps(report, indent=2, sort_keys=False) + "\n")
+        for name, text in result.source.extra_files.items():   # e.g. an .ekl's NAME.ll, .h
+            (tmp / name).write_text(text)
         if result.axi is not None:     # alveo: the Vitis RTL-kernel package
             write_vitis_package(tmp / "vitis", result.interface, verilog=result.verilog,
                                 m_axi=result.axi.m_axi(), bundles=result.axi.bundle_of)

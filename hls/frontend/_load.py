@@ -5,6 +5,7 @@ reject constructs without a hardware meaning before any pass can obscure them.""
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import os
 import re
@@ -82,6 +83,9 @@ class LoadedInput:
     paths: tuple[str, ...] = ()
     #: a .hir input: its IR text (``load`` parses it afresh each time: passes mutate)
     hir: str = ""
+    #: files the input's own lowering made, written beside the design (an .ekl input:
+    #: NAME.ll, NAME.h)
+    extra_files: dict = field(default_factory=dict)
 
 
 def read_input(path, cc: str | None = None, cflags=(),
@@ -169,8 +173,17 @@ def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
         bare = mlir_bare_ptr_default() if mlir_bare_ptr is None else mlir_bare_ptr
         return LoadedInput(str(p), _mlir_to_ll(p, bare), "mlir",
                            _mlir_depths(p.read_text(errors="replace"), bare))
-    raise FrontendError(f"input must be .c, .ll, .bc, .mlir or .hir, not '{suffix or p.name}'",
-                        str(p), None)
+    if suffix == ".ekl":
+        from ..ekl import c_header, compile_ekl
+        src = p.read_text(errors="replace")
+        text, kernels = compile_ekl(src, str(p))
+        depths = {k.name: {a.name: math.prod(a.shape) for a in k.args} for k in kernels}
+        stem = p.stem
+        extra = {f"{stem}.ll": text,
+                 f"{stem}.h": c_header(kernels, guard=re.sub(r"\W", "_", stem).upper() + "_H")}
+        return LoadedInput(str(p), text, "ekl", depths, extra_files=extra)
+    raise FrontendError(f"input must be .c, .ll, .bc, .mlir, .ekl or .hir, not "
+                        f"'{suffix or p.name}'", str(p), None)
 
 
 def _first_line(s: str) -> str:
