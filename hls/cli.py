@@ -118,6 +118,10 @@ def _parser() -> argparse.ArgumentParser:
                         "tasks, functions of the input; see the README): pyhls writes the "
                         "region into the module and synthesises it as a dataflow top "
                         "(--top names it)")
+        sp.add_argument("--no-share-memories", dest="share_memories", action="store_false",
+                        help="give every local array its own block RAM (default: arrays "
+                        "whose lifetimes never overlap share one, grouped to use the fewest "
+                        "BRAM36 tiles; report.json's plm)")
         sp.add_argument("--bram-only", dest="small_memories", action="store_false",
                         help="keep every on-chip array in synchronous block RAM (default: "
                              "local arrays and ROMs of at most 64 words and 2048 bits are LUT "
@@ -274,6 +278,7 @@ def _run(args) -> int:
                         max_units=dict(args.max_units), pipeline=args.pipeline,
                         profitability=args.profitability, profile=args.profile,
                         small_memories=args.small_memories,
+                        share_memories=args.share_memories,
                         fp_format=fp_format, directives=args.directives,
                         relax_ii=args.relax_ii, m_axi=m_axi, axis=axis,
                         auto_partition=args.auto_partition, auto_unroll=args.auto_unroll,

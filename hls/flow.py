@@ -58,6 +58,7 @@ from .transforms import (
     SmallMemoryOptions,
     UnrollOptions,
     array_entry,
+    ShareOptions,
     auto_unrollable,
     if_conversion_candidates,
     resolve_pass,
@@ -109,6 +110,9 @@ class SynthOptions:
     #: unroll pipelined loops (by 2 or 4, with automatic partitioning) where the estimated
     #: cycles say it pays (with ``profitability`` only)
     auto_unroll: bool = True
+    #: local arrays whose lifetimes never overlap share a block RAM (the
+    #: ``share-memories`` pass); False: every array its own
+    share_memories: bool = True
     #: small on-chip arrays in LUT RAM, read in the load's own cycle (the
     #: ``small-memories`` pass); False: every array a synchronous block RAM
     small_memories: bool = True
@@ -241,6 +245,8 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface)
     report["arrays"] = partitions
+    if module.plm:
+        report["plm"] = plm_report(module)
     if graphs:
         regions = [graph_report(g, schedules) for g in graphs.values()]
         report["dataflow"] = regions[0] if len(regions) == 1 else {"regions": regions}
@@ -691,6 +697,7 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
             "load-reuse": ScalarOptions(top=module.top.name),
             "small-memories": SmallMemoryOptions(enabled=opts.small_memories,
                                                  exclude=frozenset(opts.block_ram)),
+            "share-memories": ShareOptions(enabled=opts.share_memories),
         }, until=after, print_after=printed - {"frontend"}, print_to=out if printed else None)
         return pm.run(module).get("partition", ([], set()))
 
@@ -824,6 +831,25 @@ def dataflow_resources(report: dict, module: Module, target: Target, schedules, 
                 bram += 0 if c["bits"] <= 1024 else -(-c["bits"] // 18432)
         res["bram18"] += bram
         res["bram18"] = max(0, res["bram18"])
+
+
+def plm_report(module: Module) -> dict:
+    """report.json["plm"]: the share-memories groups, each array's lifetime (top-level
+    units of its function), and block RAM tiles shared and not."""
+    groups, arrays = [], []
+    shared = unshared = 0.0
+    for fn in module.plm:
+        for g in fn["groups"]:
+            groups.append({"function": fn["function"], "memory": g["memory"],
+                           "arrays": g["arrays"], "depth_words": g["depth_words"],
+                           "width": g["width"], "bram36": g["bram36"]})
+            for name, life in g["lifetimes"].items():
+                arrays.append({"function": fn["function"], "name": name,
+                               "lifetime_units": life})
+            shared += g["bram36"]
+            unshared += g["bram36_unshared"]
+    return {"groups": groups, "arrays": arrays, "bram36": shared,
+            "bram36_unshared": unshared}
 
 
 def _regions(report: dict) -> list:

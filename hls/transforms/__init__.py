@@ -22,6 +22,7 @@ from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
 from ._reuse import reuse_loads
 from ._scalars import replace_scalars
+from ._share import ShareOptions, bram36_tiles, lifetimes, share_memories
 from ._smallmem import small_memories
 from ._taildup import duplicate_tails
 from ._partition import array_entry, partition_by_directives
@@ -77,6 +78,11 @@ def _unroll(func: Function, opts: UnrollOptions) -> int:
                         {h for fn, h in opts.keep if fn == func.name})
 
 
+def _share(module: Module, opts: ShareOptions) -> list[dict]:
+    module.plm = share_memories(module, opts)
+    return module.plm
+
+
 def _partition(module: Module, opts: PartitionOptions) -> tuple[list[dict], set]:
     return partition_by_directives(module, opts.directives, opts.alveo)
 
@@ -104,6 +110,8 @@ PASSES: tuple[Pass, ...] = (
     Pass("small-memories", "small on-chip arrays -> LUT RAM, read in the load's own cycle",
          lambda m, o: small_memories(m, o.exclude), scope="module", options=SmallMemoryOptions,
          when=lambda o: o.enabled),
+    Pass("share-memories", "local arrays never live together -> one block RAM (by lifetime)",
+         _share, scope="module", options=ShareOptions, when=lambda o: o.enabled),
 )
 
 #: old stage names of ``pyhls ir --after``: "passes" was the end of the pipeline
@@ -143,7 +151,7 @@ __all__ = [
     "if_convert",
     "replace_scalars",
     "reuse_loads",
-    "small_memories",
+    "small_memories", "ShareOptions", "bram36_tiles", "lifetimes", "share_memories",
     "duplicate_tails",
     "if_conversion_candidates",
     "magic_unsigned",

@@ -1,0 +1,198 @@
+"""Memory sharing by lifetime, in the manner of Mnemosyne: local arrays whose lifetimes
+never overlap share one block RAM (the same banks and addresses).
+
+**Lifetimes.**  A function runs its top level in order: the blocks outside every loop and
+its outermost loops (each a unit, however many times it iterates) follow one another
+along the control flow.  :func:`lifetimes` numbers these units in a topological order of
+that graph and gives each local array the span of units from its first access to its
+last (a call that receives the array accesses it where the call is).  Two arrays whose
+spans share no unit are never live together: the first is dead (read for the last time)
+before the second is first written, whatever path the run takes (units of two arms of a
+branch are ordered one after the other, and an array live across the branch spans both).
+Reading an array before writing it (in C, reading an uninitialised local) would see the
+other array's data; C leaves that value undefined, and pyhls's golden model does too.
+
+**Grouping** (address-space compatibility) is an exact optimisation (OR-Tools CP-SAT) per
+function and word width: each array goes to one group, arrays of a group have pairwise
+disjoint spans, a group is one memory as deep as its deepest array, and the sum of the
+groups' block RAM tiles (:func:`bram36_tiles`, the device's tiling rules) is minimal.
+Arrays that fit in a fraction of a tile anyway (at most ``MIN_BITS``), LUT RAMs
+(``small-memories``), ROMs, banks of partitioned arrays, arrays whose address is taken
+(pointers held in memory) and the arrays of dataflow regions (channels) are left alone.
+
+**Rewrite.**  A group's first array (by its first unit) becomes the group's memory, as
+deep as the deepest member; every access and call argument of the others is moved to it.
+Addresses do not change.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import networkx as nx
+
+from ..analysis import find_loops
+from ..ir import Function, MemoryObject, Module
+
+__all__ = ["ShareOptions", "bram36_tiles", "lifetimes", "share_memories"]
+
+#: arrays of at most this many bits are not shared (a LUT RAM or a part of one tile)
+MIN_BITS = 1024
+
+#: block RAM aspect ratios (depth, width): RAMB36 (true dual port up to 36 bits wide,
+#: 512 x 72 simple dual port) and RAMB18, half a RAMB36
+RAMB36 = ((32768, 1), (16384, 2), (8192, 4), (4096, 9), (2048, 18), (1024, 36), (512, 72))
+RAMB18 = ((16384, 1), (8192, 2), (4096, 4), (2048, 9), (1024, 18), (512, 36))
+
+
+def bram36_tiles(depth_words: int, width_bits: int) -> float:
+    """RAMB36 tiles (halves for RAMB18s) of a ``depth_words`` x ``width_bits`` memory:
+    the cheapest aspect ratio, whole tiles side by side and stacked."""
+    if depth_words <= 0 or width_bits <= 0:
+        return 0.0
+    n36 = min(math.ceil(width_bits / w) * math.ceil(depth_words / d) for d, w in RAMB36)
+    n18 = min(math.ceil(width_bits / w) * math.ceil(depth_words / d) for d, w in RAMB18)
+    return min(float(n36), n18 / 2)
+
+
+@dataclass(frozen=True, slots=True)
+class ShareOptions:
+    enabled: bool = True
+
+
+def _units(func: Function) -> dict:
+    """Block -> the position of its top-level unit (module docstring)."""
+    loops = find_loops(func)
+    unit_of = {b: b for b in func.blocks}
+    for lp in loops:
+        if lp.parent is None:
+            for b in lp.blocks:
+                unit_of[b] = lp.header
+    G = nx.DiGraph()
+    order = {b: i for i, b in enumerate(func.blocks)}
+    for b in func.blocks:
+        G.add_node(unit_of[b])
+        for s in b.successors:
+            if unit_of[s] is not unit_of[b]:
+                G.add_edge(unit_of[b], unit_of[s])
+    pos = {u: i for i, u in enumerate(nx.lexicographical_topological_sort(G, key=order.get))}
+    return {b: pos[unit_of[b]] for b in func.blocks}
+
+
+def lifetimes(func: Function) -> dict[MemoryObject, tuple[int, int]]:
+    """The span of top-level units (first, last) in which each memory of ``func`` is
+    accessed (module docstring)."""
+    unit = _units(func)
+    out: dict[MemoryObject, tuple[int, int]] = {}
+    for op in func.ops():
+        mems = [op.mem] if op.mem is not None else []
+        if op.kind == "call":
+            mems += [m for _pp, m in op.attrs.get("ptr_args", [])]
+        for m in mems:
+            p = unit[op.block]
+            lo, hi = out.get(m, (p, p))
+            out[m] = (min(lo, p), max(hi, p))
+    return out
+
+
+def _candidates(module: Module, func: Function) -> list[MemoryObject]:
+    tagged = {t for t in getattr(module, "ptr_tags", {}) or {}}
+    out = []
+    for m in func.memories:
+        bits = m.depth_words * m.word_bytes * 8
+        if (m.kind != "local" or m.readonly or m.async_read or m.bank is not None
+                or m.whole is not None or bits <= MIN_BITS
+                or (m.symbol is not None and m.symbol in tagged)):
+            continue
+        out.append(m)
+    return out
+
+
+def _group(mems: list[MemoryObject], life: dict) -> list[list[MemoryObject]]:
+    """Groups of ``mems`` (one word width) minimising the sum of their tiles."""
+    from ortools.sat.python import cp_model
+
+    n = len(mems)
+    width = 8 * mems[0].word_bytes
+    cost = [round(2 * bram36_tiles(m.depth_words, width)) for m in mems]  # in RAMB18s
+    clash = [[not (life[a][1] < life[b][0] or life[b][1] < life[a][0]) for b in mems]
+             for a in mems]
+    md = cp_model.CpModel()
+    x = {(i, g): md.NewBoolVar(f"x{i}_{g}") for i in range(n) for g in range(i + 1)}
+    for i in range(n):
+        md.AddExactlyOne(x[i, g] for g in range(i + 1))
+    gcost = []
+    for g in range(n):
+        c = md.NewIntVar(0, max(cost), f"c{g}")
+        for i in range(g, n):
+            md.Add(c >= cost[i]).OnlyEnforceIf(x[i, g])
+            for j in range(i + 1, n):
+                if clash[i][j]:
+                    md.AddBoolOr([x[i, g].Not(), x[j, g].Not()])
+        gcost.append(c)
+    md.Minimize(sum(gcost))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1           # deterministic
+    solver.parameters.max_time_in_seconds = 10.0
+    status = solver.Solve(md)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return [[m] for m in mems]
+    groups: dict[int, list] = {}
+    for i in range(n):
+        g = next(g for g in range(i + 1) if solver.Value(x[i, g]))
+        groups.setdefault(g, []).append(mems[i])
+    return list(groups.values())
+
+
+def share_memories(module: Module, options: ShareOptions | None = None) -> list[dict]:
+    """Share the local arrays of every function by lifetime (module docstring); returns
+    report entries, one per function with candidates."""
+    regions = set(getattr(module, "dataflow", []) or [])
+    report = []
+    for f in module.functions:
+        if f.name in regions:
+            continue
+        cands = _candidates(module, f)
+        if not cands:
+            continue
+        life = lifetimes(f)
+        cands = [m for m in cands if m in life]
+        by_width: dict[int, list] = {}
+        for m in cands:
+            by_width.setdefault(m.word_bytes, []).append(m)
+        groups = []
+        for wb in sorted(by_width):
+            mems = sorted(by_width[wb], key=lambda m: (life[m][0], f.memories.index(m)))
+            groups += _group(mems, life) if len(mems) > 1 else [mems]
+        moved: dict[MemoryObject, MemoryObject] = {}
+        entries = []
+        for grp in groups:
+            grp = sorted(grp, key=lambda m: life[m][0])
+            host = grp[0]
+            width = 8 * host.word_bytes
+            unshared = sum(bram36_tiles(m.depth_words, width) for m in grp)
+            names = [m.name for m in grp]
+            depth = max(m.depth_words for m in grp)
+            for m in grp[1:]:
+                moved[m] = host
+            if len(grp) > 1:
+                host.depth_words = depth
+                host.init = bytes(depth * host.word_bytes)
+            entries.append({"memory": host.name, "arrays": names, "depth_words": depth,
+                            "width": width, "bram36": bram36_tiles(depth, width),
+                            "bram36_unshared": unshared,
+                            "lifetimes": {m.name: list(life[m]) for m in grp}})
+        if moved:
+            _move(f, moved)
+        report.append({"function": f.name, "groups": entries})
+    return report
+
+
+def _move(func: Function, moved: dict) -> None:
+    for op in func.ops():
+        if op.mem is not None and op.mem in moved:
+            op.attrs["mem"] = moved[op.mem]
+        if op.kind == "call" and op.attrs.get("ptr_args"):
+            op.attrs["ptr_args"] = [(pp, moved.get(m, m)) for pp, m in op.attrs["ptr_args"]]
+    func.memories = [m for m in func.memories if m not in moved]
