@@ -246,7 +246,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     report = build_report(module, target, schedules, bindings, iface)
     report["arrays"] = partitions
     if module.plm:
-        report["plm"] = plm_report(module)
+        report["plm"] = plm_report(module, schedules)
     if graphs:
         regions = [graph_report(g, schedules) for g in graphs.values()]
         report["dataflow"] = regions[0] if len(regions) == 1 else {"regions": regions}
@@ -833,19 +833,33 @@ def dataflow_resources(report: dict, module: Module, target: Target, schedules, 
         res["bram18"] = max(0, res["bram18"])
 
 
-def plm_report(module: Module) -> dict:
+def plm_report(module: Module, schedules=None) -> dict:
     """report.json["plm"]: the share-memories groups, each array's lifetime (top-level
-    units of its function), and block RAM tiles shared and not."""
+    units of its function, and, when every loop of the function has a constant trip
+    count, the cycles those units run in one call by the schedule, as
+    hls.dataflow.function_cycles counts them), and block RAM tiles shared and not."""
+    from .dataflow import function_cycles
+    from .transforms import unit_cycles
     groups, arrays = [], []
     shared = unshared = 0.0
+    byname = {f.name: f for f in module.functions}
     for fn in module.plm:
+        f = byname.get(fn["function"])
+        spans = None
+        # cycles only where every loop's trip count is known (an estimate would mislead)
+        if (schedules is not None and f in schedules
+                and all(lp.trip_count is not None for lp in find_loops(f))):
+            fs = schedules[f]
+            spans = unit_cycles(f, fs, lambda lp, f=f, fs=fs: function_cycles(f, fs, lp))
         for g in fn["groups"]:
             groups.append({"function": fn["function"], "memory": g["memory"],
                            "arrays": g["arrays"], "depth_words": g["depth_words"],
                            "width": g["width"], "bram36": g["bram36"]})
             for name, life in g["lifetimes"].items():
-                arrays.append({"function": fn["function"], "name": name,
-                               "lifetime_units": life})
+                entry = {"function": fn["function"], "name": name, "lifetime_units": life}
+                if spans is not None and life[1] < len(spans):
+                    entry["lifetime_cycles"] = [spans[life[0]][0], spans[life[1]][1]]
+                arrays.append(entry)
             shared += g["bram36"]
             unshared += g["bram36_unshared"]
     return {"groups": groups, "arrays": arrays, "bram36": shared,

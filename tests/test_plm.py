@@ -52,6 +52,10 @@ def test_share_locals_cosim_on_and_off():
     assert life["share_a"][1] < life["share_c"][0]
     on = cosim(SHARE, "share", tb=SHARE, depth=depth, synth=res)
     assert on.passed, on.summary()
+    # lifetimes in cycles by the schedule: the last array dies when the call ends
+    cyc = {a["name"]: a["lifetime_cycles"] for a in plm["arrays"]}
+    assert cyc["share_a"][1] <= cyc["share_c"][0]
+    assert abs(cyc["share_c"][1] - on.total_cycles) <= 4, (cyc, on.total_cycles)
     off_res = synthesize(SHARE, SynthOptions(top="share", depth=depth, share_memories=False))
     assert "plm" not in off_res.report
     off = cosim(SHARE, "share", tb=SHARE, depth=depth, synth=off_res)

@@ -2,7 +2,8 @@
 (:mod:`._channels`).  The hardware is :class:`hls.rtl.DataflowRTL`."""
 
 from ._channels import (
-    choose_channels, choose_instances, graph_report, region_estimate, task_graph_nx,
+    choose_channels, choose_instances, function_cycles, graph_report, region_estimate,
+    task_graph_nx,
 )
 from ._taskgraph import TaskGraphSpec, load_task_graph, region_ir
 from ._graph import (
@@ -11,5 +12,5 @@ from ._graph import (
 )
 
 __all__ = ["Channel", "DataflowError", "Port", "ScalarChannel", "Task", "TaskGraph",
-           "TaskGraphSpec", "choose_channels", "choose_instances", "extract_graph", "graph_report",
+           "TaskGraphSpec", "choose_channels", "choose_instances", "function_cycles", "extract_graph", "graph_report",
            "load_task_graph", "mem_use", "region_estimate", "region_ir", "task_graph_nx", "used_ptr_args"]

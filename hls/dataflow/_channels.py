@@ -380,9 +380,10 @@ def choose_channels(g: TaskGraph, directives=None, schedules=None) -> None:
                   "their schedules")
 
 
-def function_cycles(func, fs) -> float:
+def function_cycles(func, fs, loop=None) -> float:
     """Estimated cycles of one call of ``func`` under schedule ``fs`` (module docstring),
-    without the handshake."""
+    without the handshake; with ``loop`` (one of ``func``'s loops), of one entry of that
+    loop."""
     loops = find_loops(func)
     lengths = {b: (0 if skipped(b) else fs.blocks[b].length) for b in func.blocks}
     inner_of: dict = {}
@@ -428,6 +429,9 @@ def function_cycles(func, fs) -> float:
             return (max(trips, 1) - 1) * pl.ii + pl.depth
         return trips * level(lp.blocks, lp.header, inner_of[lp])
 
+    if loop is not None:
+        lp = next(x for x in loops if x.header is loop.header)
+        return loop_cycles(lp)
     top = [lp for lp in loops if lp.parent is None]
     return level(func.blocks, func.entry, top)
 

@@ -22,7 +22,7 @@ from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
 from ._reuse import reuse_loads
 from ._scalars import replace_scalars
-from ._share import ShareOptions, bram36_tiles, lifetimes, share_memories
+from ._share import ShareOptions, bram36_tiles, lifetimes, share_memories, unit_cycles
 from ._smallmem import small_memories
 from ._taildup import duplicate_tails
 from ._partition import array_entry, partition_by_directives
@@ -152,6 +152,7 @@ __all__ = [
     "replace_scalars",
     "reuse_loads",
     "small_memories", "ShareOptions", "bram36_tiles", "lifetimes", "share_memories",
+    "unit_cycles",
     "duplicate_tails",
     "if_conversion_candidates",
     "magic_unsigned",

@@ -35,7 +35,7 @@ import networkx as nx
 from ..analysis import find_loops
 from ..ir import Function, MemoryObject, Module
 
-__all__ = ["ShareOptions", "bram36_tiles", "lifetimes", "share_memories"]
+__all__ = ["ShareOptions", "bram36_tiles", "lifetimes", "share_memories", "unit_cycles"]
 
 #: arrays of at most this many bits are not shared (a LUT RAM or a part of one tile)
 MIN_BITS = 1024
@@ -78,6 +78,29 @@ def _units(func: Function) -> dict:
                 G.add_edge(unit_of[b], unit_of[s])
     pos = {u: i for i, u in enumerate(nx.lexicographical_topological_sort(G, key=order.get))}
     return {b: pos[unit_of[b]] for b in func.blocks}
+
+
+def unit_cycles(func: Function, fs, loop_cost) -> list[tuple[int, int]]:
+    """(start, end) cycles of each top-level unit of ``func`` run one after another from
+    cycle 0 (block states; ``loop_cost(lp)``: one entry of an outermost loop)."""
+    unit = _units(func)
+    loops = {lp.header: lp for lp in find_loops(func) if lp.parent is None}
+    cost: dict[int, float] = {}
+    for b in func.blocks:
+        p = unit[b]
+        if p in cost:
+            continue
+        lp = next((x for x in loops.values() if b in x.blocks), None)
+        if lp is not None:
+            cost[p] = loop_cost(lp)
+        else:
+            only_br = len(b.ops) == 1 and b.ops[0].kind == "br"
+            cost[p] = 0 if only_br else fs.blocks[b].length
+    out, t = [], 0.0
+    for p in range(len(cost)):
+        out.append((round(t), round(t + cost[p])))
+        t += cost[p]
+    return out
 
 
 def lifetimes(func: Function) -> dict[MemoryObject, tuple[int, int]]:
