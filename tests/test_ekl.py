@@ -178,3 +178,11 @@ def test_synth_writes_ll_and_header(tmp_path):
     assert main(["synth", str(EKL / "matchain.ekl"), "--top", "matchain", "-o", str(out)]) == 0
     assert (out / "matchain.h").read_text().count("void matchain(") == 1
     assert re.search(r'define void @"?matchain"?\(', (out / "matchain.ll").read_text())
+
+
+@pytest.mark.slow
+def test_cosim_helmholtz(tmp_path):
+    """Inverse Helmholtz p = 11 from the .ekl file against native execution of its
+    lowered IR (random inputs); about a minute (python -m pytest -m slow)."""
+    got = cosim(EKL / "helmholtz.ekl", "inverse_helmholtz", runs=2, workdir=tmp_path / "w")
+    assert got.passed, got.summary()
