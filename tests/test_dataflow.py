@@ -404,3 +404,12 @@ def test_unrolling_weighed_against_fifos():
     one = synthesize(src, SynthOptions(top="df_chain4", depth={"in": 64, "out": 64},
                                        cflags=("-DFRAMES=1",), dataflow=("df_chain4",)))
     assert {c["kind"] for c in one.report["dataflow"]["channels"]} == {"fifo"}
+
+
+def test_region_called_by_a_plain_top():
+    src = DF / "df_callee_region.c"
+    depth = {"in": 64, "o": 64}
+    res = synthesize(src, SynthOptions(top="top", depth=depth))
+    assert res.report["dataflow"]["region"] == "region"
+    got = cosim(src, "top", tb=src, depth=depth, synth=res)
+    assert got.passed, got.summary()
