@@ -60,6 +60,7 @@ from .transforms import (
     array_entry,
     ShareOptions,
     auto_unrollable,
+    share_report,
     if_conversion_candidates,
     resolve_pass,
     run_passes,
@@ -245,7 +246,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface)
     report["arrays"] = partitions
-    if module.plm:
+    if share_report(module):
         report["plm"] = plm_report(module, schedules)
     if graphs:
         regions = [graph_report(g, schedules) for g in graphs.values()]
@@ -843,7 +844,7 @@ def plm_report(module: Module, schedules=None) -> dict:
     groups, arrays = [], []
     shared = unshared = 0.0
     byname = {f.name: f for f in module.functions}
-    for fn in module.plm:
+    for fn in share_report(module):
         f = byname.get(fn["function"])
         spans = None
         # cycles only where every loop's trip count is known (an estimate would mislead)
@@ -970,7 +971,8 @@ def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None =
         if extra:
             report.update(extra)
         (tmp / "report.json").write_text(json.dumps(report, indent=2, sort_keys=False) + "\n")
-        for name, text in result.source.extra_files.items():   # e.g. an .ekl's NAME.ll, .h
+        extra_files = getattr(getattr(result, "source", None), "extra_files", None) or {}
+        for name, text in extra_files.items():      # e.g. an .ekl's NAME.ll and NAME.h
             (tmp / name).write_text(text)
         if result.axi is not None:     # alveo: the Vitis RTL-kernel package
             write_vitis_package(tmp / "vitis", result.interface, verilog=result.verilog,

@@ -275,8 +275,6 @@ class Module:
     abort_sites: dict = field(default_factory=dict)
     #: dataflow regions (hls.dataflow), by function name: their calls are tasks
     dataflow: list = field(default_factory=list)
-    #: what the share-memories pass did (hls.transforms.share_memories), per function
-    plm: list = field(default_factory=list)
 
 
 # ----------------------------------------------------------------------------- rewriting

@@ -22,7 +22,9 @@ from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
 from ._reuse import reuse_loads
 from ._scalars import replace_scalars
-from ._share import ShareOptions, bram36_tiles, lifetimes, share_memories, unit_cycles
+from ._share import (
+    ShareOptions, bram36_tiles, lifetimes, share_memories, share_report, unit_cycles,
+)
 from ._smallmem import small_memories
 from ._taildup import duplicate_tails
 from ._partition import array_entry, partition_by_directives
@@ -79,8 +81,7 @@ def _unroll(func: Function, opts: UnrollOptions) -> int:
 
 
 def _share(module: Module, opts: ShareOptions) -> list[dict]:
-    module.plm = share_memories(module, opts)
-    return module.plm
+    return share_memories(module, opts)
 
 
 def _partition(module: Module, opts: PartitionOptions) -> tuple[list[dict], set]:
@@ -152,7 +153,7 @@ __all__ = [
     "replace_scalars",
     "reuse_loads",
     "small_memories", "ShareOptions", "bram36_tiles", "lifetimes", "share_memories",
-    "unit_cycles",
+    "unit_cycles", "share_report",
     "duplicate_tails",
     "if_conversion_candidates",
     "magic_unsigned",

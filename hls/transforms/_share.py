@@ -28,6 +28,7 @@ Addresses do not change.
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 
 import networkx as nx
@@ -35,7 +36,17 @@ import networkx as nx
 from ..analysis import find_loops
 from ..ir import Function, MemoryObject, Module
 
-__all__ = ["ShareOptions", "bram36_tiles", "lifetimes", "share_memories", "unit_cycles"]
+__all__ = ["ShareOptions", "bram36_tiles", "lifetimes", "share_memories", "share_report",
+           "unit_cycles"]
+
+#: what the pass did to each module (beside the IR, not in it: the text form does not
+#: carry it); read by report.json's plm
+_REPORTS: "weakref.WeakKeyDictionary[Module, list]" = weakref.WeakKeyDictionary()
+
+
+def share_report(module: Module) -> list[dict]:
+    """The report entries of the last share-memories run on ``module`` ([] if none)."""
+    return _REPORTS.get(module, [])
 
 #: arrays of at most this many bits are not shared (a LUT RAM or a part of one tile)
 MIN_BITS = 1024
@@ -209,6 +220,7 @@ def share_memories(module: Module, options: ShareOptions | None = None) -> list[
         if moved:
             _move(f, moved)
         report.append({"function": f.name, "groups": entries})
+    _REPORTS[module] = report
     return report
 
 
