@@ -58,6 +58,7 @@ from .transforms import (
     SmallMemoryOptions,
     UnrollOptions,
     array_entry,
+    PlmOptions,
     ShareOptions,
     auto_unrollable,
     share_report,
@@ -111,6 +112,9 @@ class SynthOptions:
     #: unroll pipelined loops (by 2 or 4, with automatic partitioning) where the estimated
     #: cycles say it pays (with ``profitability`` only)
     auto_unroll: bool = True
+    #: the top's pointer arguments get on-chip PLMs with load and drain loops (the
+    #: ``plm`` pass); None: for .ekl inputs only
+    plm: bool | None = None
     #: local arrays whose lifetimes never overlap share a block RAM (the
     #: ``share-memories`` pass); False: every array its own
     share_memories: bool = True
@@ -173,6 +177,8 @@ def with_task_graph(path, opts: SynthOptions, inp: LoadedInput | None):
     """With ``opts.task_graph``: the input with the graph's region function added, and
     the options that make it the top and a dataflow region (its ports' depths given)."""
     inp = inp or read_input(path, cc=opts.cc, cflags=source_cflags(opts))
+    if opts.plm is None:        # PLMs by default for tensor kernels (.ekl)
+        opts = dataclasses.replace(opts, plm=inp.kind == "ekl")
     if not opts.task_graph:
         return opts, inp
     spec = load_task_graph(opts.task_graph)
@@ -690,6 +696,7 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
         if after == "frontend":
             return [], set()
         pm = PassManager(transforms.PASSES, {
+            "plm": PlmOptions(enabled=bool(opts.plm)),
             "if-conversion": IfConversionOptions(pipeline=opts.pipeline, keep=keep,
                                                  top=module.top.name),
             "unroll": UnrollOptions(directives=dirs, auto=unroll, keep=keep),

@@ -5,8 +5,8 @@ from ._deps import (AffineAnalysis, MemDep, dependence_distance, low_bits, memor
                     trailing_zeros)
 from ._loops import Loop, dominators, find_loops, loop_line
 from ._profile import PROFILE_STEPS, Profile, profile_top
-from ._streams import stream_elements, stream_order_problem
+from ._streams import access_elements, access_order_problem, stream_elements, stream_order_problem
 
 __all__ = ["AffineAnalysis", "Loop", "MemDep", "dependence_distance", "dominators", "find_loops", "loop_line",
-           "memory_dependences", "PROFILE_STEPS", "Profile", "profile_top", "stream_elements", "stream_order_problem",
+           "memory_dependences", "PROFILE_STEPS", "Profile", "profile_top", "stream_elements", "stream_order_problem", "access_elements", "access_order_problem",
            "low_bits", "trailing_zeros"]

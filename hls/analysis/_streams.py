@@ -31,7 +31,7 @@ from ..ir import Const, Function, MemoryObject, Op
 from ._deps import JKEY, AffineAnalysis
 from ._loops import find_loops
 
-__all__ = ["stream_elements", "stream_order_problem"]
+__all__ = ["access_elements", "access_order_problem", "stream_elements", "stream_order_problem"]
 
 
 def stream_order_problem(func: Function, mem: MemoryObject) -> str | None:
@@ -54,7 +54,14 @@ def stream_order_problem(func: Function, mem: MemoryObject) -> str | None:
         where = f" (lines {', '.join(map(str, lines))})" if lines else ""
         return (f"it is {what} by {len(acc)} operations{where}; a stream needs exactly one "
                 f"access, in a loop, at the loop's iteration number")
-    op = acc[0]
+    return access_order_problem(func, acc[0])
+
+
+def access_order_problem(func: Function, op: Op) -> str | None:
+    """Why the one load or store ``op`` does not provably touch words 0, 1, 2, ... of its
+    memory in order, once each, or None when it does (the module docstring's proof, for
+    one operation whatever other accesses its memory has)."""
+    what = "read" if op.kind == "load" else "written"
     if "guard" in op.attrs:
         return f"it is {what} conditionally (an element may be skipped)"
     addr = op.operands[0]
@@ -131,9 +138,15 @@ def stream_elements(func: Function, mem: MemoryObject) -> int | None:
     acc = [op for op in func.ops() if op.kind in ("load", "store") and op.mem is mem]
     if len(acc) != 1:
         return None
+    return access_elements(func, acc[0])
+
+
+def access_elements(func: Function, op: Op) -> int | None:
+    """How many times ``op`` runs per call when it is outside loops (1) or inside loops
+    of constant trip counts (their product); None otherwise."""
     n = 1
     for lp in find_loops(func):
-        if acc[0].block in lp.blocks:
+        if op.block in lp.blocks:
             if lp.trip_count is None:
                 return None
             n *= lp.trip_count

@@ -12,7 +12,9 @@ a product is reduced directly.
 **Loops keep the reduction out of the pipelined loop.**  Each nest is: the summed indices
 as outer loops, then one loop over the whole result, flattened (its indices kept by
 counters that wrap), whose iterations write distinct elements:
-``R[m] = (first ? 0 : R[m]) + A[..] * B[..]``.  The floating-point adder then carries no
+``R[m] = R[m] + A[..] * B[..]``, after a first step (every summed index 0) that
+writes ``R[m] = A[..] * B[..]``: every word of a result is written before it is read,
+which lets the PLM wrapper skip loading an output.  The floating-point adder carries no
 value from one iteration of the pipelined loop to the next, so it runs at II = 1 however
 many cycles the adder takes, and the long flattened loop pays its fill once per
 summation step.  Elementwise statements are one flattened loop.
@@ -236,27 +238,38 @@ class _Lowerer:
     # ---- nests
     def nest(self, target: _Tensor, summed: tuple, body, ext: dict | None = None,
              mults: bool = False) -> None:
-        """for summed indices (outer loops): for the flattened result m: target[m] =
-        (first summation step ? 0 : target[m]) + body(env) (or = body(env) without
-        summed indices)."""
+        """The first summation step (every summed index 0) as one flattened loop over
+        the result, ``target[m] = body(env)``; then, for the other steps (the summed
+        indices as an outer loop, several flattened into one), the flattened loop
+        ``target[m] = target[m] + body(env)``.  Without summed indices, the first loop
+        alone.  Every word of ``target`` is written before it is read."""
         ext = dict(ext or {})
         ext.update(target.ext)
         n_out = target.size
         n_sum = math.prod(ext[i] for i in summed) if summed else 1
         if mults:
             self.mults += n_out * n_sum
-        env: dict = {}
-        firsts = []
-        exits = []
-        for i in summed:
-            iv, after = self.loop_open(f"{i}", ext[i])
-            env[i] = iv
-            firsts.append(self.b.icmp_unsigned("==", iv, I64(0)))
-            exits.append((iv, after))
-        first = None
-        for f in firsts:
-            first = f if first is None else self.b.and_(first, f)
-        # the flattened loop over the result
+        self.flat(target, {i: I64(0) for i in summed}, body, accumulate=False)
+        if n_sum == 1:
+            return
+        if len(summed) == 1:
+            iv, after = self.loop_open(summed[0], ext[summed[0]], start=1)
+            env = {summed[0]: iv}
+        else:
+            iv, after = self.loop_open("sum", n_sum, start=1)
+            env, stride = {}, 1
+            for i in reversed(summed):      # row-major over the summed indices
+                q = iv if stride == 1 else self.b.udiv(iv, I64(stride))
+                env[i] = self.b.urem(q, I64(ext[i]))
+                stride *= ext[i]
+        self.flat(target, env, body, accumulate=True)
+        self.loop_close(iv, after)
+
+    def flat(self, target: _Tensor, env: dict, body, accumulate: bool) -> None:
+        """for the flattened result m: target[m] = [target[m] +] body(env)."""
+        env = dict(env)
+        ext = target.ext
+        n_out = target.size
         pre = self.b.block
         head = self.fn.append_basic_block(f"{target.name}.flat")
         body_b = self.fn.append_basic_block(f"{target.name}.body")
@@ -273,15 +286,11 @@ class _Lowerer:
             env[i] = c
         self.b.cbranch(self.b.icmp_unsigned("<", m, I64(n_out)), body_b, done)
         self.b.position_at_end(body_b)
-        addr = m
         val = body(env)
-        ty = _ty(target.elem)
-        slot = self.slot(target, addr)
-        if summed:
-            old = self.b.load(slot, typ=ty)
-            zero = self.const(0, target.elem)
-            acc = self.b.select(first, zero, old)
-            val = self.arith("+", acc, val, target.elem)
+        slot = self.slot(target, m)
+        if accumulate:
+            old = self.b.load(slot, typ=_ty(target.elem))
+            val = self.arith("+", old, val, target.elem)
         self.b.store(val, slot)
         # counters: the last index fastest; each wraps into the one before
         carry = None
@@ -301,10 +310,8 @@ class _Lowerer:
         for c, v in zip(counters, nxt):
             c.add_incoming(v, end)
         self.b.position_at_end(done)
-        for iv, after in reversed(exits):
-            self.loop_close(iv, after)
 
-    def loop_open(self, name: str, n: int):
+    def loop_open(self, name: str, n: int, start: int = 0):
         pre = self.b.block
         head = self.fn.append_basic_block(f"{name}.loop")
         body = self.fn.append_basic_block(f"{name}.body")
@@ -312,7 +319,7 @@ class _Lowerer:
         self.b.branch(head)
         self.b.position_at_end(head)
         iv = self.b.phi(I64, name=name)
-        iv.add_incoming(I64(0), pre)
+        iv.add_incoming(I64(start), pre)
         self.b.cbranch(self.b.icmp_unsigned("<", iv, I64(n)), body, after)
         self.b.position_at_end(body)
         return iv, (head, after)

@@ -20,6 +20,7 @@ from ._ifconv import if_convert
 from ._loadcomb import combine_loads
 from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
+from ._plm import PlmOptions, plm_report, wrap_in_plms
 from ._reuse import reuse_loads
 from ._scalars import replace_scalars
 from ._share import (
@@ -89,6 +90,9 @@ def _partition(module: Module, opts: PartitionOptions) -> tuple[list[dict], set]
 
 
 PASSES: tuple[Pass, ...] = (
+    Pass("plm", "the top's pointer arguments -> on-chip PLMs with load and drain loops",
+         lambda m, o: wrap_in_plms(m, o), scope="module", options=PlmOptions,
+         when=lambda o: o.enabled),
     Pass("if-conversion", "loops whose body branches -> one predicated block (pipelining only)",
          lambda f, o: if_convert(f, {h for fn, h in o.keep if fn == f.name}, f.name == o.top),
          options=IfConversionOptions, when=lambda o: o.pipeline),
@@ -153,7 +157,7 @@ __all__ = [
     "replace_scalars",
     "reuse_loads",
     "small_memories", "ShareOptions", "bram36_tiles", "lifetimes", "share_memories",
-    "unit_cycles", "share_report",
+    "unit_cycles", "share_report", "PlmOptions", "plm_report", "wrap_in_plms",
     "duplicate_tails",
     "if_conversion_candidates",
     "magic_unsigned",
