@@ -122,6 +122,14 @@ def _parser() -> argparse.ArgumentParser:
                         help="give every local array its own block RAM (default: arrays "
                         "whose lifetimes never overlap share one, grouped to use the fewest "
                         "BRAM36 tiles; report.json's plm)")
+        plm = sp.add_mutually_exclusive_group()
+        plm.add_argument("--plm", dest="plm", action="store_true", default=None,
+                         help="wrap the top in PLMs: every pointer argument gets an on-chip "
+                         "memory, loaded before its first use and drained before the "
+                         "return through the argument's ports (default for .ekl inputs)")
+        plm.add_argument("--no-plm", dest="plm", action="store_false",
+                         help="access pointer arguments through their ports directly (the "
+                         "default for C, LLVM and MLIR inputs)")
         sp.add_argument("--bram-only", dest="small_memories", action="store_false",
                         help="keep every on-chip array in synchronous block RAM (default: "
                              "local arrays and ROMs of at most 64 words and 2048 bits are LUT "
@@ -278,7 +286,7 @@ def _run(args) -> int:
                         max_units=dict(args.max_units), pipeline=args.pipeline,
                         profitability=args.profitability, profile=args.profile,
                         small_memories=args.small_memories,
-                        share_memories=args.share_memories,
+                        share_memories=args.share_memories, plm=args.plm,
                         fp_format=fp_format, directives=args.directives,
                         relax_ii=args.relax_ii, m_axi=m_axi, axis=axis,
                         auto_partition=args.auto_partition, auto_unroll=args.auto_unroll,

@@ -36,7 +36,7 @@ from .estimate import yosys_area
 from .frontend import FrontendOptions, LoadedInput, load, read_input, warnings_off
 from .frontend import parse_module as parse_llvm
 from .interface import TopInterface
-from .ir import Function, Module, print_module
+from .ir import Function, MemoryObject, Module, print_module
 from .transforms import auto_partition_plan, partition_array
 from .package import write_vitis_package
 from .rtl import AlveoTop, TopRTL, emit_verilog
@@ -61,7 +61,9 @@ from .transforms import (
     PlmOptions,
     ShareOptions,
     auto_unrollable,
+    bram36_tiles,
     share_report,
+    wrap_report,
     if_conversion_candidates,
     resolve_pass,
     run_passes,
@@ -252,7 +254,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface)
     report["arrays"] = partitions
-    if share_report(module):
+    if share_report(module) or wrap_report(module):
         report["plm"] = plm_report(module, schedules)
     if graphs:
         regions = [graph_report(g, schedules) for g in graphs.values()]
@@ -794,9 +796,17 @@ def function_resources(module: Module, target: Target, f: Function, fs, bd) -> t
     f_ff = sum(bd.reg_width) + sum(p.width for p in f.scalar_params) + max(1, states.bit_length())
     f_bram = 0
     for mem in f.memories + [g for g in module.globals if g.readonly]:
-        bits = mem.size_bytes * 8
-        f_bram += 0 if bits <= 1024 else -(-bits // 18432)
+        f_bram += memory_bram18(mem)
     return f_lut, f_ff, f_dsp, f_bram
+
+
+def memory_bram18(mem: MemoryObject) -> int:
+    """Block RAM halves (RAMB18) of one on-chip memory by the device's tiling rules
+    (:func:`hls.transforms.bram36_tiles`); none for LUT RAMs (``async_read``) and
+    memories of at most 1 Kib, which synthesis maps to LUTs."""
+    if mem.async_read or mem.size_bytes * 8 <= 1024:
+        return 0
+    return round(2 * bram36_tiles(mem.depth_words, 8 * mem.word_bytes))
 
 
 def dataflow_resources(report: dict, module: Module, target: Target, schedules, bindings,
@@ -845,11 +855,15 @@ def plm_report(module: Module, schedules=None) -> dict:
     """report.json["plm"]: the share-memories groups, each array's lifetime (top-level
     units of its function, and, when every loop of the function has a constant trip
     count, the cycles those units run in one call by the schedule, as
-    hls.dataflow.function_cycles counts them), and block RAM tiles shared and not."""
+    hls.dataflow.function_cycles counts them), and block RAM tiles: ``bram36`` as built
+    (each group's memory, or its banks when automatic partitioning split it),
+    ``bram36_unpartitioned`` the groups' memories whole, and ``bram36_unshared`` every
+    array a memory of its own (unpartitioned); the
+    arguments the PLM wrapper gave on-chip memories (``wrapped``)."""
     from .dataflow import function_cycles
     from .transforms import unit_cycles
     groups, arrays = [], []
-    shared = unshared = 0.0
+    shared = unshared = whole = 0.0
     byname = {f.name: f for f in module.functions}
     for fn in share_report(module):
         f = byname.get(fn["function"])
@@ -860,9 +874,17 @@ def plm_report(module: Module, schedules=None) -> dict:
             fs = schedules[f]
             spans = unit_cycles(f, fs, lambda lp, f=f, fs=fs: function_cycles(f, fs, lp))
         for g in fn["groups"]:
+            # as built: automatic partitioning may have split the group's memory in banks
+            banks = [m for m in (f.memories if f is not None else [])
+                     if m.name == g["memory"] or (m.whole is not None
+                                                  and m.whole.name == g["memory"])]
+            built = (sum(memory_bram18(m) for m in banks) / 2 if banks else g["bram36"])
+            whole += g["bram36"]
+            g = dict(g, bram36=built)
             groups.append({"function": fn["function"], "memory": g["memory"],
                            "arrays": g["arrays"], "depth_words": g["depth_words"],
-                           "width": g["width"], "bram36": g["bram36"]})
+                           "width": g["width"], "banks": max(1, len(banks)),
+                           "bram36": built})
             for name, life in g["lifetimes"].items():
                 entry = {"function": fn["function"], "name": name, "lifetime_units": life}
                 if spans is not None and life[1] < len(spans):
@@ -870,8 +892,11 @@ def plm_report(module: Module, schedules=None) -> dict:
                 arrays.append(entry)
             shared += g["bram36"]
             unshared += g["bram36_unshared"]
-    return {"groups": groups, "arrays": arrays, "bram36": shared,
-            "bram36_unshared": unshared}
+    out = {"groups": groups, "arrays": arrays, "bram36": shared,
+           "bram36_unpartitioned": whole, "bram36_unshared": unshared}
+    if wrap_report(module):
+        out["wrapped"] = wrap_report(module)
+    return out
 
 
 def _regions(report: dict) -> list:

@@ -152,7 +152,7 @@ def test_every_pass_has_a_case():
 
 
 def test_stages_are_the_pipeline():
-    assert STAGES == ("frontend", "if-conversion", "unroll", "partition", "scalar-replacement",
+    assert STAGES == ("frontend", "plm", "if-conversion", "unroll", "partition", "scalar-replacement",
                       "load-reuse", "combine-loads", "div-by-constant", "narrow-widths",
                       "tail-duplication", "small-memories", "share-memories")
 
@@ -237,5 +237,5 @@ def test_print_ir_after_an_unknown_pass(capsys):
                   "--print-ir-after", "unrol"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("pyhls: error: --print-ir-after unrol: no pass 'unrol' "
-                          "(expected one of: frontend, all, if-conversion, unroll")
+                          "(expected one of: frontend, all, plm, if-conversion, unroll")
     assert "Traceback" not in err

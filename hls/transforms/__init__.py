@@ -20,7 +20,7 @@ from ._ifconv import if_convert
 from ._loadcomb import combine_loads
 from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
-from ._plm import PlmOptions, plm_report, wrap_in_plms
+from ._plm import PlmOptions, wrap_in_plms, wrap_report
 from ._reuse import reuse_loads
 from ._scalars import replace_scalars
 from ._share import (
@@ -157,7 +157,7 @@ __all__ = [
     "replace_scalars",
     "reuse_loads",
     "small_memories", "ShareOptions", "bram36_tiles", "lifetimes", "share_memories",
-    "unit_cycles", "share_report", "PlmOptions", "plm_report", "wrap_in_plms",
+    "unit_cycles", "share_report", "PlmOptions", "wrap_report", "wrap_in_plms",
     "duplicate_tails",
     "if_conversion_candidates",
     "magic_unsigned",

@@ -14,9 +14,12 @@ argument's port set then serves only two copy loops, one load and one store per 
 * **drain** (PLM -> argument), when it is written.
 
 A load goes on the edge into the first unit that accesses the argument when that unit's
-entry dominates every access and has one predecessor outside it (so the PLM's lifetime
-starts where its data is first needed; ``share-memories`` gives the same block RAM to
-arrays whose lifetimes never overlap), else at the function's entry.  A drain goes before
+entry dominates every access (and every ``ret``, when the argument is drained: what is
+drained must have been loaded on every path) and has one predecessor outside it, so the
+PLM's lifetime starts where its data is first needed (``share-memories`` gives the same
+block RAM to arrays whose lifetimes never overlap); else at the function's entry.  The
+proof that an argument needs no load likewise asks its first unit to dominate every
+``ret``.  A drain goes before
 each ``ret``.  The copy loops are ordinary counted loops, pipelined like any other (on
 Alveo targets, bursts over m_axi).
 
@@ -31,16 +34,16 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
-from ..analysis import access_elements, access_order_problem, find_loops
+from ..analysis import access_elements, access_order_problem
 from ..ir import Block, Const, Function, MemoryObject, Module, Op, dominates, dominators
 from ._share import _units
 
-__all__ = ["PlmOptions", "plm_report", "wrap_in_plms"]
+__all__ = ["PlmOptions", "wrap_report", "wrap_in_plms"]
 
 _REPORTS: "weakref.WeakKeyDictionary[Module, list]" = weakref.WeakKeyDictionary()
 
 
-def plm_report(module: Module) -> list[dict]:
+def wrap_report(module: Module) -> list[dict]:
     """The wrapper's entries of the last run on ``module``: one per wrapped argument."""
     return _REPORTS.get(module, [])
 
@@ -78,15 +81,20 @@ def _unit_entry(func: Function, unit: dict, pos: int, idom) -> Block | None:
     return None
 
 
+def _rets(func: Function) -> list[Block]:
+    return [b for b in func.blocks if b.terminator.kind == "ret"]
+
+
 def _dead_on_entry(func: Function, mem: MemoryObject, ops: list[Op], unit: dict,
                    idom) -> bool:
-    """Is every word of ``mem`` written before it is read, on every path (module
-    docstring)?"""
+    """Is every word of ``mem`` written before it is read, on every path to a ``ret``
+    (module docstring)?"""
     if any(op.kind == "call" for op in ops):
         return False
     first = min(unit[op.block] for op in ops)
     head = _unit_entry(func, unit, first, idom)
-    if head is None or not all(dominates(idom, head, op.block) for op in ops):
+    if head is None or not all(dominates(idom, head, b)
+                               for b in [op.block for op in ops] + _rets(func)):
         return False
     here = [op for op in ops if unit[op.block] == first]
     if len(here) != 1 or here[0].kind != "store":
@@ -98,12 +106,17 @@ def _dead_on_entry(func: Function, mem: MemoryObject, ops: list[Op], unit: dict,
             and access_elements(func, st) == mem.depth_words)
 
 
-def _load_edge(func: Function, ops: list[Op], unit: dict, idom, preds) -> tuple:
-    """(pred, block): the edge a load goes on (pred None: before the entry)."""
+def _load_edge(func: Function, ops: list[Op], drained: bool, unit: dict, idom,
+               preds) -> tuple:
+    """(pred, block): the edge a load goes on (pred None: before the entry): into the
+    first unit that accesses the memory when that unit's entry dominates every access
+    and, for a drained memory, every ``ret`` (the drain must copy back what was loaded
+    on every path)."""
     first = min(unit[op.block] for op in ops)
     head = _unit_entry(func, unit, first, idom)
+    must = [op.block for op in ops] + (_rets(func) if drained else [])
     if head is not None and head is not func.entry and all(
-            dominates(idom, head, op.block) for op in ops):
+            dominates(idom, head, b) for b in must):
         outside = [p for p in preds[head] if unit.get(p) != first]
         if len(outside) == 1:
             return outside[0], head
@@ -188,7 +201,7 @@ def wrap_in_plms(module: Module, options: PlmOptions | None = None) -> list[dict
         if not ops:
             continue
         dead = _dead_on_entry(f, arg, ops, unit, idom)
-        edge = _load_edge(f, ops, unit, idom, preds)
+        edge = _load_edge(f, ops, writes, unit, idom, preds)
         plm = MemoryObject(
             name=_fresh(module, f"{arg.name}_plm"), kind="local", word_bytes=arg.word_bytes,
             depth_words=arg.depth_words, elem_bytes=arg.elem_bytes,
@@ -222,7 +235,7 @@ def wrap_in_plms(module: Module, options: PlmOptions | None = None) -> list[dict
             t = pred.terminator
             t.targets = [first if x is dst else x for x in t.targets]
     if drains:
-        for r in [b for b in f.blocks if b.terminator.kind == "ret"]:
+        for r in _rets(f):
             ret = r.ops.pop()
             tail = Block(_uniq_block(f, f"{r.name}_ret"), function=f)
             f.blocks.insert(f.blocks.index(r) + 1, tail)
