@@ -65,6 +65,9 @@ def _trip_count(lp: Loop) -> int | None:
         return None
     latch = lp.latches[0]
     t = latch.terminator
+    unrolled = t.attrs.get("unrolled", ())
+    if len(unrolled) > 2 and len(lp.blocks) == 1:   # hls.transforms.unroll_block's note
+        return unrolled[2]
     if t.kind != "condbr" or not isinstance(t.operands[0], Op):
         return None
     cmp = t.operands[0]

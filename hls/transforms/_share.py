@@ -52,19 +52,25 @@ def share_report(module: Module) -> list[dict]:
 MIN_BITS = 1024
 
 #: block RAM aspect ratios (depth, width): RAMB36 (true dual port up to 36 bits wide,
-#: 512 x 72 simple dual port) and RAMB18, half a RAMB36
+#: 512 x 72 simple dual port only) and RAMB18, half a RAMB36 (512 x 36 simple dual port)
 RAMB36 = ((32768, 1), (16384, 2), (8192, 4), (4096, 9), (2048, 18), (1024, 36), (512, 72))
 RAMB18 = ((16384, 1), (8192, 2), (4096, 4), (2048, 9), (1024, 18), (512, 36))
 
 
-def bram36_tiles(depth_words: int, width_bits: int) -> float:
+def bram36_tiles(depth_words: int, width_bits: int, true_dual_port: bool = True) -> float:
     """RAMB36 tiles (halves for RAMB18s) of a ``depth_words`` x ``width_bits`` memory:
-    the cheapest aspect ratio, whole tiles side by side and stacked."""
+    the cheapest aspect ratio, whole tiles side by side and stacked.  pyhls's on-chip
+    memories have two read/write ports (``hls.rtl.InternalMemory``): true dual port, at
+    most 36 bits wide per RAMB36 (18 per RAMB18); ``true_dual_port=False`` counts a
+    simple dual-port memory (one write, one read port), which may be 72 bits wide."""
     if depth_words <= 0 or width_bits <= 0:
         return 0.0
-    n36 = min(math.ceil(width_bits / w) * math.ceil(depth_words / d) for d, w in RAMB36)
-    n18 = min(math.ceil(width_bits / w) * math.ceil(depth_words / d) for d, w in RAMB18)
-    return min(float(n36), n18 / 2)
+    top = 36 if true_dual_port else 72
+
+    def n(ratios, widest):
+        return min(math.ceil(width_bits / w) * math.ceil(depth_words / d)
+                   for d, w in ratios if w <= widest)
+    return min(float(n(RAMB36, top)), n(RAMB18, top // 2) / 2)
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,7 +117,11 @@ def unroll_block(func: Function, b: Block, factor: int | str, trip: int | None) 
             p.incoming = [(q, last.get(back[p], back[p]) if q is b else v) for q, v in p.incoming]
         md = {k: v for k, v in term.attrs.get("loop_md", {}).items() if k != "unroll"}
         attrs = {"loop_md": md} if md else {}
-        attrs["unrolled"] = (factor, exact)
+        # (factor, exact, the unrolled loop's own trip count when the source loop's is
+        # constant: a guarded loop runs ceil(trip / factor) times, which its exit test
+        # (an and of the copies' tests) does not show find_loops)
+        attrs["unrolled"] = (factor, exact) if trip is None else (
+            factor, exact, -(-trip // factor))
         if guarded:   # loop back only when every copy continued
             new_term = Op(width=0, kind="condbr", operands=[_and(acts[-1], conts[-1], out, loc)],
                           loc=loc, attrs=attrs)

@@ -176,7 +176,7 @@ def loop_profiles(synth: Any, activity: dict[tuple[str, str], tuple[int, int]],
                 continue
             its: int | None = visits[(f.name, b.name)]
             if unrolled is not None:
-                factor, exact = unrolled
+                factor, exact = unrolled[:2]
                 if exact:
                     its = its // factor
                 else:
