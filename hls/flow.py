@@ -882,7 +882,8 @@ def plm_report(module: Module, schedules=None) -> dict:
             whole += g["bram36"]
             g = dict(g, bram36=built)
             groups.append({"function": fn["function"], "memory": g["memory"],
-                           "arrays": g["arrays"], "depth_words": g["depth_words"],
+                           "arrays": g["arrays"], "offsets": g["offsets"],
+                           "depth_words": g["depth_words"],
                            "width": g["width"], "banks": max(1, len(banks)),
                            "bram36": built})
             for name, life in g["lifetimes"].items():

@@ -96,11 +96,15 @@ def test_helmholtz_plms_at_the_lifetime_bound():
     assert not wrapped["v"]["load"] and wrapped["v"]["drain"]
     assert all(wrapped[a]["load"] and not wrapped[a]["drain"] for a in "SDu")
     assert wrapped["D"]["load_at"] == "r_body" and wrapped["u"]["load_at"] != "entry"
-    big = [g for g in plm["groups"] if g["depth_words"] == 1331]
-    assert len(big) == 3 and sum(len(g["arrays"]) for g in big) == 9
-    # true dual-port tiles: unshared 9 arrays x 4 + S 2; shared 3 x 4 + 2, at most the
+    # three memories: at most three 1,331-element arrays are live at once; S (live
+    # throughout) stacks on D's memory, the only one no loop that reads S touches
+    assert len(plm["groups"]) == 3 and sum(len(g["arrays"]) for g in plm["groups"]) == 10
+    sd = next(g for g in plm["groups"] if "S_plm" in g["arrays"])
+    assert sorted(sd["arrays"]) == ["D_plm", "S_plm"] and sd["depth_words"] == 1331 + 121
+    assert sorted(sd["offsets"].values()) == [0, sd["offsets"]["S_plm"] or 121]
+    # true dual-port tiles: unshared 9 arrays x 4 + S 2; shared 3 x 4, at most the
     # published 18 as built too (banks of the arrays unrolled loops read twice a cycle)
-    assert plm["bram36_unshared"] == 38.0 and plm["bram36_unpartitioned"] == 14.0
+    assert plm["bram36_unshared"] == 38.0 and plm["bram36_unpartitioned"] == 12.0
     assert plm["bram36"] == sum(g["bram36"] for g in plm["groups"]) <= 18
     assert res.report["resources"]["bram18"] == 2 * plm["bram36"]
     # without the wrapper only the six temporaries are on chip: 24 tiles -> 8
@@ -110,6 +114,22 @@ def test_helmholtz_plms_at_the_lifetime_bound():
     assert off.report["plm"]["bram36_unshared"] == 24.0
     assert off.report["plm"]["bram36_unpartitioned"] == 8.0
     assert all(len(g["arrays"]) == 3 for g in off.report["plm"]["groups"])
+
+
+STACK = Path(__file__).parent / "plm" / "share_stack.c"
+
+
+def test_interface_compatible_arrays_stack_and_cosim():
+    """Two arrays live together but never accessed in one block share a memory at
+    different offsets; the design co-simulates."""
+    depth = {"in": 128, "out": 128}
+    res = synthesize(STACK, SynthOptions(top="share_stack", depth=depth))
+    (g,) = res.report["plm"]["groups"]
+    assert sorted(g["offsets"].values()) == [0, 128] and g["depth_words"] == 256
+    assert res.report["plm"]["bram36_unpartitioned"] == 1.0
+    assert res.report["plm"]["bram36_unshared"] == 2.0
+    out = cosim(STACK, "share_stack", depth=depth, synth=res)
+    assert out.passed, out.summary()
 
 
 PLM_CASE = Path(__file__).parent / "plm" / "plm_case.c"

@@ -12,17 +12,28 @@ branch are ordered one after the other, and an array live across the branch span
 Reading an array before writing it (in C, reading an uninitialised local) would see the
 other array's data; C leaves that value undefined, and pyhls's golden model does too.
 
-**Grouping** (address-space compatibility) is an exact optimisation (OR-Tools CP-SAT) per
-function and word width: each array goes to one group, arrays of a group have pairwise
-disjoint spans, a group is one memory as deep as its deepest array, and the sum of the
-groups' block RAM tiles (:func:`bram36_tiles`, the device's tiling rules) is minimal.
+**Grouping** is an exact optimisation (OR-Tools CP-SAT) per function and word width.
+Each array goes to one memory at a word offset; in the plane of (lifetime span x
+addresses) the arrays of one memory are rectangles that never overlap
+(``AddNoOverlap2D``):
+
+* arrays whose spans are disjoint may take the same addresses (address-space
+  compatible, in Mnemosyne's terms);
+* arrays live together sit at different offsets, and only when no block accesses both
+  (interface compatible: the FSMD runs one block at a time, so they are never accessed
+  in the same cycle and share the memory's ports without slowing either);
+* a memory is as deep as its highest array end, and the sum of the memories' block RAM
+  tiles (:func:`bram36_tiles`, the device's tiling rules; exact on a 512-word grid,
+  which every aspect ratio's depth is a multiple of) is minimal, then the offsets.
+
+Arrays passed to calls stay at offset 0.
 Arrays that fit in a fraction of a tile anyway (at most ``MIN_BITS``), LUT RAMs
 (``small-memories``), ROMs, banks of partitioned arrays, arrays whose address is taken
 (pointers held in memory) and the arrays of dataflow regions (channels) are left alone.
 
 **Rewrite.**  A group's first array (by its first unit) becomes the group's memory, as
-deep as the deepest member; every access and call argument of the others is moved to it.
-Addresses do not change.
+deep as its members need; every access and call argument of the others is moved to it,
+and a load's or store's word address gains its array's offset (an ``add``).
 """
 
 from __future__ import annotations
@@ -34,7 +45,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from ..analysis import find_loops
-from ..ir import Function, MemoryObject, Module
+from ..ir import Const, Function, MemoryObject, Module, Op
 
 __all__ = ["ShareOptions", "bram36_tiles", "lifetimes", "share_memories", "share_report",
            "unit_cycles"]
@@ -149,39 +160,78 @@ def _candidates(module: Module, func: Function) -> list[MemoryObject]:
     return out
 
 
-def _group(mems: list[MemoryObject], life: dict) -> list[list[MemoryObject]]:
-    """Groups of ``mems`` (one word width) minimising the sum of their tiles."""
+def access_blocks(func: Function) -> dict[MemoryObject, set]:
+    """The blocks in which each memory of ``func`` is accessed (a call that receives it
+    accesses it in the call's block)."""
+    out: dict[MemoryObject, set] = {}
+    for op in func.ops():
+        mems = [op.mem] if op.mem is not None else []
+        if op.kind == "call":
+            mems += [m for _pp, m in op.attrs.get("ptr_args", [])]
+        for m in mems:
+            out.setdefault(m, set()).add(op.block)
+    return out
+
+
+def _passed(func: Function) -> set:
+    return {m for op in func.ops() if op.kind == "call"
+            for _pp, m in op.attrs.get("ptr_args", [])}
+
+
+def _group(mems: list[MemoryObject], life: dict, blocks: dict, fixed: set,
+           ) -> list[list[tuple[MemoryObject, int]]]:
+    """Memories of ``mems`` (one word width) with each array's word offset in its
+    memory, minimising the sum of their tiles (module docstring)."""
     from ortools.sat.python import cp_model
 
     n = len(mems)
     width = 8 * mems[0].word_bytes
-    cost = [round(2 * bram36_tiles(m.depth_words, width)) for m in mems]  # in RAMB18s
-    clash = [[not (life[a][1] < life[b][0] or life[b][1] < life[a][0]) for b in mems]
-             for a in mems]
+    depth = [m.depth_words for m in mems]
+    top = sum(depth)
+    q = 512                 # every aspect ratio's depth is a multiple: tiles(d) is exact
+    table = [round(2 * bram36_tiles(k * q, width)) for k in range(-(-top // q) + 1)]
+    live = [[not (life[a][1] < life[b][0] or life[b][1] < life[a][0]) for b in mems]
+            for a in mems]
     md = cp_model.CpModel()
     x = {(i, g): md.NewBoolVar(f"x{i}_{g}") for i in range(n) for g in range(i + 1)}
+    off = [md.NewIntVar(0, 0 if mems[i] in fixed else top - depth[i], f"o{i}")
+           for i in range(n)]
     for i in range(n):
         md.AddExactlyOne(x[i, g] for g in range(i + 1))
-    gcost = []
+    cost = []
     for g in range(n):
-        c = md.NewIntVar(0, max(cost), f"c{g}")
-        for i in range(g, n):
-            md.Add(c >= cost[i]).OnlyEnforceIf(x[i, g])
-            for j in range(i + 1, n):
-                if clash[i][j]:
+        members = range(g, n)
+        d = md.NewIntVar(0, top, f"d{g}")
+        k = md.NewIntVar(0, len(table) - 1, f"k{g}")
+        c = md.NewIntVar(0, max(table), f"c{g}")
+        md.Add(q * k >= d)
+        md.AddElement(k, table, c)
+        for i in members:
+            md.Add(d >= off[i] + depth[i]).OnlyEnforceIf(x[i, g])
+        xs, ys = [], []
+        for i in members:
+            # (lifetime x addresses) rectangles of one memory never overlap
+            xs.append(md.NewOptionalFixedSizeIntervalVar(
+                life[mems[i]][0], life[mems[i]][1] - life[mems[i]][0] + 1, x[i, g], f"t{i}_{g}"))
+            ys.append(md.NewOptionalFixedSizeIntervalVar(off[i], depth[i], x[i, g],
+                                                        f"a{i}_{g}"))
+            for j in members:
+                if j > i and live[i][j] and blocks.get(mems[i], set()) & blocks.get(mems[j], set()):
+                    # live together and accessed in one block: not interface compatible
                     md.AddBoolOr([x[i, g].Not(), x[j, g].Not()])
-        gcost.append(c)
-    md.Minimize(sum(gcost))
+        md.AddNoOverlap2D(xs, ys)
+        cost.append(c)
+    md.Minimize(sum(cost) * (top + 1) + sum(off))     # then the lowest offsets
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1           # deterministic
-    solver.parameters.max_time_in_seconds = 10.0
+    solver.parameters.max_deterministic_time = 10.0
     status = solver.Solve(md)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return [[m] for m in mems]
+        return [[(m, 0)] for m in mems]
     groups: dict[int, list] = {}
     for i in range(n):
         g = next(g for g in range(i + 1) if solver.Value(x[i, g]))
-        groups.setdefault(g, []).append(mems[i])
+        groups.setdefault(g, []).append((mems[i], solver.Value(off[i])))
     return list(groups.values())
 
 
@@ -202,27 +252,31 @@ def share_memories(module: Module, options: ShareOptions | None = None) -> list[
         for m in cands:
             by_width.setdefault(m.word_bytes, []).append(m)
         groups = []
+        blocks, fixed = access_blocks(f), _passed(f)
         for wb in sorted(by_width):
             mems = sorted(by_width[wb], key=lambda m: (life[m][0], f.memories.index(m)))
-            groups += _group(mems, life) if len(mems) > 1 else [mems]
-        moved: dict[MemoryObject, MemoryObject] = {}
+            groups += (_group(mems, life, blocks, fixed) if len(mems) > 1
+                       else [[(mems[0], 0)]])
+        moved: dict[MemoryObject, tuple[MemoryObject, int]] = {}
         entries = []
         for grp in groups:
-            grp = sorted(grp, key=lambda m: life[m][0])
-            host = grp[0]
+            grp = sorted(grp, key=lambda mo: (life[mo[0]][0], mo[1]))
+            host = grp[0][0]
             width = 8 * host.word_bytes
-            unshared = sum(bram36_tiles(m.depth_words, width) for m in grp)
-            names = [m.name for m in grp]
-            depth = max(m.depth_words for m in grp)
-            for m in grp[1:]:
-                moved[m] = host
+            unshared = sum(bram36_tiles(m.depth_words, width) for m, _o in grp)
+            depth = max(m.depth_words + o for m, o in grp)
+            for m, o in grp:
+                if m is not host or o:
+                    moved[m] = (host, o)
             if len(grp) > 1:
                 host.depth_words = depth
                 host.init = bytes(depth * host.word_bytes)
-            entries.append({"memory": host.name, "arrays": names, "depth_words": depth,
+            entries.append({"memory": host.name, "arrays": [m.name for m, _o in grp],
+                            "offsets": {m.name: o for m, o in grp},
+                            "depth_words": depth,
                             "width": width, "bram36": bram36_tiles(depth, width),
                             "bram36_unshared": unshared,
-                            "lifetimes": {m.name: list(life[m]) for m in grp}})
+                            "lifetimes": {m.name: list(life[m]) for m, _o in grp}})
         if moved:
             _move(f, moved)
         report.append({"function": f.name, "groups": entries})
@@ -231,9 +285,30 @@ def share_memories(module: Module, options: ShareOptions | None = None) -> list[
 
 
 def _move(func: Function, moved: dict) -> None:
-    for op in func.ops():
-        if op.mem is not None and op.mem in moved:
-            op.attrs["mem"] = moved[op.mem]
-        if op.kind == "call" and op.attrs.get("ptr_args"):
-            op.attrs["ptr_args"] = [(pp, moved.get(m, m)) for pp, m in op.attrs["ptr_args"]]
-    func.memories = [m for m in func.memories if m not in moved]
+    """Move every access of a key of ``moved`` to its (memory, word offset): the
+    offset is added to a load's or store's word address (the arrays passed to calls
+    stay at offset 0)."""
+    for b in func.blocks:
+        ops = []
+        for op in b.ops:
+            if op.mem is not None and op.mem in moved:
+                host, o = moved[op.mem]
+                op.attrs["mem"] = host
+                if o:
+                    w = host.addr_bits
+                    a = op.operands[0]
+                    kind = "zext" if a.width < w else "trunc"
+                    if a.width != w:
+                        a = Op(width=w, kind=kind, operands=[a], loc=op.loc, block=b)
+                        ops.append(a)
+                    a = Op(width=w, kind="add", operands=[a, Const(w, o)], loc=op.loc,
+                           block=b)
+                    ops.append(a)
+                    op.operands = [a] + op.operands[1:]
+            if op.kind == "call" and op.attrs.get("ptr_args"):
+                op.attrs["ptr_args"] = [(pp, moved[m][0] if m in moved else m)
+                                        for pp, m in op.attrs["ptr_args"]]
+            ops.append(op)
+        b.ops = ops
+    gone = {m for m, (h, _o) in moved.items() if m is not h}
+    func.memories = [m for m in func.memories if m not in gone]
