@@ -91,7 +91,7 @@ def _partition(module: Module, opts: PartitionOptions) -> tuple[list[dict], set]
 
 PASSES: tuple[Pass, ...] = (
     Pass("plm", "the top's pointer arguments -> on-chip PLMs with load and drain loops",
-         lambda m, o: wrap_in_plms(m, o), scope="module", options=PlmOptions,
+         wrap_in_plms, scope="module", options=PlmOptions,
          when=lambda o: o.enabled),
     Pass("if-conversion", "loops whose body branches -> one predicated block (pipelining only)",
          lambda f, o: if_convert(f, {h for fn, h in o.keep if fn == f.name}, f.name == o.top),

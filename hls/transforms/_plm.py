@@ -162,24 +162,23 @@ def _chain(func: Function, copies: list[tuple], pred: Block, dst: Block) -> Bloc
     return first
 
 
-def _fresh(module: Module, base: str) -> str:
-    taken = {m.name for f in module.functions for m in f.memories} | {
-        m.name for m in module.globals} | {p.mem.name for f in module.functions
-                                           for p in f.ptr_params}
+def _unique(base: str, taken: set) -> str:
     name, k = base, 1
     while name in taken:
         k += 1
         name = f"{base}{k}"
     return name
+
+
+def _fresh(module: Module, base: str) -> str:
+    """A memory name no memory of the module has."""
+    return _unique(base, {m.name for f in module.functions for m in f.memories} | {
+        m.name for m in module.globals} | {p.mem.name for f in module.functions
+                                           for p in f.ptr_params})
 
 
 def _uniq_block(func: Function, base: str) -> str:
-    taken = {b.name for b in func.blocks}
-    name, k = base, 1
-    while name in taken:
-        k += 1
-        name = f"{base}{k}"
-    return name
+    return _unique(base, {b.name for b in func.blocks})
 
 
 def wrap_in_plms(module: Module, options: PlmOptions | None = None) -> list[dict]:
