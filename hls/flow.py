@@ -129,6 +129,9 @@ class SynthOptions:
     #: also synthesise the Verilog with Yosys synth_xilinx (hls.estimate.yosys_area) and
     #: record the counts as report["resources_yosys"]; slow (seconds to minutes)
     estimate_area: bool = False
+    #: the same, stopped once memories are mapped: block RAM only, in minutes
+    #: (``yosys_area(memories_only=True)``); ignored with ``estimate_area``
+    estimate_memories: bool = False
     #: the synth_xilinx family of that estimate
     area_family: str = "xcup"
     #: print the IR text after these passes (names of ``transforms.PASSES``, "frontend",
@@ -264,8 +267,9 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
                         "rtl": round(t3 - t2, 3)}
     if axi is not None:
         report["axi"] = axi.to_json()
-    if opts.estimate_area:
-        report["resources_yosys"] = yosys_area(verilog, name, opts.area_family)
+    if opts.estimate_area or opts.estimate_memories:
+        report["resources_yosys"] = yosys_area(verilog, name, opts.area_family,
+                                               memories_only=not opts.estimate_area)
         report["time_s"]["yosys"] = round(time.perf_counter() - t3, 3)
     return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
                        axi)

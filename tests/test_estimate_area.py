@@ -81,6 +81,27 @@ def test_no_multiplier_no_dsp():
 
 
 @needs_yosys
+def test_estimate_memories_matches_the_block_ram_count(tmp_path, capsys):
+    """``--estimate-memories`` (Yosys up to memory mapping) counts the block RAM the
+    flow counts.  ``rmw_buf``'s buffer is stored by two loops and read twice a cycle
+    by a third: with its stores on two ports at different times, Yosys merged them
+    into one write port whose address matched neither read port and built the RAM
+    twice (8 RAMB18 for 4); stores take the lowest ports (``stores_first``), so one
+    read/write port and one read port serve it."""
+    out = tmp_path / "rmw"
+    assert main(["synth", str(AREA_C), "--top", "rmw_buf", "-o", str(out), "--depth", "a=1024",
+                 "--no-auto-unroll", "--no-auto-partition", "--estimate-memories"]) == 0
+    printed = capsys.readouterr().out
+    report = json.loads((out / "report.json").read_text())
+    y = report["resources_yosys"]
+    assert y["scope"] == "memories" and "-run begin:map_ffram" in y["tool"]
+    assert set(y) == {"scope", "bram18", "bram36", "uram", "tool", "yosys"}
+    assert y["bram18"] == report["resources"]["bram18"] == 4   # 1024 x 64: 4 x 1K x 18
+    assert f"{y['bram36']:g} BRAM36 ({y['bram18']} BRAM18)" in printed
+    assert "(pyhls counts 2)" in printed
+
+
+@needs_yosys
 def test_yosys_failure_shows_log():
     with pytest.raises(ToolError) as exc:
         yosys_area("module broken(input a;\nendmodule\n", "broken")

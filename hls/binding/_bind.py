@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ir import Block, Const, Function, Op, Param, Value
-from ..scheduling import FunctionSchedule, op_timing
+from ..scheduling import FunctionSchedule, op_timing, stores_first
 
 Point = tuple[Block, int]
 
@@ -193,9 +193,8 @@ def _bind_ports(bd: Binding) -> None:
         if blk in fs.pipelines:
             continue  # ports by modulo slot: LoopPipeline.port_of
         used: dict[tuple[int, object], int] = {}
-        for op in blk.ops:
-            if op.kind in ("load", "store"):
-                k = (fs.step[op], op.mem)
-                n = used.get(k, 0)
-                bd.port_of[op] = n
-                used[k] = n + 1
+        for op in stores_first(blk.ops):
+            k = (fs.step[op], op.mem)
+            n = used.get(k, 0)
+            bd.port_of[op] = n
+            used[k] = n + 1

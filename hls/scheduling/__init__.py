@@ -51,7 +51,7 @@ from ._profit import (
     unroll_factor,
 )
 from ._problem import EPS_NS, SchedEdge, SchedOp, SchedProblem, Schedule, schedule_length
-from ._resources import DedicatedUnit, MemoryPorts, Resource, UnitClass
+from ._resources import DedicatedUnit, MemoryPorts, Resource, UnitClass, stores_first
 from ._sdc import SOLVERS, length_lower_bound, sdc_schedule
 
 
@@ -73,6 +73,7 @@ __all__ = [
     "CyclicProblem",
     "DedicatedUnit",
     "MemoryPorts",
+    "stores_first",
     "OrderConstraint",
     "Problem",
     "Resource",

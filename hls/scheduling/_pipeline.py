@@ -45,7 +45,7 @@ from ..targets import Target
 from ._check import check
 from ._modulo import ModuloEdge, ModuloProblem, ModuloSchedule, compute_mii, modulo_schedule
 from ._problem import SchedOp
-from ._resources import DedicatedUnit, MemoryPorts
+from ._resources import DedicatedUnit, MemoryPorts, stores_first
 
 #: The op id of the pseudo op ``start`` in a loop's problem.
 START = 0
@@ -301,8 +301,7 @@ def schedule_loop(lp: Loop, target: Target, timing, ii: int | None = None,
 
 def _assign_ports(m: LoopModel, lpipe: LoopPipeline) -> None:
     used: dict[tuple[object, int], int] = {}
-    for op in m.ops:
-        if op.kind in ("load", "store"):
-            k = (op.mem, lpipe.time[op] % lpipe.ii)
-            lpipe.port_of[op] = used.get(k, 0)
-            used[k] = used.get(k, 0) + 1
+    for op in stores_first(m.ops):
+        k = (op.mem, lpipe.time[op] % lpipe.ii)
+        lpipe.port_of[op] = used.get(k, 0)
+        used[k] = used.get(k, 0) + 1

@@ -72,6 +72,18 @@ class MemoryPorts(Resource):
         return {"kind": "memory", "memory": self.memory, "ports": self.ports}
 
 
+def stores_first(ops):
+    """The memory accesses among ``ops``, stores before loads (each kind in order).
+
+    Ports are bound in this order, so a memory that stores at most once per cycle stores
+    only through port 0: its write port shares port 0's address with a read, and the RAM
+    is one read/write port and one read port.  (Stores bound to both ports at different
+    times would let Yosys merge them into one write port whose address matches neither
+    read port, and duplicate the RAM to serve three ports.)"""
+    ops = [op for op in ops if op.kind in ("load", "store")]
+    return [op for op in ops if op.kind == "store"] + [op for op in ops if op.kind == "load"]
+
+
 @dataclass(frozen=True)
 class UnitClass(Resource):
     """Interchangeable functional units of one operator and width (``mul32``); binding may

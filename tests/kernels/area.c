@@ -27,3 +27,20 @@ uint32_t xor_buf(const uint32_t *a)
         s += buf[N - 1 - i] ^ i;
     return s;
 }
+
+/* rmw_buf: the buffer is written by a store-only loop and by a read-modify-write loop.
+ * Both stores must take the same port (tests/test_estimate_area.py), or Yosys merges
+ * the two write ports into one whose address matches neither read port and builds
+ * the memory twice. */
+uint64_t rmw_buf(const uint64_t *a, uint64_t k)
+{
+    uint64_t buf[N];
+    for (int i = 0; i < N; i++)
+        buf[i] = a[i];
+    for (int i = 0; i < N; i++)
+        buf[i] = (buf[i] ^ k) + (uint64_t)i;
+    uint64_t s = 0;
+    for (uint32_t i = 0; i < N; i++)
+        s += buf[N - 1 - i] ^ buf[i];
+    return s;
+}
