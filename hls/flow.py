@@ -258,7 +258,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     report = build_report(module, target, schedules, bindings, iface)
     report["arrays"] = partitions
     if share_report(module) or wrap_report(module):
-        report["plm"] = plm_report(module, schedules)
+        report["plm"] = plm_report(module, schedules, bindings)
     if graphs:
         regions = [graph_report(g, schedules) for g in graphs.values()]
         report["dataflow"] = regions[0] if len(regions) == 1 else {"regions": regions}
@@ -800,17 +800,18 @@ def function_resources(module: Module, target: Target, f: Function, fs, bd) -> t
     f_ff = sum(bd.reg_width) + sum(p.width for p in f.scalar_params) + max(1, states.bit_length())
     f_bram = 0
     for mem in f.memories + [g for g in module.globals if g.readonly]:
-        f_bram += memory_bram18(mem)
+        f_bram += memory_bram18(mem, simple_dual_port=mem in bd.simple_dual_port)
     return f_lut, f_ff, f_dsp, f_bram
 
 
-def memory_bram18(mem: MemoryObject) -> int:
+def memory_bram18(mem: MemoryObject, simple_dual_port: bool = False) -> int:
     """Block RAM halves (RAMB18) of one on-chip memory by the device's tiling rules
-    (:func:`hls.transforms.bram36_tiles`); none for LUT RAMs (``async_read``) and
-    memories of at most 1 Kib, which synthesis maps to LUTs."""
+    (:func:`hls.transforms.bram36_tiles`, true or simple dual port); none for LUT RAMs
+    (``async_read``) and memories of at most 1 Kib, which synthesis maps to LUTs."""
     if mem.async_read or mem.size_bytes * 8 <= 1024:
         return 0
-    return round(2 * bram36_tiles(mem.depth_words, 8 * mem.word_bytes))
+    return round(2 * bram36_tiles(mem.depth_words, 8 * mem.word_bytes,
+                                  true_dual_port=not simple_dual_port))
 
 
 def dataflow_resources(report: dict, module: Module, target: Target, schedules, bindings,
@@ -855,12 +856,13 @@ def dataflow_resources(report: dict, module: Module, target: Target, schedules, 
         res["bram18"] = max(0, res["bram18"])
 
 
-def plm_report(module: Module, schedules=None) -> dict:
+def plm_report(module: Module, schedules=None, bindings=None) -> dict:
     """report.json["plm"]: the share-memories groups, each array's lifetime (top-level
     units of its function, and, when every loop of the function has a constant trip
     count, the cycles those units run in one call by the schedule, as
     hls.dataflow.function_cycles counts them), and block RAM tiles: ``bram36`` as built
-    (each group's memory, or its banks when automatic partitioning split it),
+    (each group's memory, or its banks when automatic partitioning split it; simple dual
+    port where binding made them so),
     ``bram36_unpartitioned`` the groups' memories whole, and ``bram36_unshared`` every
     array a memory of its own (unpartitioned); the
     arguments the PLM wrapper gave on-chip memories (``wrapped``)."""
@@ -882,7 +884,9 @@ def plm_report(module: Module, schedules=None) -> dict:
             banks = [m for m in (f.memories if f is not None else [])
                      if m.name == g["memory"] or (m.whole is not None
                                                   and m.whole.name == g["memory"])]
-            built = (sum(memory_bram18(m) for m in banks) / 2 if banks else g["bram36"])
+            sdp = bindings[f].simple_dual_port if bindings and f in bindings else set()
+            built = (sum(memory_bram18(m, m in sdp) for m in banks) / 2 if banks
+                     else g["bram36"])
             whole += g["bram36"]
             g = dict(g, bram36=built)
             groups.append({"function": fn["function"], "memory": g["memory"],

@@ -102,6 +102,29 @@ def test_estimate_memories_matches_the_block_ram_count(tmp_path, capsys):
 
 
 @needs_yosys
+def test_simple_dual_port_memory(tmp_path):
+    """A local array stored and loaded at most once a cycle is built with one write and
+    one read port: 1331 x 64 bits in 3 RAMB36 (512 x 72) instead of 4 (1K x 36), as
+    Yosys maps it; the design co-simulates against native execution."""
+    from hls.flow import SynthOptions, synthesize
+    from hls.verify import cosim
+
+    opts = SynthOptions(top="sdp_buf", depth={"a": 1331}, auto_unroll=False,
+                        auto_partition=False, estimate_memories=True)
+    res = synthesize(AREA_C, opts)
+    (bd,) = [b for f, b in res.bindings.items() if f.name == "sdp_buf"]
+    assert [m.name for m in bd.simple_dual_port] == ["sdp_buf_buf"]
+    port_of = dict(bd.port_of)
+    for lp in res.schedules[bd.func].pipelines.values():
+        port_of.update(lp.port_of)
+    ports = {(op.kind, p) for op, p in port_of.items() if op.mem.name == "sdp_buf_buf"}
+    assert ports == {("store", 0), ("load", 1)}
+    assert res.report["resources"]["bram18"] == res.report["resources_yosys"]["bram18"] == 6
+    out = cosim(AREA_C, "sdp_buf", depth={"a": 1331}, synth=res, runs=2)
+    assert out.passed, out.summary()
+
+
+@needs_yosys
 def test_yosys_failure_shows_log():
     with pytest.raises(ToolError) as exc:
         yosys_area("module broken(input a;\nendmodule\n", "broken")

@@ -37,6 +37,9 @@ class Binding:
     unit_of: dict[Op, tuple[str, int]] = field(default_factory=dict)
     units: dict[str, list[list[Op]]] = field(default_factory=dict)
     port_of: dict[Op, int] = field(default_factory=dict)
+    #: local memories that no cycle stores to twice or loads from twice: simple dual
+    #: port, stores through port 0 (write only), loads through port 1 (read only)
+    simple_dual_port: set = field(default_factory=set)
 
     def summary(self) -> dict:
         return {
@@ -59,6 +62,7 @@ def bind(fs: FunctionSchedule, share_min_width: int = 16) -> Binding:
     _bind_registers(b)
     _bind_units(b, share_min_width)
     _bind_ports(b)
+    _simple_dual_port(b)
     return b
 
 
@@ -198,3 +202,44 @@ def _bind_ports(bd: Binding) -> None:
             n = used.get(k, 0)
             bd.port_of[op] = n
             used[k] = n + 1
+
+
+def _simple_dual_port(bd: Binding) -> None:
+    """Make a local memory simple dual port when it both stores and loads, never twice of
+    either in one cycle (FSM step or modulo slot), and is not handed to a callee (whose
+    port set serves both ports): its loads move to port 1, its stores are on port 0
+    already (``stores_first``).  One write and one read port is what a RAMB36 holds 72
+    bits wide (512 x 72), where two read/write ports take at most 36."""
+    fs, func = bd.fsched, bd.func
+    passed = {mem for op in func.ops() if op.kind == "call"
+              for _, mem in op.attrs.get("ptr_args", [])}
+    cand = {m for m in func.memories
+            if m.kind == "local" and not m.async_read and not m.readonly and m not in passed}
+    slots: dict[tuple, list[int]] = {}   # (memory, block, slot) -> [loads, stores]
+    where: dict[Op, dict] = {}
+    for op, _p in bd.port_of.items():
+        if op.mem in cand:
+            slots.setdefault((op.mem, op.block, fs.step[op]), [0, 0])[op.kind == "store"] += 1
+            where[op] = bd.port_of
+    for blk, lp in fs.pipelines.items():
+        for op in lp.port_of:
+            if op.mem in cand:
+                key = (op.mem, blk, lp.time[op] % lp.ii)
+                slots.setdefault(key, [0, 0])[op.kind == "store"] += 1
+                where[op] = lp.port_of
+    loads, stores, busy = set(), set(), set()
+    for (mem, _b, _s), (n_ld, n_st) in slots.items():
+        if n_ld > 1 or n_st > 1:
+            busy.add(mem)
+        if n_ld:
+            loads.add(mem)
+        if n_st:
+            stores.add(mem)
+    sdp = (loads & stores) - busy
+    for op, ports in where.items():
+        if op.mem in sdp:
+            if op.kind == "store":
+                assert ports[op] == 0, op   # the only store of its cycle: port 0
+            else:
+                ports[op] = 1
+    bd.simple_dual_port = sdp

@@ -87,14 +87,18 @@ class Control:
 
 
 class InternalMemory(Elaboratable):
-    """A local array or ROM: a true dual-port synchronous RAM (read-first), or for a
-    small array (``mem.async_read``) a LUT RAM read in the same cycle.  ``ports`` is
+    """A local array or ROM: a true dual-port synchronous RAM (read-first), a simple
+    dual-port one (port 0 writes, port 1 reads) when binding found no cycle that needs
+    more (``Binding.simple_dual_port``), or for a small array (``mem.async_read``) a LUT
+    RAM read in the same cycle.  ``ports`` is
     the function's :class:`~hls.memory.MemPorts` of the memory; the RAM serves it as its
     memory side (``wiring.flipped``), on the same signals, so no forwarding is needed."""
 
-    def __init__(self, mem: MemoryObject, ports: MemPorts):
+    def __init__(self, mem: MemoryObject, ports: MemPorts, simple_dual_port: bool = False):
         self.mem = mem
         self.ports = wiring.flipped(ports)
+        #: port 0 only writes, port 1 only reads (``Binding.simple_dual_port``)
+        self.simple_dual_port = simple_dual_port
 
     def elaborate(self, platform):
         m = Module()
@@ -106,13 +110,15 @@ class InternalMemory(Elaboratable):
         m.submodules.store = store
         for k in range(NPORTS):
             bp = getattr(self.ports, f"port{k}")
-            if mem.async_read:  # LUT RAM: the word at the address, in the same cycle
+            if self.simple_dual_port and k == 0:
+                pass  # the write port alone
+            elif mem.async_read:  # LUT RAM: the word at the address, in the same cycle
                 rp = store.read_port(domain="comb")
                 m.d.comb += [rp.addr.eq(bp.address), bp.q.eq(rp.data)]
             else:
                 rp = store.read_port(domain="sync")
                 m.d.comb += [rp.addr.eq(bp.address), rp.en.eq(bp.ce), bp.q.eq(rp.data)]
-            if not mem.readonly:
+            if not mem.readonly and not (self.simple_dual_port and k == 1):
                 wp = store.write_port(granularity=8)
                 m.d.comb += [wp.addr.eq(bp.address), wp.data.eq(bp.d),
                              wp.en.eq(Mux(bp.ce, bp.we, 0))]
@@ -228,7 +234,8 @@ class FunctionRTL(Elaboratable):
                                loc.file if loc else None, loc.line if loc else None)
             ports = mem_ports(mem, f"m{i}_{mem.name}")
             mems[mem] = ports
-            m.submodules[f"mem_{mem.name}"] = InternalMemory(mem, ports)
+            m.submodules[f"mem_{mem.name}"] = InternalMemory(
+                mem, ports, simple_dual_port=mem in self.bd.simple_dual_port)
         self.mems = mems
 
         # shared and sequential units

@@ -44,3 +44,19 @@ uint64_t rmw_buf(const uint64_t *a, uint64_t k)
         s += buf[N - 1 - i] ^ buf[i];
     return s;
 }
+
+/* sdp_buf: at most one store and one load of the buffer in any cycle (without
+ * unrolling), so it is a simple dual-port memory: 1331 x 64 bits in three RAMB36
+ * of 512 x 72 rather than four of 1K x 36. */
+uint64_t sdp_buf(const uint64_t *a, uint64_t k)
+{
+    uint64_t buf[1331];
+    for (int i = 0; i < 1331; i++)
+        buf[i] = a[i] ^ k;
+    for (int i = 1; i < 1331; i++)
+        buf[i] = buf[i - 1] + (buf[i] >> 1);
+    uint64_t s = 0;
+    for (int i = 0; i < 1331; i++)
+        s += buf[1330 - i] * (uint64_t)i;
+    return s;
+}
