@@ -217,7 +217,7 @@ def _simple_dual_port(bd: Binding) -> None:
             if m.kind == "local" and not m.async_read and not m.readonly and m not in passed}
     slots: dict[tuple, list[int]] = {}   # (memory, block, slot) -> [loads, stores]
     where: dict[Op, dict] = {}
-    for op, _p in bd.port_of.items():
+    for op in bd.port_of:
         if op.mem in cand:
             slots.setdefault((op.mem, op.block, fs.step[op]), [0, 0])[op.kind == "store"] += 1
             where[op] = bd.port_of

@@ -110,15 +110,16 @@ class InternalMemory(Elaboratable):
         m.submodules.store = store
         for k in range(NPORTS):
             bp = getattr(self.ports, f"port{k}")
-            if self.simple_dual_port and k == 0:
-                pass  # the write port alone
-            elif mem.async_read:  # LUT RAM: the word at the address, in the same cycle
+            # simple dual port: port 0 only writes, port 1 only reads
+            reads = not self.simple_dual_port or k == 1
+            writes = not mem.readonly and (not self.simple_dual_port or k == 0)
+            if reads and mem.async_read:  # LUT RAM: the word at the address, in the same cycle
                 rp = store.read_port(domain="comb")
                 m.d.comb += [rp.addr.eq(bp.address), bp.q.eq(rp.data)]
-            else:
+            elif reads:
                 rp = store.read_port(domain="sync")
                 m.d.comb += [rp.addr.eq(bp.address), rp.en.eq(bp.ce), bp.q.eq(rp.data)]
-            if not mem.readonly and not (self.simple_dual_port and k == 1):
+            if writes:
                 wp = store.write_port(granularity=8)
                 m.d.comb += [wp.addr.eq(bp.address), wp.data.eq(bp.d),
                              wp.en.eq(Mux(bp.ce, bp.we, 0))]
