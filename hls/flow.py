@@ -33,6 +33,8 @@ from .dataflow import (
 from .directives import load_directives
 from .errors import HLSError
 from .estimate import yosys_area
+from .pnr import flow_for_target, timing_report
+from .pnr._wrapper import HARNESS_TOP, pnr_harness
 from .frontend import FrontendOptions, LoadedInput, load, read_input, warnings_off
 from .frontend import parse_module as parse_llvm
 from .interface import TopInterface
@@ -58,6 +60,7 @@ from .transforms import (
     SmallMemoryOptions,
     UnrollOptions,
     array_entry,
+    DivConstOptions,
     PlmOptions,
     ShareOptions,
     auto_unrollable,
@@ -134,6 +137,9 @@ class SynthOptions:
     estimate_memories: bool = False
     #: the synth_xilinx family of that estimate
     area_family: str = "xcup"
+    #: synthesise, place and route the design with the target's open flow (hls.pnr;
+    #: ``--target ecp5``) and record report["timing"]; 10-90 s
+    place_route: bool = False
     #: print the IR text after these passes (names of ``transforms.PASSES``, "frontend",
     #: or "all") to the file ``print_ir_to`` (default: stderr)
     print_ir_after: tuple[str, ...] = ()
@@ -204,6 +210,8 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
     _print_ir_names(opts)
+    if opts.place_route:
+        flow_for_target(target)            # no open flow for the target: say so first
     dirs = load_directives(opts.directives) if opts.directives else None
     opts, inp = with_task_graph(path, opts, inp)
     module = _load(path, opts, inp)
@@ -271,8 +279,38 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
         report["resources_yosys"] = yosys_area(verilog, name, opts.area_family,
                                                memories_only=not opts.estimate_area)
         report["time_s"]["yosys"] = round(time.perf_counter() - t3, 3)
+    if opts.place_route:
+        t4 = time.perf_counter()
+        report["timing"] = place_and_route(verilog, iface, target, schedules, alveo=alveo)
+        report["time_s"]["place_route"] = round(time.perf_counter() - t4, 3)
     return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
                        axi)
+
+
+def estimated_fmax_mhz(target: Target, schedules) -> float | None:
+    """The clock the model claims: the longest chained path of any cycle of any schedule
+    (block or pipeline) plus the target's step overhead."""
+    worst = 0.0
+    for fs in schedules.values():
+        for bs in fs.blocks.values():
+            worst = max([worst, *bs.schedule.arrival_ns.values()])
+            if bs.pipeline is not None and bs.pipeline.schedule is not None:
+                worst = max([worst, *bs.pipeline.schedule.arrival_ns.values()])
+    path = worst + target.tech.step_overhead_ns
+    return round(1000.0 / path, 3) if path > 0 else None
+
+
+def place_and_route(verilog: str, iface: TopInterface, target: Target, schedules, *,
+                    alveo: bool = False) -> dict:
+    """``report["timing"]``: the design in its place-and-route harness (hls.pnr) through
+    the target's open flow, against the target's clock."""
+    if alveo:
+        raise HLSError("--place-route: Alveo tops (AXI adapters) have no open flow; "
+                       "use --target ecp5")
+    flow = flow_for_target(target)
+    wrapped = pnr_harness(verilog, iface)
+    result = flow.run(wrapped, HARNESS_TOP, target.clock_period_ns)
+    return timing_report(result, wrapped, estimated_fmax_mhz(target, schedules))
 
 
 def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
@@ -387,7 +425,7 @@ def _lower_and_schedule(module: Module, opts: SynthOptions, dirs, alveo: bool, t
             redo.update(users)
         for f in module.functions:
             if f in redo:
-                run_passes(f)
+                run_passes(f, options={"div-by-constant": divconst_options(opts)})
                 schedule_and_bind(f)
     return partitions, schedules, bindings, t1
 
@@ -712,8 +750,21 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
             "small-memories": SmallMemoryOptions(enabled=opts.small_memories,
                                                  exclude=frozenset(opts.block_ram)),
             "share-memories": ShareOptions(enabled=opts.share_memories),
+            "div-by-constant": divconst_options(opts),
         }, until=after, print_after=printed - {"frontend"}, print_to=out if printed else None)
         return pm.run(module).get("partition", ([], set()))
+
+
+def divconst_options(opts: SynthOptions) -> DivConstOptions:
+    """On a target whose delays are measured (``Target.library``), a division whose
+    constant-multiplier form does not fit a cycle keeps the sequential divider; the
+    uncalibrated models rewrite every division by a constant, as before."""
+    target = get_target(opts.target)
+    if target.library is None:
+        return DivConstOptions()
+    if opts.clock_period_ns is not None:
+        target = target.with_clock(opts.clock_period_ns)
+    return DivConstOptions(target=target)
 
 
 def _stage(name: str) -> str:

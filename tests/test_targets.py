@@ -24,7 +24,8 @@ ALL_KINDS = (
 
 
 def test_known_targets_and_aliases():
-    assert set(known_targets()) == {"generic", "alveo", "alveo-u280", "alveo-u250", "alveo-u55c"}
+    assert set(known_targets()) == {"generic", "alveo", "alveo-u280", "alveo-u250", "alveo-u55c",
+                                    "ecp5", "ecp5:PART"}
     g = get_target("generic")
     assert isinstance(g, Target) and g.clock_period_ns == 10.0 and g.family == "generic"
     assert get_target() is g

@@ -32,7 +32,7 @@ from ..scheduling import skipped
 from ..targets import MEMORY
 from ._fp import connect_fp, fp_unit
 from ._pipeline import PipelineRTL
-from ._units import SeqDivider, comb_expr
+from ._units import SeqDivider, comb_expr, src_attrs
 
 #: ports of every memory the datapath sees (the scheduler assumed the same model)
 NPORTS = MEMORY.ports
@@ -210,8 +210,7 @@ class FunctionRTL(Elaboratable):
                     self.wire[op] = self.pipes[op.block].wire[op]
                 continue
             if op.kind != "phi" and op.width:
-                attrs = {"hls_src": f"{op.loc.file}:{op.loc.line}"} if op.loc and op.loc.line else {}
-                self.wire[op] = Signal(op.width, name=f"v{n}_{op.kind}", attrs=attrs)
+                self.wire[op] = Signal(op.width, name=f"v{n}_{op.kind}", attrs=src_attrs(op))
                 n += 1
         # memories: external ports, internal RAM/ROMs
         mems: dict[MemoryObject, MemPorts] = dict(self.ext)

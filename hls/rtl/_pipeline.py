@@ -32,7 +32,7 @@ from ..errors import RTLError
 from ..ir import Op, op_def, used_outside
 from ._fp import connect_fp, fp_unit
 from ..scheduling import LoopPipeline
-from ._units import SeqDivider, comb_expr
+from ._units import SeqDivider, comb_expr, src_attrs
 
 
 class PipelineRTL:
@@ -50,7 +50,8 @@ class PipelineRTL:
         self.wire: dict[Op, Signal] = {}
         for n, op in enumerate(self.ops):
             if op.width:
-                self.wire[op] = Signal(op.width, name=f"pl_{b.name}_v{n}_{op.kind}")
+                self.wire[op] = Signal(op.width, name=f"pl_{b.name}_v{n}_{op.kind}",
+                                       attrs=src_attrs(op))
         # stages in which a value is read from its register chain
         self.last_stage: dict[Op, int] = {}
         #: values read after the loop (by later blocks or the exit edge's phi copies) ...

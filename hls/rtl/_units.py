@@ -91,3 +91,9 @@ class SeqDivider(Elaboratable):
                 self.rem.eq(Mux(neg_r, -acc, acc)),
             ]
         return m
+
+
+def src_attrs(op) -> dict:
+    """The ``hls_src`` attribute ("file:line") of the wire that carries ``op``'s value, so
+    that a timing path reported on the Verilog (``hls.pnr``) maps back to C source lines."""
+    return {"hls_src": f"{op.loc.file}:{op.loc.line}"} if op.loc and op.loc.line else {}

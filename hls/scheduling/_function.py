@@ -154,7 +154,7 @@ def build_block_problem(block: Block, target: Target,
         if isinstance(sop.resource, UnitClass) and (cap := cap_for(sop.resource, resources)) is not None:
             caps[sop.resource] = cap
     prob = SchedProblem(tuple(sops), tuple(dict.fromkeys(edges)), caps,
-                        target.clock_period_ns, sink)
+                        target.chain_budget_ns, sink)
     return prob, ops
 
 

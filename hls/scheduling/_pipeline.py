@@ -188,7 +188,7 @@ def build_loop_model(block: Block, target: Target, trip_count: int | None,
     caps.update({s.resource: s.resource.units for s in sops
                  if isinstance(s.resource, DedicatedUnit)})
     prob = ModuloProblem(tuple(sops), tuple(dict.fromkeys(edges)), caps,
-                         target.clock_period_ns, block.name)
+                         target.chain_budget_ns, block.name)
     return LoopModel(block, prob, tuple(ops), cond_op)
 
 

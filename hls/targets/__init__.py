@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ._memory import MEMORY, MemoryModel
 from ._model import MAX_WIDTH, MIN_WIDTH, OP_KINDS, OpTiming, Target, TechParams, divider_latency
-from ._registry import DEFAULT_TARGET, get_target, known_targets
+from ._registry import DEFAULT_TARGET, ecp5_target, get_target, known_targets
 
 __all__ = [
     "DEFAULT_TARGET",
@@ -22,6 +22,7 @@ __all__ = [
     "Target",
     "TechParams",
     "divider_latency",
+    "ecp5_target",
     "get_target",
     "known_targets",
 ]

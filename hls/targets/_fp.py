@@ -101,7 +101,10 @@ def op_attrs(op) -> tuple:
 
 def fp_timing(target, op) -> tuple[int, OpTiming]:
     """(stages, timing) of the floating-point IR op ``op`` on ``target``."""
-    scale = target.tech.logic_ns / GENERIC_TECH.logic_ns
-    # registers' outputs are at time 0 of a step in the scheduler's model, as here
-    return fp_choice(op.kind, op.attrs["fmt"], op_attrs(op), float(target.clock_period_ns),
+    scale = target.tech.fp_scale
+    if scale is None:
+        scale = target.tech.logic_ns / GENERIC_TECH.logic_ns
+    # registers' outputs are at time 0 of a step in the scheduler's model, as here; a
+    # stage has the chain budget (the clock less the target's step overhead)
+    return fp_choice(op.kind, op.attrs["fmt"], op_attrs(op), float(target.chain_budget_ns),
                      round(scale, 6), 0.0)

