@@ -79,6 +79,30 @@ def run_one(item, target: str, clock: float, do_cosim: bool) -> dict:
     return row
 
 
+def render(rows: list, target: str, clock: float) -> list[str]:
+    args = argparse.Namespace(target=target, clock_period=clock)
+    lines = [f"# Place and route: {args.target} at {args.clock_period} ns "
+             f"({1000 / args.clock_period:.1f} MHz)", "",
+             f"`python benchmarks/pnr_kernels.py --target {args.target} "
+             f"--clock-period {args.clock_period}`", "",
+             "| kernel | fmax est. | fmax (nextpnr) | met | cycles (cosim) | LUT4 | FF | MULT18 | DP16KD | critical path |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if "error" in r:
+            lines.append(f"| {r['kernel']} | error: {r['error'][:80]} |||||||||")
+            continue
+        where = (", ".join(x.replace(str(ROOT.parent) + "/", "") for x in r["path_lines"])
+                 or " → ".join(r["path_through"]))
+        lines.append(f"| {r['kernel']} | {r['fmax_est']} | {r['fmax']} | {'yes' if r['met'] else '**no**'} "
+                     f"| {r.get('cycles', '')} {'' if r.get('cosim', 'PASSED') == 'PASSED' else r.get('cosim')} "
+                     f"| {r['lut4']} | {r['ff']} | {r['mult18']} | {r['dp16kd']} | {where} |")
+    ok = [r for r in rows if r.get("met")]
+    fmaxes = [r["fmax"] for r in rows if r.get("fmax")]
+    lines += ["", f"{len(ok)} of {len(rows)} meet {1000 / args.clock_period:.1f} MHz; "
+              f"lowest fmax {min(fmaxes) if fmaxes else '-'} MHz."]
+    return lines
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*")
@@ -105,24 +129,7 @@ def main(argv=None) -> int:
     out = args.out or ROOT / "benchmarks" / "results" / f"pnr_kernels_{tag}.json"
     out.write_text(json.dumps({"target": args.target, "clock_ns": args.clock_period,
                                "rows": rows}, indent=1) + "\n")
-    lines = [f"# Place and route: {args.target} at {args.clock_period} ns "
-             f"({1000 / args.clock_period:.1f} MHz)", "",
-             f"`python benchmarks/pnr_kernels.py --target {args.target} "
-             f"--clock-period {args.clock_period}`", "",
-             "| kernel | fmax est. | fmax (nextpnr) | met | cycles (cosim) | LUT4 | FF | MULT18 | DP16KD | critical path |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        if "error" in r:
-            lines.append(f"| {r['kernel']} | error: {r['error'][:80]} |||||||||")
-            continue
-        where = ", ".join(r["path_lines"]) or " → ".join(r["path_through"])
-        lines.append(f"| {r['kernel']} | {r['fmax_est']} | {r['fmax']} | {'yes' if r['met'] else '**no**'} "
-                     f"| {r.get('cycles', '')} {'' if r.get('cosim', 'PASSED') == 'PASSED' else r.get('cosim')} "
-                     f"| {r['lut4']} | {r['ff']} | {r['mult18']} | {r['dp16kd']} | {where} |")
-    ok = [r for r in rows if r.get("met")]
-    fmaxes = [r["fmax"] for r in rows if r.get("fmax")]
-    lines += ["", f"{len(ok)} of {len(rows)} meet {1000 / args.clock_period:.1f} MHz; "
-              f"lowest fmax {min(fmaxes) if fmaxes else '-'} MHz."]
+    lines = render(rows, args.target, args.clock_period)
     out.with_suffix(".md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0

@@ -9,7 +9,10 @@ Yosys maps to DP16KD or LUT RAM), initialised (a global's contents, else a patte
 that nothing folds to constants; it registers ``ap_start`` and each scalar input from the
 harness's own inputs, and the return value and ``ap_done`` into registers.  The harness
 adds its RAMs and those registers to the utilisation; the top's own logic is what the
-report's area compares against.
+report's area compares against.  Each memory also gets a read port of the harness's own,
+to an output: otherwise a memory the kernel only writes is observable nowhere and Yosys
+removes the whole datapath that computes it (a first version of this harness measured
+GEMM kernels with their multipliers gone).
 """
 
 from __future__ import annotations
@@ -64,6 +67,13 @@ def pnr_harness(verilog: str, iface: TopInterface) -> str:
             body.append(f"  always @(posedge ap_clk) if ({pre}ce{p}) begin "
                         f"{pre}q{p} <= {n}_mem[{pre}address{p}]; {writes} end")
             conns += [f".{pre}{sig}{p}({pre}{sig}{p})" for sig in ("address", "ce", "we", "d", "q")]
+        # a read port of the harness's own makes the memory observable: without it a
+        # memory the kernel only writes drives no output, and Yosys removes the datapath
+        # that computes its contents (the RAM is built once more for this port)
+        ports += [f"input [{ab - 1}:0] {n}_dump_addr", f"output reg [{wbits - 1}:0] {n}_dump_out"]
+        body.append(f"  reg [{ab - 1}:0] {n}_dump_a; reg [{wbits - 1}:0] {n}_dump_q;")
+        body.append(f"  always @(posedge ap_clk) begin {n}_dump_a <= {n}_dump_addr; "
+                    f"{n}_dump_q <= {n}_mem[{n}_dump_a]; {n}_dump_out <= {n}_dump_q; end")
     lines = [f"module {HARNESS_TOP}({', '.join(p.split()[-1] for p in ports)});"]
     lines += [f"  {p};" for p in ports]
     lines += body
