@@ -12,6 +12,9 @@ stimulus), synthesise, co-simulate, and compare each call's measured cycles with
   the block visits of the final CDFG interpreted on it (the cost model without the path
   bounds), which must equal the measurement exactly.
 
+``dataflow_img`` is also built as a dataflow region (``--dataflow``), whose latency is a
+lower bound only (no replay: the tasks overlap).
+
 Prints a table and writes ``benchmarks/results/latency.md``; exit status 1 when any
 call disagrees.  ``examples/kernels`` is checked once when it holds the same files as
 the shared kernels.
@@ -39,9 +42,12 @@ SHARED = ROOT.parent / "shared" / "kernels"
 # examples/*.c: top and depths (no manifests)
 EXAMPLES = {"gemm_i32.c": ("gemm_i32", {"A": 256, "B": 256, "C": 256})}
 
+# shared kernels also built as a dataflow region (latency: a lower bound only)
+DATAFLOW = ("dataflow_img",)
 
-def cases(kernels: Path, names: list[str], ekl: bool) -> list[tuple[str, Path, str, dict, bool]]:
-    """(name, source, top, depths, has a testbench)."""
+
+def cases(kernels: Path, names: list[str], ekl: bool) -> list[tuple]:
+    """(name, source, top, depths, has a testbench, extra SynthOptions)."""
     out = []
     dirs = [kernels]
     local = ROOT / "examples" / "kernels"
@@ -54,22 +60,26 @@ def cases(kernels: Path, names: list[str], ekl: bool) -> list[tuple[str, Path, s
             meta = json.loads(man.read_text())
             depth = {k: v["depth"] for k, v in meta.get("args", {}).items()}
             name = man.stem if d == kernels else f"examples/kernels/{man.stem}"
-            out.append((name, man.with_suffix(".c"), meta["top"], depth, True))
+            out.append((name, man.with_suffix(".c"), meta["top"], depth, True, {}))
+            if man.stem in DATAFLOW and d == kernels:
+                out.append((f"{name}/dataflow", man.with_suffix(".c"), meta["top"], depth, True,
+                            {"dataflow": (meta["top"],)}))
     for fname, (top, depth) in EXAMPLES.items():
-        out.append((f"examples/{Path(fname).stem}", ROOT / "examples" / fname, top, depth, True))
+        out.append((f"examples/{Path(fname).stem}", ROOT / "examples" / fname, top, depth, True,
+                    {}))
     if ekl:
         from hls.ekl import parse
         for src in sorted((ROOT / "examples" / "ekl").glob("*.ekl")):
             for k in parse(src.read_text(), str(src)):
-                out.append((f"ekl/{src.stem}/{k.name}", src, k.name, {}, False))
+                out.append((f"ekl/{src.stem}/{k.name}", src, k.name, {}, False, {}))
     return [c for c in out if not names or c[0] in names or Path(c[0]).name in names]
 
 
-def check(name: str, src: Path, top: str, depth: dict, tb: bool) -> dict:
+def check(name: str, src: Path, top: str, depth: dict, tb: bool, extra: dict) -> dict:
     row = {"kernel": name, "top": top}
     t0 = time.perf_counter()
     try:
-        res = synthesize(src, SynthOptions(top=top, depth=depth))
+        res = synthesize(src, SynthOptions(top=top, depth=depth, **extra))
         r = cosim(src, top, tb=src if tb else None, depth=depth, synth=res, runs=4)
     except HLSError as exc:
         row["error"] = str(exc).splitlines()[0][:200]
@@ -126,8 +136,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "latency.md")
     args = ap.parse_args(argv)
     rows = []
-    for name, src, top, depth, tb in cases(args.kernels, args.names, not args.no_ekl):
-        row = check(name, src, top, depth, tb)
+    for name, src, top, depth, tb, extra in cases(args.kernels, args.names, not args.no_ekl):
+        row = check(name, src, top, depth, tb, extra)
         rows.append(row)
         flag = "ok" if not row.get("problems") and "error" not in row else "PROBLEM"
         print(f"{name:28s} min={row.get('min')} max={row.get('max')} "

@@ -379,8 +379,11 @@ class LatencyModel:
         low = 1
         for op in f.ops():
             if op.kind == "call":
-                n = self._count(f, lambda g, b, op=op: _const(
-                    sum(1 for o in b.ops if o is op)) if g is f else ZERO)
+                try:    # executions of this call site per call of the region
+                    n = self._count(f, lambda g, b, op=op: _const(
+                        sum(1 for o in b.ops if o is op)) if g is f else ZERO)
+                except _Irreducible:
+                    continue
                 low = max(low, n.min * self.latency[op.attrs["callee"]].min)
         self.bound[f] = ("dataflow region: its tasks overlap and stall on their channels; "
                          "min is the longest task's own minimum, no maximum is modelled")
