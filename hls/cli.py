@@ -382,11 +382,18 @@ def _run(args) -> int:
         else:
             print(head + f"not pipelined ({lp['not_pipelined_reason']}), "
                   f"{lp['depth']} steps per iteration")
+        lat = lp.get("latency")
+        if lat is not None:
+            ent = lat.get("entries_per_call")
+            print(f"    latency {_span(lat)} cycles per entry"
+                  + (f", entered {_span(ent)} time(s) per call" if ent else ""))
         est = lp.get("estimate")
         if est is not None and est["pipelined_cycles"] is not None:
-            print(f"    estimate ({est['iterations']} iterations over {est['entries']} "
-                  f"entries, from {est['counts_from']}): {est['pipelined_cycles']} cycles "
-                  f"pipelined, {est['sequential_cycles']} sequential")
+            counts = (f"{est['iterations']} iterations per entry" if est["counts_from"] != "profile"
+                      else f"{est['iterations']} iterations over {est['entries']} entries")
+            print(f"    scheduler's estimate ({counts}, from {est['counts_from']}): "
+                  f"{est['pipelined_cycles']} cycles pipelined, {est['sequential_cycles']} "
+                  "sequential")
     for a in r.get("arrays", []):
         how = "complete" if a["partition"] == "complete" else f"{a['partition']} factor {a['factor']}"
         print(f"  array {a['function']}/{a['name']}: partitioned {how} into {a['banks']} banks"
@@ -394,6 +401,11 @@ def _run(args) -> int:
     df = r.get("dataflow")
     for reg in (df.get("regions", [df]) if df else []):
         _print_dataflow(reg)
+    lat = r["latency"]
+    print(f"  latency: {_span(lat)} cycles per call{' (exact)' if lat['exact'] else ''}, "
+          f"interval {_span(lat['interval'])} cycles"
+          + (f"; {len(lat['assumptions'])} assumption(s) in report.json latency.assumptions"
+             if lat.get("assumptions") else ""))
     res = r["resources"]
     print(f"  estimate: {res['lut']} LUT, {res['ff']} FF, {res['dsp']} DSP, {res['bram18']} BRAM18")
     _print_yosys(r)
@@ -410,6 +422,13 @@ def _print_timing(r: dict) -> None:
     if t.get("fmax_mhz_estimated") is not None:
         print(f"    model's estimate: {t['fmax_mhz_estimated']:.1f} MHz (longest chained path plus "
               f"the step overhead)")
+
+
+def _span(x: dict) -> str:
+    """``min..max`` of a report interval (``max`` null: unbounded); one number when equal."""
+    if x["max"] == x["min"]:
+        return f"{x['min']}"
+    return f"{x['min']}..{'unbounded' if x['max'] is None else x['max']}"
 
 
 def _print_dataflow(reg: dict) -> None:

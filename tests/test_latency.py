@@ -1,0 +1,129 @@
+"""report.json's latency (hls.estimate._latency) against co-simulated cycles per call.
+
+Two small kernels of tests/kernels/latency.c, each co-simulated once on its testbench's
+calls: ``nest`` (constant trip counts: a pipelined inner loop entered 8 times per call,
+a call to a non-inlined function with a loop of its own) must be exact, ``search`` (a
+data-dependent branch in a counted loop, a data-dependent while loop) within bounds.
+Every call is also replayed: the cost model on the block visits of the final CDFG
+interpreted on that call must give the measured cycles exactly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hls.estimate import Span, replay_calls
+from hls.flow import SynthOptions, synthesize
+from hls.rtl import entry_cycles
+from hls.verify import cosim
+
+SRC = Path(__file__).parent / "kernels" / "latency.c"
+DEPTH = {"a": 64, "out": 8}
+
+
+def _run(top: str):
+    res = synthesize(SRC, SynthOptions(top=top, depth=DEPTH))
+    r = cosim(SRC, top, tb=SRC, depth=DEPTH, synth=res)
+    assert r.passed, r.summary()
+    return res, r
+
+
+@pytest.fixture(scope="module")
+def nest():
+    return _run("nest")
+
+
+@pytest.fixture(scope="module")
+def search():
+    return _run("search")
+
+
+def _loops(res):
+    return {(lp["function"], lp["loop"]): lp for lp in res.report["loops"]}
+
+
+def test_constant_trips_exact(nest):
+    res, r = nest
+    lat = res.report["latency"]
+    assert lat["exact"] and lat["min"] == lat["max"]
+    assert len(r.calls) == 2
+    assert [c.cycles for c in r.calls] == [lat["min"]] * 2
+    # the old keys agree with the new ones; an FSMD top starts again the cycle after done
+    assert lat["min_cycles"] == lat["min"]
+    assert lat["interval"] == {"min": lat["min"], "max": lat["max"]}
+    assert "assumptions" not in lat
+    assert replay_calls(res.module, res.schedules, r.stimulus) == [c.cycles for c in r.calls]
+
+
+def test_nested_pipelined_loop_entries(nest):
+    res, _ = nest
+    loops = _loops(res)
+    nest_loops = [lp for (fn, _), lp in loops.items() if fn == "nest"]
+    inner = [lp for lp in nest_loops if lp["pipelined"]]
+    assert len(inner) == 1, nest_loops
+    inner = inner[0]
+    n = 8 // inner.get("unrolled", 1)       # automatic unrolling may pair iterations
+    assert inner["latency"]["trip_count"] == {"min": n, "max": n}
+    assert inner["latency"]["entries_per_call"] == {"min": 8, "max": 8}
+    # one entry: (n - 1) x II + exit time + 1, the pipeline's own figures
+    fs = next(s for f, s in res.schedules.items() if f.name == "nest")
+    lp = next(p for b, p in fs.pipelines.items() if b.name == inner["loop"])
+    assert inner["latency"]["min"] == inner["latency"]["max"] == entry_cycles(lp, n)
+    assert entry_cycles(lp, n) == (n - 1) * inner["ii"] + inner["depth"]
+    outer = [lp for lp in nest_loops if not lp["pipelined"]]
+    assert [o["latency"]["entries_per_call"] for o in outer] == [{"min": 1, "max": 1}]
+    # the callee's loop runs once per call of scale, scale once per outer iteration
+    (scale_loop,) = [lp for (fn, _), lp in loops.items() if fn == "scale"]
+    assert scale_loop["latency"]["entries_per_call"] == {"min": 8, "max": 8}
+
+
+def test_call_adds_callee_latency(nest):
+    res, _ = nest
+    funcs = {f["name"]: f for f in res.report["functions"]}
+    scale = funcs["scale"]["latency"]
+    assert scale["exact"]
+    # the outer loop's entry holds 8 calls of scale: take them out and what is left is
+    # the caller's own states, which do not depend on the callee
+    outer = next(lp for (fn, _), lp in _loops(res).items() if fn == "nest" and not lp["pipelined"])
+    assert outer["latency"]["min"] > 8 * scale["min"]
+    assert funcs["nest"]["latency"]["min"] == res.report["latency"]["min"]
+
+
+def test_data_dependent_bounds(search):
+    res, r = search
+    lat = res.report["latency"]
+    assert not lat["exact"] and lat["max"] is None
+    measured = [c.cycles for c in r.calls]
+    assert len(measured) == 3 and len(set(measured)) > 1
+    assert all(lat["min"] <= m for m in measured)
+    assert lat["min_cycles"] == lat["min"]
+    assert replay_calls(res.module, res.schedules, r.stimulus) == measured
+    # the Collatz loop has no maximum: named with its source line (its body's, the
+    # header of the rotated loop)
+    w = next(i for i, t in enumerate(SRC.read_text().splitlines(), 1) if "while (v > 1u)" in t)
+    (collatz,) = [lp for lp in res.report["loops"] if lp["latency"]["max"] is None]
+    assert w <= collatz["source_line"] <= w + 3
+    assert collatz["latency"]["trip_count"] == {"min": 1, "max": None}
+    assert len(lat["assumptions"]) == 1
+    assert f"latency.c:{collatz['source_line']}" in lat["assumptions"][0]
+    # the search loop leaves early or by its counted test: 1 to 64 iterations, bounded
+    (early,) = [lp["latency"] for lp in res.report["loops"]
+                if lp["latency"]["trip_count"] == {"min": 1, "max": 64}]
+    assert early["max"] is not None and early["min"] < early["max"]
+    # the counted loop with a branch whose sides differ (one calls scale): min < max,
+    # both bounded
+    counted = [lp for lp in res.report["loops"]
+               if lp["function"] == "search" and lp["latency"]["trip_count"]["max"] == 8]
+    assert len(counted) == 1
+    c = counted[0]["latency"]
+    assert c["min"] < c["max"]
+
+
+def test_span_arithmetic():
+    assert Span(1, 2) + Span(3, None) == Span(4, None)
+    assert Span(2, 3).join(Span(1, 2)) == Span(1, 3)
+    assert Span(2, 3).times(Span(0, 4)) == Span(0, 12)
+    assert Span(2, None).times(Span(0, 0)) == Span(0, 0)
+    assert Span(5, 5).exact and not Span(5, None).exact
