@@ -524,14 +524,10 @@ def replay_calls(module: Module, schedules, calls, max_steps: int = 20_000_000) 
     """:func:`replay_cycles` of each of ``calls`` (:class:`hls.verify.Call`, as
     co-simulation ran them, e.g. ``CosimResult.stimulus``), the final CDFG interpreted on
     them in order with one interpreter (globals persist across calls, as in the harness)."""
-    from ..ir import Interpreter
+    from ..verify._irdiag import call_interpreter
 
     f = module.top
-    it = Interpreter(max_steps=max_steps)
-    if calls and calls[0].glob_in:
-        for g in module.globals:
-            if g.symbol in calls[0].glob_in:
-                it.preset[g.name] = bytes(calls[0].glob_in[g.symbol])
+    it = call_interpreter(module, calls, max_steps)
     out = []
     for c in calls:
         v0, e0 = dict(it.visits), dict(it.edges)

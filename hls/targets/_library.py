@@ -34,7 +34,7 @@ class ClassData:
     def _interp(self, values, w: int) -> float:
         ws = self.widths
         if w <= ws[0]:
-            return values[0] * (w / ws[0]) if values is not self.delay_ns else values[0]
+            return values[0]
         for k in range(1, len(ws)):
             if w <= ws[k]:
                 lo, hi = ws[k - 1], ws[k]

@@ -204,12 +204,17 @@ def _div_setup_ns(t: TechParams) -> float:
 def _divider_bits(tech: TechParams, clock_period_ns: float, width: int) -> int:
     _check_width("udiv", width)
     step = _add_ns(tech, width + 1) + tech.mux_ns  # one restoring step: subtract, then select
-    budget = clock_period_ns - tech.reg_out_ns - _div_setup_ns(tech)
+    return _fit_divider_bits(step, clock_period_ns - tech.reg_out_ns - _div_setup_ns(tech), width)
+
+
+def _fit_divider_bits(step_ns: float, budget_ns: float, width: int) -> int:
+    """The most restoring steps of ``step_ns`` that fit ``budget_ns`` (1..8, at least 1),
+    reduced to the fewest that need the same number of iterations: e.g. 16 bits at up to 5
+    steps per cycle needs 4 iterations, which 4 steps per cycle also give (shorter path,
+    fewer LUTs)."""
     k = 1
-    while k < MAX_DIVIDER_BITS and (k + 1) * step <= budget + 1e-9:
+    while k < MAX_DIVIDER_BITS and (k + 1) * step_ns <= budget_ns + 1e-9:
         k += 1
-    # Same iteration count with the fewest chained steps: e.g. 16 bits at up to 5 steps per
-    # cycle needs 4 iterations, which 4 steps per cycle also give (shorter path, fewer LUTs).
     iters = -(-width // k)
     return -(-width // iters)
 
@@ -409,8 +414,4 @@ def _lib_divider_bits(target: Target, width: int) -> int:
     _check_width("udiv", width)
     step = (target.timing("add", min(width + 1, MAX_WIDTH)).delay_ns
             + target.timing("select", width).delay_ns)
-    k = 1
-    while k < MAX_DIVIDER_BITS and (k + 1) * step <= target.chain_budget_ns + 1e-9:
-        k += 1
-    iters = -(-width // k)
-    return -(-width // iters)
+    return _fit_divider_bits(step, target.chain_budget_ns, width)

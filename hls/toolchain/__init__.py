@@ -15,6 +15,7 @@ from ._tools import (
     model_cache_key,
     run_tool,
     verilate_and_make,
+    yowasp_command,
 )
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "model_cache_key",
     "run_tool",
     "verilate_and_make",
+    "yowasp_command",
 ]

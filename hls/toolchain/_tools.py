@@ -40,6 +40,7 @@ __all__ = [
     "find_c_compiler",
     "compile_c_to_ll",
     "C_TO_LL_FLAGS",
+    "yowasp_command",
 ]
 
 _OUTPUT_LIMIT = 8000
@@ -357,3 +358,23 @@ def model_cache_key(format_version: str, verilog: Sequence[tuple[str, bytes]], h
     feed(top.encode())
     feed(os.environ.get("CXXFLAGS", "").encode())
     return h.hexdigest()
+
+
+def yowasp_command(env_var: str, package: str, runner: str, missing: str) -> tuple[list[str], str]:
+    """The argv prefix that runs a YoWASP tool, and where it comes from: the native
+    executable named by ``$env_var`` wins; else the PyPI ``package`` in a child Python
+    running ``runner`` (``"module.function"``, called with ``sys.argv[1:]``).  Raises
+    :class:`ToolError` with ``missing`` when neither is there."""
+    override = os.environ.get(env_var)
+    if override:
+        return [override], f"{env_var}={override}"
+    module, func = runner.rsplit(".", 1)
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        ver = version(package)
+        __import__(module)
+    except (ImportError, PackageNotFoundError):
+        raise ToolError(missing) from None
+    code = f"import sys, {module}; sys.exit({module}.{func}(sys.argv[1:]))"
+    return [sys.executable, "-c", code], f"{package} {ver}"

@@ -20,6 +20,17 @@ def _first_diff(a: bytes, b: bytes) -> int:
     return next(i for i in range(min(len(a), len(b))) if a[i] != b[i])
 
 
+def call_interpreter(module: Module, calls: Sequence[Call], max_steps: int) -> Interpreter:
+    """One interpreter for running ``calls`` in order, its globals preset from the first
+    call's ``glob_in`` (they persist across calls, as in the harness and native runs)."""
+    it = Interpreter(max_steps=max_steps)
+    if calls and calls[0].glob_in:
+        for g in module.globals:
+            if g.symbol in calls[0].glob_in:
+                it.preset[g.name] = bytes(calls[0].glob_in[g.symbol])
+    return it
+
+
 def ir_differences(module: Module, calls: Sequence[Call], skip_globals=(),
                    max_steps: int = 5_000_000, limit: int = 8) -> list[str]:
     """Interpret the top of ``module`` on ``calls`` in order (one interpreter: globals
@@ -27,11 +38,7 @@ def ir_differences(module: Module, calls: Sequence[Call], skip_globals=(),
     their expected ``ret``, ``mem_out`` and ``glob_out``; returns up to ``limit``
     differences (``call i: what``), at most one per call.  Interpreter errors propagate."""
     f = module.top
-    it = Interpreter(max_steps=max_steps)
-    if calls and calls[0].glob_in:
-        for g in module.globals:
-            if g.symbol in calls[0].glob_in:
-                it.preset[g.name] = bytes(calls[0].glob_in[g.symbol])
+    it = call_interpreter(module, calls, max_steps)
     out: list[str] = []
     for i, c in enumerate(calls):
         bufs = it.load_args(f, c.mem_in)
