@@ -164,7 +164,7 @@ def _broken(monkeypatch, name: str, run) -> None:
         dataclasses.replace(p, run=run) if p.name == name else p for p in PASSES))
 
 
-def _drop_an_operand(func):
+def _drop_an_operand(func, *options):
     op = next(op for op in func.ops() if op.kind == "add")
     op.operands = op.operands[:1]
     return 1
