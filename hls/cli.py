@@ -15,6 +15,7 @@ import traceback
 from pathlib import Path
 
 from .errors import CosimError, HLSError
+from .estimate._summary import summary_table
 from .pnr import timing_line
 
 
@@ -401,14 +402,10 @@ def _run(args) -> int:
     df = r.get("dataflow")
     for reg in (df.get("regions", [df]) if df else []):
         _print_dataflow(reg)
-    lat = r["latency"]
-    print(f"  latency: {_span(lat)} cycles per call{' (exact)' if lat['exact'] else ''}, "
-          f"interval {_span(lat['interval'])} cycles"
-          + (f"; {len(lat['assumptions'])} assumption(s) in report.json latency.assumptions"
-             if lat.get("assumptions") else ""))
-    res = r["resources"]
-    print(f"  estimate: {res['lut']} LUT, {res['ff']} FF, {res['dsp']} DSP, {res['bram18']} BRAM18")
-    _print_yosys(r)
+    if r.get("resources_yosys", {}).get("scope") == "memories":
+        _print_yosys(r)
+    print()
+    print(summary_table(r), end="")
     _print_timing(r)
     return 0
 

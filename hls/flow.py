@@ -32,6 +32,7 @@ from .dataflow import (
 from .directives import load_directives
 from .errors import HLSError
 from .estimate import latency_report, yosys_area
+from .estimate._summary import summary_table
 from .pnr import flow_for_target, timing_report
 from .pnr._wrapper import HARNESS_TOP, pnr_harness
 from .frontend import FrontendOptions, LoadedInput, load, read_input, warnings_off
@@ -264,6 +265,8 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface)
     report["arrays"] = partitions
+    est = estimated_fmax_mhz(target, schedules)
+    report["clock_estimated_ns"] = round(1000.0 / est, 3) if est else None
     if share_report(module) or wrap_report(module):
         report["plm"] = plm_report(module, schedules, bindings)
     if graphs:
@@ -1044,6 +1047,7 @@ def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None =
         if extra:
             report.update(extra)
         (tmp / "report.json").write_text(json.dumps(report, indent=2, sort_keys=False) + "\n")
+        (tmp / "report.rpt").write_text(summary_table(report))
         extra_files = getattr(getattr(result, "source", None), "extra_files", None) or {}
         for name, text in extra_files.items():      # e.g. an .ekl's NAME.ll and NAME.h
             (tmp / name).write_text(text)

@@ -127,3 +127,32 @@ def test_span_arithmetic():
     assert Span(2, 3).times(Span(0, 4)) == Span(0, 12)
     assert Span(2, None).times(Span(0, 0)) == Span(0, 0)
     assert Span(5, 5).exact and not Span(5, None).exact
+
+
+def test_summary_table_shows_the_report(nest, search, tmp_path):
+    """pyhls synth's Vitis-style table is read from report.json: the top's min/max, one
+    row per loop with its latency, II and trip count, the resources; ``?`` where the
+    report has no bound; the same text is written to report.rpt."""
+    from hls.estimate._summary import summary_table
+    from hls.flow import write_outputs
+
+    for res, _ in (nest, search):
+        rep = res.report
+        text = summary_table(rep)
+        rows = {ln.split("|")[1].strip(): [c.strip() for c in ln.split("|")[2:-1]]
+                for ln in text.splitlines() if ln.strip().startswith("|")}
+        lat = rep["latency"]
+        top = next(v for k, v in rows.items() if k == str(lat["min"]))
+        assert top[0] == (str(lat["max"]) if lat["max"] is not None else "?")
+        for lp in rep["loops"]:
+            row = rows[f"{lp['function']}/{lp['loop']} (line {lp['source_line']})"]
+            ll = lp["latency"]
+            assert row[0] == str(ll["min"]) and row[1] == (str(ll["max"]) if ll["max"] is not None else "?")
+            assert row[3] == (str(lp["ii"]) if lp["pipelined"] else "-")
+            assert row[6] == ("yes" if lp["pipelined"] else "no")
+        est = rows["estimate (model)"]
+        r = rep["resources"]
+        assert est == [str(r["bram18"]), str(r["dsp"]), str(r["ff"]), str(r["lut"])]
+    write_outputs(nest[0], tmp_path / "out")
+    assert (tmp_path / "out" / "report.rpt").read_text() == summary_table(nest[0].report)
+    assert "?" not in (tmp_path / "out" / "report.rpt").read_text().split("+ Loops")[0]
