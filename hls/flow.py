@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import math
 import os
 import re
 import shutil
@@ -140,6 +141,13 @@ class SynthOptions:
     #: synthesise, place and route the design with the target's open flow (hls.pnr;
     #: ``--target ecp5``) and record report["timing"]; 10-90 s
     place_route: bool = False
+    #: clock uncertainty in ns (Vitis HLS's ``-clock_uncertainty``): kept free in every
+    #: cycle on top of the target's step overhead; None: 0
+    clock_uncertainty_ns: float | None = None
+    #: timing closure (implies ``place_route``): while place and route misses the clock,
+    #: raise the clock uncertainty by the measured shortfall and synthesise again, at
+    #: most this many more times (0: off)
+    close_timing: int = 0
     #: print the IR text after these passes (names of ``transforms.PASSES``, "frontend",
     #: or "all") to the file ``print_ir_to`` (default: stderr)
     print_ir_after: tuple[str, ...] = ()
@@ -205,10 +213,71 @@ def with_task_graph(path, opts: SynthOptions, inp: LoadedInput | None):
 
 
 def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
+    """Synthesise ``path``; with ``opts.close_timing``, again while place and route misses
+    the clock (:func:`close_timing`)."""
+    if opts.close_timing < 0:
+        raise HLSError(f"--close-timing {opts.close_timing}: the number of attempts must be at least 0")
+    if opts.close_timing:
+        return close_timing(path, opts, inp)
+    return _synthesize(path, opts, inp)
+
+
+#: added to the measured shortfall at each closure step (ns): nextpnr's placement moves
+#: with the netlist, so a step of exactly the shortfall often misses by a little again
+CLOSURE_STEP_NS = 0.2
+
+
+def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
+    """Timing closure by back-annotation: place and route the design; while it misses the
+    clock, raise the clock uncertainty (the time kept free in every cycle, so the
+    schedulers chain less) by the shortfall nextpnr measured plus :data:`CLOSURE_STEP_NS`,
+    and synthesise again, at most ``opts.close_timing`` more times.  Stops early when an
+    attempt does not raise fmax (the path is inside one operator or the controller, which
+    rescheduling cannot split) or when no time would be left for logic.  Every attempt is
+    recorded in ``report["timing"]["closure"]``; the result is the last attempt."""
+    opts = dataclasses.replace(opts, place_route=True)
+    base = opts.clock_uncertainty_ns or 0.0
+    attempts, stopped = [], None
+    res = _synthesize(path, dataclasses.replace(opts, close_timing=0), inp)
+    while True:
+        t = res.report["timing"]
+        attempts.append({"clock_uncertainty_ns": res.target.uncertainty_ns,
+                         "fmax_mhz": t["fmax_mhz"], "met": t["met"],
+                         "latency_min": res.report["latency"]["min"],
+                         "latency_max": res.report["latency"]["max"]})
+        if t["met"]:
+            break
+        if len(attempts) > opts.close_timing:
+            stopped = f"{opts.close_timing} more attempt(s) allowed, all made"
+            break
+        if len(attempts) > 1 and (t["fmax_mhz"] or 0) <= (attempts[-2]["fmax_mhz"] or 0):
+            stopped = ("the last attempt did not raise fmax: the critical path is inside one "
+                       "operator or the controller, which rescheduling cannot split")
+            break
+        if not t["fmax_mhz"]:
+            stopped = "place and route reported no fmax"
+            break
+        short = 1000.0 / t["fmax_mhz"] - t["clock_ns"]
+        u = math.ceil((res.target.uncertainty_ns + short + CLOSURE_STEP_NS) * 10) / 10
+        if u >= res.target.clock_period_ns - res.target.tech.step_overhead_ns:
+            stopped = (f"a clock uncertainty of {u:g} ns would leave no time for logic in a "
+                       f"{res.target.clock_period_ns:g} ns cycle")
+            break
+        res = _synthesize(path, dataclasses.replace(opts, close_timing=0, clock_uncertainty_ns=u),
+                          inp)
+    res.report["timing"]["closure"] = {"attempts": attempts, "met": attempts[-1]["met"],
+                                       "initial_uncertainty_ns": base,
+                                       "stopped_because": stopped}
+    return res
+
+
+def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
     t0 = time.perf_counter()
     target = get_target(opts.target)
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
+    if opts.clock_uncertainty_ns:
+        target = target.with_uncertainty(opts.clock_uncertainty_ns)
     _print_ir_names(opts)
     if opts.place_route:
         flow_for_target(target)            # no open flow for the target: say so first
@@ -261,7 +330,7 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
         names = _lut_rams_in(str(exc), module)
         if not names:
             raise
-        return synthesize(path, dataclasses.replace(opts, block_ram=opts.block_ram + names), inp)
+        return _synthesize(path, dataclasses.replace(opts, block_ram=opts.block_ram + names), inp)
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface)
     report["arrays"] = partitions

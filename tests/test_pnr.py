@@ -197,3 +197,67 @@ def test_place_route_fills_the_timing_report(tmp_path, capsys):
     # the multiply-accumulate survives synthesis: the output memory is observable
     assert t["utilisation"].get("MULT18X18D", 0) >= 1
     assert "timing met after place and route" in capsys.readouterr().out
+
+
+# -- timing closure (the loop, with a stand-in flow) ------------------------------------
+
+
+class _ScriptedFlow:
+    """A place-and-route flow that reports the fmax values it is given, in order, and
+    keeps the chaining budget each design was scheduled with."""
+
+    def __init__(self, fmaxes):
+        self.fmaxes = list(fmaxes)
+        self.seen = []
+
+    def run(self, verilog, top, clock_ns):
+        self.seen.append(verilog)
+        return PnrResult("scripted", "none", clock_ns, self.fmaxes.pop(0))
+
+
+def _close(monkeypatch, fmaxes, n=3, **kw):
+    import hls.flow
+    from hls.flow import SynthOptions, synthesize
+
+    flow = _ScriptedFlow(fmaxes)
+    monkeypatch.setattr(hls.flow, "flow_for_target", lambda target: flow)
+    src = KERNELS / "latency.c"
+    res = synthesize(src, SynthOptions(top="nest", target="ecp5", depth={"a": 64, "out": 8},
+                                       close_timing=n, **kw))
+    return res, flow
+
+
+def test_close_timing_raises_the_uncertainty_by_the_shortfall(monkeypatch):
+    # 80 MHz at 10 ns: 2.5 ns short; + 0.2 ns step -> 2.7 ns; then met
+    res, flow = _close(monkeypatch, [80.0, 104.0])
+    c = res.report["timing"]["closure"]
+    assert [a["clock_uncertainty_ns"] for a in c["attempts"]] == [0.0, 2.7]
+    assert [a["met"] for a in c["attempts"]] == [False, True] and c["met"] and not c["stopped_because"]
+    assert res.target.uncertainty_ns == 2.7
+    assert res.target.chain_budget_ns == pytest.approx(10.0 - res.target.tech.step_overhead_ns - 2.7)
+    assert res.report["timing"]["met"] and res.report["timing"]["fmax_mhz"] == 104.0
+    # the design was scheduled again into the smaller budget: never shorter, and different
+    assert c["attempts"][1]["latency_min"] >= c["attempts"][0]["latency_min"]
+    assert flow.seen[0] != flow.seen[1]
+
+
+def test_close_timing_stops_when_rescheduling_does_not_help(monkeypatch):
+    res, _ = _close(monkeypatch, [80.0, 79.0], n=5)
+    c = res.report["timing"]["closure"]
+    assert len(c["attempts"]) == 2 and not c["met"]
+    assert "did not raise fmax" in c["stopped_because"]
+    res, _ = _close(monkeypatch, [80.0, 85.0], n=1)
+    assert res.report["timing"]["closure"]["stopped_because"] == "1 more attempt(s) allowed, all made"
+    # a shortfall larger than the cycle's logic time: no attempt is made
+    res, _ = _close(monkeypatch, [40.0], n=3)
+    c = res.report["timing"]["closure"]
+    assert len(c["attempts"]) == 1 and "would leave no time for logic" in c["stopped_because"]
+
+
+def test_clock_uncertainty_bounds():
+    t = get_target("ecp5")
+    assert t.with_uncertainty(1.5).chain_budget_ns == pytest.approx(10.0 - t.tech.step_overhead_ns - 1.5)
+    with pytest.raises(HLSError, match="leaves no time for logic"):
+        t.with_uncertainty(9.0)
+    with pytest.raises(HLSError, match="leaves no time for logic"):
+        t.with_uncertainty(-1.0)

@@ -43,6 +43,8 @@ memory, so the caller (the CDFG builder) assigns port resources itself.
 
 from __future__ import annotations
 
+import dataclasses
+
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -358,12 +360,17 @@ class Target:
     description: str = ""
     library: str | None = None
     part: tuple | None = None
+    #: clock uncertainty (Vitis HLS's ``-clock_uncertainty``): time kept free in every
+    #: cycle on top of the step overhead, for routing the model does not see;
+    #: ``--close-timing`` raises it by what place and route measured
+    uncertainty_ns: float = 0.0
 
     @property
     def chain_budget_ns(self) -> float:
         """The time chained operations may take in one cycle: the clock period less the
-        target's step overhead (``TechParams.step_overhead_ns``)."""
-        return round(self.clock_period_ns - self.tech.step_overhead_ns, 6)
+        target's step overhead (``TechParams.step_overhead_ns``) and the clock
+        uncertainty."""
+        return round(self.clock_period_ns - self.tech.step_overhead_ns - self.uncertainty_ns, 6)
 
     @property
     def verified(self) -> bool:
@@ -403,8 +410,17 @@ class Target:
         """The same target with another clock period (e.g. a ``--clock`` option)."""
         if not clock_period_ns > 0:
             raise HLSError(f"clock period must be positive, got {clock_period_ns!r} ns")
-        return Target(self.name, float(clock_period_ns), self.family, self.tech, self.description,
-                      self.library, self.part)
+        return dataclasses.replace(self, clock_period_ns=float(clock_period_ns))
+
+    def with_uncertainty(self, uncertainty_ns: float) -> Target:
+        """The same target keeping ``uncertainty_ns`` of every cycle free (``--clock-uncertainty``)."""
+        budget = self.clock_period_ns - self.tech.step_overhead_ns
+        if not 0 <= uncertainty_ns < budget:
+            raise HLSError(f"clock uncertainty {uncertainty_ns:g} ns leaves no time for logic: "
+                           f"it must be at least 0 and below {budget:g} ns (the {self.clock_period_ns:g} ns "
+                           f"clock less the {self.tech.step_overhead_ns:g} ns step overhead of "
+                           f"{self.name})")
+        return dataclasses.replace(self, uncertainty_ns=round(float(uncertainty_ns), 6))
 
 
 @lru_cache(maxsize=4096)
