@@ -10,6 +10,9 @@ TOML::
     ii = 2                # required initiation interval (an error if it cannot be met,
                           # unless --relax-ii)
     unroll = 4            # copies of the body per iteration ("full": all of them; 1: none)
+    tripcount = [1, 64]   # iterations per entry [min, max] (or one number) a loop without
+                          # a constant trip count is assumed to run: report.json's latency
+                          # bounds rest on it (as Vitis HLS's loop_tripcount; not checked)
 
     [[array]]
     function = "gemm"     # the hardware function using the array
@@ -43,7 +46,7 @@ from pathlib import Path
 
 from .errors import HLSError
 
-_KEYS = {"function", "line", "label", "pipeline", "ii", "unroll", "partition"}
+_KEYS = {"function", "line", "label", "pipeline", "ii", "unroll", "partition", "tripcount"}
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ class LoopDirective:
     pipeline: bool | None = None
     ii: int | None = None
     unroll: int | str | None = None
+    tripcount: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,8 @@ class Directives:
                     out["ii"] = d.ii
                 if d.unroll is not None:
                     out["unroll"] = d.unroll
+                if d.tripcount is not None:
+                    out["tripcount"] = d.tripcount
         return out
 
 
@@ -149,7 +155,9 @@ def load_directives(path: str | Path) -> Directives:
                               and e["ii"] >= 1):
             raise HLSError(f"{where}: 'ii' must be an integer >= 1", str(p), None)
         out.loops.append(LoopDirective(e["function"], e.get("line"), e.get("label"),
-                                       e.get("pipeline"), e.get("ii"), e.get("unroll")))
+                                       e.get("pipeline"), e.get("ii"), e.get("unroll"),
+                                       _tripcount(e["tripcount"], where, str(p))
+                                       if "tripcount" in e else None))
     for i, e in enumerate(data.get("array", [])):
         out.arrays.append(_array_entry(e, f"array entry {i + 1}", str(p)))
     for i, e in enumerate(data.get("dataflow", [])):
@@ -173,6 +181,18 @@ def load_directives(path: str | Path) -> Directives:
     for i, e in enumerate(data.get("channel", [])):
         out.channels.append(_channel_entry(e, f"channel entry {i + 1}", str(p)))
     return out
+
+
+def _tripcount(v, where: str, path: str) -> tuple[int, int]:
+    """A ``tripcount`` setting: one count, or [min, max]."""
+    def count(x):
+        return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+    if count(v):
+        return (v, v)
+    if isinstance(v, list) and len(v) == 2 and all(map(count, v)) and v[0] <= v[1]:
+        return (v[0], v[1])
+    raise HLSError(f"{where}: 'tripcount' must be a count >= 0 or [min, max] with "
+                   f"0 <= min <= max, not {v!r}", path, None)
 
 
 def _named_entry(e, where: str, path: str, keys: set) -> None:

@@ -34,6 +34,7 @@ from .directives import load_directives
 from .errors import HLSError
 from .estimate import latency_report, yosys_area
 from .estimate._summary import summary_table
+from .frontend._common import warn
 from .pnr import flow_for_target, timing_report
 from .pnr._wrapper import HARNESS_TOP, pnr_harness
 from .frontend import FrontendOptions, LoadedInput, load, read_input, warnings_off
@@ -332,7 +333,7 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
             raise
         return _synthesize(path, dataclasses.replace(opts, block_ram=opts.block_ram + names), inp)
     t3 = time.perf_counter()
-    report = build_report(module, target, schedules, bindings, iface)
+    report = build_report(module, target, schedules, bindings, iface, dirs)
     report["arrays"] = partitions
     est = estimated_fmax_mhz(target, schedules)
     report["clock_estimated_ns"] = round(1000.0 / est, 3) if est else None
@@ -1035,9 +1036,36 @@ def _regions(report: dict) -> list:
     return [] if df is None else df.get("regions", [df])
 
 
-def build_report(module: Module, target: Target, schedules, bindings, iface: TopInterface) -> dict:
+def loop_tripcounts(module: Module, dirs):
+    """The latency model's ``tripcount(f, lp)`` from the ``tripcount`` settings of loop
+    directives (iterations of the source loop; an unrolled loop runs ceil(n / factor)
+    times), or None without any.  A directive on a loop with a constant trip count is
+    ignored, with a warning at the loop."""
+    if dirs is None or not any(d.tripcount is not None for d in dirs.loops):
+        return None
+    for f in module.functions:
+        for lp in find_loops(f):
+            got = dirs.for_loop(f.name, loop_line(lp), lp.header.name).get("tripcount")
+            if got is not None and lp.trip_count is not None:
+                warn(f.loc.file if f.loc else None, loop_line(lp),
+                     f"tripcount directive {got[0]}..{got[1]} for loop {lp.header.name} of "
+                     f"@{f.name} ignored: its trip count is the constant {lp.trip_count}")
+
+    def tripcount(f: Function, lp):
+        got = dirs.for_loop(f.name, loop_line(lp), lp.header.name).get("tripcount")
+        if got is None:
+            return None
+        k = unroll_factor(lp)
+        return (-(-got[0] // k), -(-got[1] // k))
+
+    return tripcount
+
+
+def build_report(module: Module, target: Target, schedules, bindings, iface: TopInterface,
+                 dirs=None) -> dict:
     funcs, loops = [], []
-    lat = latency_report(module, schedules, alveo=target.family == "ultrascale+")
+    lat = latency_report(module, schedules, alveo=target.family == "ultrascale+",
+                         tripcount=loop_tripcounts(module, dirs))
     lut = ff = dsp = bram = 0
     for f in module.functions:
         fs, bd = schedules[f], bindings[f]

@@ -156,3 +156,36 @@ def test_summary_table_shows_the_report(nest, search, tmp_path):
     write_outputs(nest[0], tmp_path / "out")
     assert (tmp_path / "out" / "report.rpt").read_text() == summary_table(nest[0].report)
     assert "?" not in (tmp_path / "out" / "report.rpt").read_text().split("+ Loops")[0]
+
+
+def test_tripcount_directive_bounds_the_while_loop(search, tmp_path, capfd):
+    """A ``tripcount`` directive on the loop without a constant trip count gives the call a
+    maximum (not exact: it rests on the directive, which the report says); the measured
+    calls fall inside; on a loop with a constant trip count it is ignored with a warning."""
+    res0, r = search
+    assert res0.report["latency"]["max"] is None
+    d = tmp_path / "d.toml"
+    # Collatz steps of v < 256: at most 127, so at most 128 header executions per entry
+    d.write_text('[[loop]]\nfunction = "search"\nline = 44\ntripcount = [0, 128]\n'
+                 '[[loop]]\nfunction = "search"\nline = 34\ntripcount = 3\n')
+    res = synthesize(SRC, SynthOptions(top="search", depth=DEPTH, directives=str(d)))
+    assert res.verilog == res0.verilog          # a reporting directive: the design is unchanged
+    lat = res.report["latency"]
+    assert lat["max"] is not None and not lat["exact"] and lat["min"] == res0.report["latency"]["min"]
+    assert any("tripcount directive, assumed, not proven" in a for a in lat["assumptions"])
+    assert all(lat["min"] <= c.cycles <= lat["max"] for c in r.calls)
+    lp = next(lp for lp in res.report["loops"] if lp["source_line"] == 44)
+    assert lp["latency"]["trip_count"] == {"min": 1, "max": 128} and "assumed" in lp["latency"]
+    err = capfd.readouterr().err
+    assert "latency.c:34: warning: tripcount directive 3..3" in err and "constant 8" in err
+
+
+@pytest.mark.parametrize("value", ["-1", "[5, 2]", "true", '"many"', "[1, 2, 3]"])
+def test_tripcount_directive_errors(tmp_path, value):
+    from hls.directives import load_directives
+    from hls.errors import HLSError
+
+    d = tmp_path / "d.toml"
+    d.write_text(f'[[loop]]\nfunction = "search"\nline = 43\ntripcount = {value}\n')
+    with pytest.raises(HLSError, match="'tripcount' must be a count"):
+        load_directives(d)

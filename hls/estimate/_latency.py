@@ -119,6 +119,8 @@ class LoopLatency:
     exits: dict = field(default_factory=dict)
     #: why ``trips.max`` is unbounded (None when it is not)
     unbounded_because: str | None = None
+    #: the trip-count assumption of a directive the bounds rest on (None: none)
+    assumed: str | None = None
 
     @property
     def per_entry(self) -> Span:
@@ -146,10 +148,17 @@ def _where(f: Function, lp: Loop) -> str:
     return f"loop {lp.header.name} of @{f.name} ({at})"
 
 
-def trip_span(lp: Loop) -> tuple[Span, str | None]:
-    """Header executions per entry of ``lp``, and why there is no upper bound."""
+def trip_span(lp: Loop, given: tuple[int, int] | None = None) -> tuple[Span, str | None]:
+    """Header executions per entry of ``lp``, and why there is no upper bound (or, with a
+    ``tripcount`` directive ``given`` = (min, max) iterations, the assumption made).  A
+    constant trip count wins over the directive (the flow warns)."""
     if lp.trip_count is not None:
         return _const(lp.trip_count), None
+    if given is not None:
+        lo, hi = given
+        return Span(max(1, lo), max(1, hi)), (
+            f"trip count {lo}..{hi} per entry from a tripcount directive, assumed, not "
+            "proven" + (" (the header runs at least once per entry)" if lo < 1 else ""))
     return Span(1, None), ("its trip count is not a constant (no counted loop with "
                            "constant bounds was found); at least 1 iteration per entry")
 
@@ -160,8 +169,9 @@ class _Walk:
     pipelined loop headed by ``b``, ``enter(lp)`` of each entry of a loop."""
 
     def __init__(self, f: Function, fs, loops: list[Loop], block: Callable[[Block], Span],
-                 pipe: Callable[[Block, Span], Span], enter: Callable[[Loop], Span]):
-        self.f, self.fs, self.loops = f, fs, loops
+                 pipe: Callable[[Block, Span], Span], enter: Callable[[Loop], Span],
+                 tripcount: Callable[[Function, Loop], tuple[int, int] | None] = lambda f, lp: None):
+        self.f, self.fs, self.loops, self.tripcount = f, fs, loops, tripcount
         self.block, self.pipe, self.enter = block, pipe, enter
         self.innermost: dict[Block, Loop] = {}
         for lp in sorted(loops, key=_depth):       # outer first: inner ones overwrite
@@ -252,12 +262,13 @@ class _Walk:
 
     def _loop(self, lp: Loop) -> LoopLatency:
         pl = self.fs.pipelines.get(lp.header)
-        trips, why = trip_span(lp)
+        trips, why = trip_span(lp, self.tripcount(self.f, lp))
+        why, assumed = (why, None) if trips.max is None else (None, why)
         if pl is not None:
             t = lp.header.terminator
             tgt = t.targets[1] if t.targets[0] is lp.header else t.targets[0]
             return LoopLatency(lp, trips, None, {(lp.header, tgt): self.pipe(lp.header, trips)},
-                               why)
+                               why, assumed)
         term = self._paths(lp, ("block", lp.header))
         it = None
         for (k, _), c in term.items():
@@ -279,7 +290,7 @@ class _Walk:
                 exits[(src, dst)] = Span(c.min, (it.times(more) + c).max)
         if any(counted is None or src is not counted or dst is None for src, dst in exits):
             trips = Span(1, trips.max)      # an early exit may leave in any iteration
-        return LoopLatency(lp, trips, it, exits, why)
+        return LoopLatency(lp, trips, it, exits, why, assumed)
 
     def run(self) -> Span:
         """The cost of one run of the function, from its entry state to its ``ret``."""
@@ -321,11 +332,15 @@ class LatencyModel:
     ``latency[f]``: cycles of one call of ``f`` (``1 + T``, see the module docstring);
     ``loops[f][lp]``: the :class:`LoopLatency` of each loop (cycles per entry);
     ``entries[(f, header)]``: entries of each loop per call of the top;
-    ``bound[f]``: why ``f``'s latency is only a bound (a dataflow region), else absent."""
+    ``bound[f]``: why ``f``'s latency is only a bound (a dataflow region), else absent.
+    ``tripcount(f, lp)``: (min, max) iterations per entry a directive assumes for a loop
+    without a constant trip count, or None."""
 
-    def __init__(self, module: Module, schedules):
+    def __init__(self, module: Module, schedules,
+                 tripcount: Callable[[Function, Loop], tuple[int, int] | None] | None = None):
         self.module = module
         self.schedules = schedules
+        self.tripcount = tripcount or (lambda f, lp: None)
         self.order = _call_order(module)
         self.found = {f: find_loops(f) for f in self.order}
         self.regions = {f for f in self.order if f.name in set(module.dataflow)}
@@ -363,7 +378,7 @@ class LatencyModel:
                         None if trips.max is None else entry_cycles(lp, trips.max))
 
         w = _Walk(f, fs, self.found[f], lambda b: self.block_cycles(f, b), pipe,
-                  lambda lp: ZERO)
+                  lambda lp: ZERO, self.tripcount)
         try:
             t = w.run()
         except _Irreducible as exc:
@@ -409,7 +424,7 @@ class LatencyModel:
 
             fs = self.schedules[g]
             w = _Walk(g, fs, self.found[g], block, lambda b, trips: ZERO,
-                      lambda lp: _const(1) if lp is loop else ZERO)
+                      lambda lp: _const(1) if lp is loop else ZERO, self.tripcount)
             memo[g] = w.run()
             return memo[g]
 
@@ -430,14 +445,30 @@ def _assumptions(model: LatencyModel) -> list[str]:
         if f in model.bound:
             out.append(f"@{f.name}: {model.bound[f]}")
         for lp, ll in model.loops.get(f, {}).items():
-            if ll.unbounded_because:
-                out.append(f"{_where(f, lp)}: {ll.unbounded_because}")
+            if ll.unbounded_because or ll.assumed:
+                out.append(f"{_where(f, lp)}: {ll.unbounded_because or ll.assumed}")
     return out
 
 
-def latency_report(module: Module, schedules, alveo: bool = False) -> "LatencyReport":
-    """report.json's latency fields (see :class:`LatencyReport`)."""
-    return LatencyReport(LatencyModel(module, schedules), alveo)
+def _rests_on_directives(m: LatencyModel, f: Function) -> bool:
+    """Whether a loop of ``f`` or of a function it calls has a directive's trip count."""
+    seen, work = set(), [f]
+    while work:
+        g = work.pop()
+        if g in seen:
+            continue
+        seen.add(g)
+        if any(ll.assumed for ll in m.loops.get(g, {}).values()):
+            return True
+        work += g.callees()
+    return False
+
+
+def latency_report(module: Module, schedules, alveo: bool = False,
+                   tripcount=None) -> "LatencyReport":
+    """report.json's latency fields (see :class:`LatencyReport`); ``tripcount`` as for
+    :class:`LatencyModel`."""
+    return LatencyReport(LatencyModel(module, schedules, tripcount), alveo)
 
 
 class LatencyReport:
@@ -459,8 +490,10 @@ class LatencyReport:
         lat = m.latency[top]
         if self.alveo:
             lat = Span(lat.min, None)
-        out = {"min_cycles": lat.min, "exact": lat.exact, "min": lat.min, "max": lat.max,
-               "interval": lat.to_json(), "counted": self.COUNTED}
+        # a bound that rests on a directive's trip count is not exact, even at min == max
+        out = {"min_cycles": lat.min, "exact": lat.exact and not _rests_on_directives(m, top),
+               "min": lat.min,
+               "max": lat.max, "interval": lat.to_json(), "counted": self.COUNTED}
         why = _assumptions(m)
         if self.alveo:
             why.append("Alveo top: the core's cycles with memories answering at once; "
@@ -474,7 +507,7 @@ class LatencyReport:
         if f not in m.latency:
             return None
         out = m.latency[f].to_json()
-        out["exact"] = m.latency[f].exact
+        out["exact"] = m.latency[f].exact and not _rests_on_directives(m, f)
         if f in m.bound:
             out["bound"] = m.bound[f]
         return out
@@ -491,6 +524,8 @@ class LatencyReport:
             out["entries_per_call"] = ent.to_json()
         if got.unbounded_because:
             out["unbounded_because"] = f"{_where(f, lp)}: {got.unbounded_because}"
+        if got.assumed:
+            out["assumed"] = f"{_where(f, lp)}: {got.assumed}"
         return out
 
 
