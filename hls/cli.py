@@ -411,8 +411,7 @@ def _run(args) -> int:
     df = r.get("dataflow")
     for reg in (df.get("regions", [df]) if df else []):
         _print_dataflow(reg)
-    if r.get("resources_yosys", {}).get("scope") == "memories":
-        _print_yosys(r)
+    _print_yosys(r)
     print()
     print(summary_table(r), end="")
     _print_timing(r)

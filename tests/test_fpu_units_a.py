@@ -194,8 +194,16 @@ def test_sub():
     _check(lambda: FPAdd(fmt, 2, sub=True), "sub e8m23 2", {"a": a, "b": b}, ref.sub(fmt, a, b), 2)
 
 
-@pytest.mark.parametrize("name,stages,rm,ftz", _cases(3))
-def test_mul(name, stages, rm, ftz):
+#: significands sliced on both sides (ECP5's 18 x 17 tiles, and a narrow 7-bit slicing
+#: whose tiles are uneven and tiny): the product must not change
+XTILES = [pytest.param("e8m23", 6, "rne", False, 18, id="e8m23-s6-x18"),
+          pytest.param("e11m52", 4, "rne", False, 18, id="e11m52-s4-x18"),
+          pytest.param("e6m9", 2, "rtz", True, 7, id="e6m9-s2-rtz-ftz-x7")]
+
+
+@pytest.mark.parametrize("name,stages,rm,ftz,xtile",
+                         [pytest.param(*c.values, None, id=c.id) for c in _cases(3)] + XTILES)
+def test_mul(name, stages, rm, ftz, xtile):
     fmt = FPFormat.parse(name)
     rng = np.random.default_rng(21)
     n, M, E, bias = N_RANDOM, fmt.man_bits, fmt.exp_bits, fmt.bias
@@ -208,13 +216,14 @@ def test_mul(name, stages, rm, ftz):
     b = _with_exp(fmt, b, over, pick == 2)
     pa, pb = _pairs(fmt)
     a, b = np.concatenate([a, pa]), np.concatenate([b, pb])
-    unit = lambda: FPMul(fmt, stages, rm=rm, ftz=ftz)  # noqa: E731
-    _check(unit, f"mul {name} {stages} {rm} {ftz}", {"a": a, "b": b},
+    unit = lambda: FPMul(fmt, stages, rm=rm, ftz=ftz, xtile=xtile)  # noqa: E731
+    _check(unit, f"mul {name} {stages} {rm} {ftz} {xtile}", {"a": a, "b": b},
            ref.mul(fmt, a, b, rm=rm, ftz=ftz), stages)
 
 
-@pytest.mark.parametrize("name,stages,rm,ftz", _cases(4))
-def test_fma(name, stages, rm, ftz):
+@pytest.mark.parametrize("name,stages,rm,ftz,xtile",
+                         [pytest.param(*c.values, None, id=c.id) for c in _cases(4)] + XTILES[:2])
+def test_fma(name, stages, rm, ftz, xtile):
     fmt = FPFormat.parse(name)
     rng = np.random.default_rng(31)
     n, M, bias = N_RANDOM, fmt.man_bits, fmt.bias
@@ -229,8 +238,8 @@ def test_fma(name, stages, rm, ftz):
     k = 2000
     ia, ib, ic = (np.random.default_rng(32).integers(0, len(s), k) for _ in range(3))
     a, b, c = (np.concatenate([x, s[i]]) for x, i in ((a, ia), (b, ib), (c, ic)))
-    unit = lambda: FPFMA(fmt, stages, rm=rm, ftz=ftz)  # noqa: E731
-    _check(unit, f"fma {name} {stages} {rm} {ftz}", {"a": a, "b": b, "c": c},
+    unit = lambda: FPFMA(fmt, stages, rm=rm, ftz=ftz, xtile=xtile)  # noqa: E731
+    _check(unit, f"fma {name} {stages} {rm} {ftz} {xtile}", {"a": a, "b": b, "c": c},
            ref.fma(fmt, a, b, c, rm=rm, ftz=ftz), stages)
 
 

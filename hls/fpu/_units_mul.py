@@ -3,7 +3,8 @@
 **FPMul** (Muller et al., *Handbook of Floating-Point Arithmetic*, 2nd ed., section 7.4):
 the exact ``2M + 2``-bit product of the significands (subnormal significands as they are,
 without pre-normalisation) is formed from partial products ``a * b[17k:17k+17]`` (each a
-column of DSP48 tiles, 24 x 17 bits unsigned) summed by an adder tree, so that a pipeline
+column of DSP48 tiles, 24 x 17 bits unsigned; with ``xtile`` the x side is sliced too,
+e.g. 18 x 17 tiles, one ECP5 MULT18X18D each) summed by an adder tree, so that a pipeline
 register can sit between the DSPs and the tree.  The exponent of the product's MSB is
 ``ea + eb - bias + 1``.  Normalisation shifts left by the leading-zero count, limited to
 ``e - 1`` (a subnormal operand times a normal one), or right with a sticky bit when the
@@ -40,41 +41,81 @@ __all__ = ["FPMul", "FPFMA"]
 CHUNK = 17  # bits of b per partial product (the unsigned width of a DSP48 B port)
 
 
-def _chunks(wb: int) -> list[tuple[int, int]]:
-    return [(lo, min(lo + CHUNK, wb)) for lo in range(0, wb, CHUNK)]
+def _chunks(wb: int, size: int = CHUNK) -> list[tuple[int, int]]:
+    return [(lo, min(lo + size, wb)) for lo in range(0, wb, size)]
 
 
-def _mul_segs(fmt) -> tuple[Seg, Seg]:
+def _tiles(w: int, xtile: int | None) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The partial products of a ``w`` x ``w`` significand product: (x bits, y bits) of
+    each; ``xtile``: the width of an x slice (None: x whole, a column of DSP48 tiles; 18
+    on ECP5, whose MULT18X18D takes 18 x 18 bits, so each product is one block)."""
+    xs = _chunks(w, xtile) if xtile else [(0, w)]
+    return [(xc, yc) for xc in xs for yc in _chunks(w)]
+
+
+def _mul_segs(fmt, xtile: int | None = None) -> tuple[Seg, list[Seg]]:
+    """The partial products' segment, and the adder tree's: one segment without
+    ``xtile`` (as the DSP48 columns are summed); with it one per level of the tree, so
+    that pipeline registers can sit between the levels of its many terms."""
     M = fmt.man_bits
     w = M + 1
-    n = len(_chunks(w))
-    pp_bits = sum(w + (hi - lo) for lo, hi in _chunks(w))
-    small = sum(1 for lo, hi in _chunks(w) if hi - lo < 4)  # tiny chunks go to LUTs
-    pp = Seg("pp", d_mul(w, min(w, CHUNK)), small * w * 2, pp_bits)
-    tree = Seg("tree", clog2(n) * d_add(2 * w), (n - 1) * 2 * w, 2 * w)
-    return pp, tree
+    tiles = _tiles(w, xtile)
+    n = len(tiles)
+    pp_bits = sum((xh - xl) + (yh - yl) for (xl, xh), (yl, yh) in tiles)
+    # tiny chunks go to LUTs
+    small = sum(xh - xl for (xl, xh), (yl, yh) in tiles if yh - yl < 4 or xh - xl < 4)
+    pp = Seg("pp", d_mul(min(w, xtile or w), min(w, CHUNK)), small * 2, pp_bits)
+    if xtile is None:
+        return pp, [Seg("tree", clog2(n) * d_add(2 * w), (n - 1) * 2 * w, 2 * w)]
+    levels = []
+    while n > 1 or not levels:
+        half = (n + 1) // 2
+        levels.append(Seg(f"tree{len(levels)}", d_add(2 * w) if n > 1 else 0.0,
+                          (n // 2) * 2 * w, half * 2 * w))
+        n = half
+    return pp, levels
 
 
-def _mul_dsps(fmt) -> int:
+def _mul_dsps(fmt, xtile: int | None = None) -> int:
     w = fmt.man_bits + 1
-    return sum(dsp_count(w, hi - lo) for lo, hi in _chunks(w) if hi - lo >= 4)
+    return sum(dsp_count(xh - xl, yh - yl) for (xl, xh), (yl, yh) in _tiles(w, xtile)
+               if yh - yl >= 4 and xh - xl >= 4)
 
 
-def _partial_products(m: Module, x: Value, y: Value, name: str) -> list[Value]:
+def _partial_products(m: Module, x: Value, y: Value, name: str,
+                      xtile: int | None = None) -> list[Value]:
     out = []
-    for k, (lo, hi) in enumerate(_chunks(len(y))):
-        s = Signal(len(x) + hi - lo, name=f"{name}_pp{k}")
-        m.d.comb += s.eq(x * y[lo:hi])
+    for k, ((xl, xh), (yl, yh)) in enumerate(_tiles(len(y), xtile)):
+        s = Signal((xh - xl) + (yh - yl), name=f"{name}_pp{k}")
+        m.d.comb += s.eq(x[xl:xh] * y[yl:yh])
         out.append(s)
     return out
 
 
-def _sum_partial_products(pps: list[Value], wx: int, wy: int) -> Value:
-    terms = [Value.cast(p) << lo for p, (lo, _hi) in zip(pps, _chunks(wy))]
-    while len(terms) > 1:  # balanced adder tree
-        terms = [terms[i] + terms[i + 1] if i + 1 < len(terms) else terms[i]
-                 for i in range(0, len(terms), 2)]
-    return terms[0][:wx + wy]
+def _sum_partial_products(pipe: Pipeline, v: dict, w: int, xtile: int | None = None
+                          ) -> tuple[dict, Value]:
+    """Sum the partial products ``v["pp<i>"]`` of a ``w`` x ``w`` product by a balanced
+    adder tree: (the other live values, the ``2w``-bit sum).  With ``xtile`` every level
+    but the last ends at a cut of ``pipe`` (the segments of :func:`_mul_segs`); the
+    caller's next cut ends the last."""
+    tiles = _tiles(w, xtile)
+    rest = {k: x for k, x in v.items() if not k.startswith("pp")}
+    # (without xtile, the expression the units always had: their Verilog is unchanged)
+    cut_to = (lambda x: x[:2 * w]) if xtile else (lambda x: x)
+    terms = [cut_to(Value.cast(v[f"pp{i}"]) << (xl + yl))
+             for i, ((xl, _), (yl, _)) in enumerate(tiles)]
+
+    def level(ts):
+        return [cut_to(ts[i] + ts[i + 1]) if i + 1 < len(ts) else ts[i]
+                for i in range(0, len(ts), 2)]
+
+    while len(terms) > 2 if xtile else len(terms) > 1:
+        terms = level(terms)
+        if xtile:
+            cut = pipe.cut(dict(rest, **{f"tr{j}": t for j, t in enumerate(terms)}))
+            rest = {k: x for k, x in cut.items() if not k.startswith("tr")}
+            terms = [cut[f"tr{j}"] for j in range(len(terms))]
+    return rest, level(terms)[0][:2 * w]
 
 
 class FPMul(wiring.Component):
@@ -85,9 +126,11 @@ class FPMul(wiring.Component):
     ``fmt.width`` bits; ``ce`` (in, 1 bit) enables the pipeline registers.
     """
 
-    def __init__(self, fmt, stages: int = 0, rm: str = "rne", ftz: bool = False):
+    def __init__(self, fmt, stages: int = 0, rm: str = "rne", ftz: bool = False,
+                 xtile: int | None = None):
         check_args(fmt, stages, rm)
         self.fmt, self.stages, self.rm, self.ftz = fmt, stages, rm, bool(ftz)
+        self.xtile = xtile
         w = fmt.width
         super().__init__({"a": In(w), "b": In(w), "o": Out(w), "ce": In(1)})
 
@@ -96,11 +139,11 @@ class FPMul(wiring.Component):
         return self.stages
 
     @staticmethod
-    def _segments(fmt, ftz: bool = False) -> list[Seg]:
+    def _segments(fmt, ftz: bool = False, xtile: int | None = None) -> list[Seg]:
         E, M, W = fmt.exp_bits, fmt.man_bits, fmt.width
         P = 2 * M + 2
         sb = clog2(P + 1)
-        pp, tree = _mul_segs(fmt)
+        pp, trees = _mul_segs(fmt, xtile)
         live = E + 3 + W + 3
         if ftz:
             norm = [Seg("norm", T_LEVEL, P, P + live)]
@@ -112,23 +155,25 @@ class FPMul(wiring.Component):
         return [
             Seg("unpack", d_add(E + 2) + T_LEVEL, 3 * E + W, 2 * (M + 1) + live),
             Seg(pp.name, pp.delay, pp.lut, pp.live_bits + live),
-            Seg(tree.name, tree.delay, tree.lut, tree.live_bits + live),
+            *(Seg(t.name, t.delay, t.lut, t.live_bits + live) for t in trees),
             *norm,
             Seg("round", d_add(E + M + 2) + T_LEVEL, 2 * W, W),
         ]
 
     @classmethod
-    def cost(cls, fmt, stages: int = 0, rm: str = "rne", ftz: bool = False) -> dict:
+    def cost(cls, fmt, stages: int = 0, rm: str = "rne", ftz: bool = False,
+             xtile: int | None = None) -> dict:
         """Estimated ``latency``, ``delay_ns``, ``lut``, ``ff``, ``dsp`` (model in
         :mod:`hls.fpu._common`; DSPs: 24 x 17 tiles of the partial products)."""
         check_args(fmt, stages, rm)
-        return cost_from_segments(cls._segments(fmt, ftz), stages, dsp=_mul_dsps(fmt))
+        return cost_from_segments(cls._segments(fmt, ftz, xtile), stages,
+                                  dsp=_mul_dsps(fmt, xtile))
 
     def elaborate(self, platform):
         m = Module()
         fmt, E, M, W = self.fmt, self.fmt.exp_bits, self.fmt.man_bits, self.fmt.width
         P = 2 * M + 2
-        pipe = Pipeline(m, self.ce, self._segments(fmt, self.ftz), self.stages)
+        pipe = Pipeline(m, self.ce, self._segments(fmt, self.ftz, self.xtile), self.stages)
 
         ua = unpack(m, fmt, self.a, self.ftz, "a")
         ub = unpack(m, fmt, self.b, self.ftz, "b")
@@ -142,13 +187,13 @@ class FPMul(wiring.Component):
         m.d.comb += e_msb.eq(ua.exp + ub.exp - fmt.bias + 1)
         v = pipe.cut(dict(sign=sign, special=special, sval=sval, e=e_msb, xm=ua.sig, ym=ub.sig))
 
-        pps = _partial_products(m, v["xm"], v["ym"], "p")
+        pps = _partial_products(m, v["xm"], v["ym"], "p", self.xtile)
         v = pipe.cut(dict({k: x for k, x in v.items() if k not in ("xm", "ym")},
                           **{f"pp{i}": p for i, p in enumerate(pps)}))
 
+        v, total = _sum_partial_products(pipe, v, M + 1, self.xtile)
         prod = Signal(P, name="prod")
-        m.d.comb += prod.eq(_sum_partial_products([v[f"pp{i}"] for i in range(len(pps))], M + 1, M + 1))
-        v = {k: x for k, x in v.items() if not k.startswith("pp")}
+        m.d.comb += prod.eq(total)
         v = pipe.cut(dict(v, prod=prod))
 
         e = v["e"]
@@ -192,9 +237,11 @@ class FPFMA(wiring.Component):
 
     G = 4  # accumulator bits below the product
 
-    def __init__(self, fmt, stages: int = 0, rm: str = "rne", ftz: bool = False):
+    def __init__(self, fmt, stages: int = 0, rm: str = "rne", ftz: bool = False,
+                 xtile: int | None = None):
         check_args(fmt, stages, rm)
         self.fmt, self.stages, self.rm, self.ftz = fmt, stages, rm, bool(ftz)
+        self.xtile = xtile
         w = fmt.width
         super().__init__({"a": In(w), "b": In(w), "c": In(w), "o": Out(w), "ce": In(1)})
 
@@ -203,17 +250,17 @@ class FPFMA(wiring.Component):
         return self.stages
 
     @classmethod
-    def _segments(cls, fmt, ftz: bool = False) -> list[Seg]:
+    def _segments(cls, fmt, ftz: bool = False, xtile: int | None = None) -> list[Seg]:
         E, M, W = fmt.exp_bits, fmt.man_bits, fmt.width
         Wa = 3 * M + 6 + cls.G
         sb = clog2(Wa + 1)
-        pp, tree = _mul_segs(fmt)
+        pp, trees = _mul_segs(fmt, xtile)
         live = 2 * E + 8 + W + 3
         return [
             Seg("unpack", 2 * d_add(E + 3) + T_LEVEL, 6 * E + W, 2 * (M + 1) + (M + 1) + live),
             Seg("pp_align", max(pp.delay, d_shift(sb) + d_lzc(M + 1)), pp.lut + Wa * ((sb + 1) // 2),
                 pp.live_bits + Wa + 1 + live),
-            Seg("tree", tree.delay, tree.lut, tree.live_bits + Wa + 1 + live),
+            *(Seg(t.name, t.delay, t.lut, t.live_bits + Wa + 1 + live) for t in trees),
             Seg("add", d_add(Wa + 1) + T_LEVEL, 4 * Wa, Wa + live),
             Seg("count", d_lzc(Wa) + d_add(E + 3), Wa + 2 * E, Wa + sb + live),
             Seg("shift", d_shift(sb), Wa * ((sb + 1) // 2), Wa + live),
@@ -221,17 +268,19 @@ class FPFMA(wiring.Component):
         ]
 
     @classmethod
-    def cost(cls, fmt, stages: int = 0, rm: str = "rne", ftz: bool = False) -> dict:
+    def cost(cls, fmt, stages: int = 0, rm: str = "rne", ftz: bool = False,
+             xtile: int | None = None) -> dict:
         """As :meth:`FPMul.cost`."""
         check_args(fmt, stages, rm)
-        return cost_from_segments(cls._segments(fmt, ftz), stages, dsp=_mul_dsps(fmt))
+        return cost_from_segments(cls._segments(fmt, ftz, xtile), stages,
+                                  dsp=_mul_dsps(fmt, xtile))
 
     def elaborate(self, platform):
         m = Module()
         fmt, E, M, W, G = self.fmt, self.fmt.exp_bits, self.fmt.man_bits, self.fmt.width, self.G
         P = 2 * M + 2
         Wa = 3 * M + 6 + G
-        pipe = Pipeline(m, self.ce, self._segments(fmt, self.ftz), self.stages)
+        pipe = Pipeline(m, self.ce, self._segments(fmt, self.ftz, self.xtile), self.stages)
 
         ua = unpack(m, fmt, self.a, self.ftz, "a")
         ub = unpack(m, fmt, self.b, self.ftz, "b")
@@ -254,7 +303,7 @@ class FPFMA(wiring.Component):
                           xm=ua.sig, ym=ub.sig, zm=uc.sig))
 
         # product partial products, and the addend aligned in parallel
-        pps = _partial_products(m, v["xm"], v["ym"], "p")
+        pps = _partial_products(m, v["xm"], v["ym"], "p", self.xtile)
         c_top = Cat(Const(0, Wa - 2 - M), v["zm"], Const(0, 1))
         c_sh, c_st = shr_sticky(c_top, v["shc"], m, "align")
         c_al = Signal(Wa, name="c_al")
@@ -262,11 +311,12 @@ class FPFMA(wiring.Component):
         keep = {k: x for k, x in v.items() if k not in ("xm", "ym", "zm", "shc")}
         v = pipe.cut(dict(keep, c_al=c_al, **{f"pp{i}": p for i, p in enumerate(pps)}))
 
+        v, total = _sum_partial_products(pipe, v, M + 1, self.xtile)
         prod = Signal(P, name="prod")
-        m.d.comb += prod.eq(_sum_partial_products([v[f"pp{i}"] for i in range(len(pps))], M + 1, M + 1))
+        m.d.comb += prod.eq(total)
         p_acc = Signal(Wa, name="p_acc")
         m.d.comb += p_acc.eq(Mux(v["collapse"], prod != 0, prod << G))
-        v = {k: x for k, x in v.items() if not k.startswith("pp") and k != "collapse"}
+        v = {k: x for k, x in v.items() if k != "collapse"}
         v = pipe.cut(dict(v, p_acc=p_acc))
 
         pa, ca = v["p_acc"], v["c_al"]

@@ -21,12 +21,14 @@ path; ``store`` a multiply written into the RAM against the same multiply into a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import SimpleNamespace
 
 from ._flow import Ecp5Flow, PnrResult
 
-__all__ = ["CLASSES", "Sample", "WIDTHS", "characterise", "sample_verilog"]
+__all__ = ["CLASSES", "FP_STAGES", "Sample", "WIDTHS", "characterise", "characterise_fp",
+           "fp_sample_verilog", "sample_verilog"]
 
 #: timing class -> (op kind built, attributes, operand count)
 CLASSES: dict[str, tuple[str, dict, int]] = {
@@ -158,3 +160,55 @@ def characterise(cls: str, width: int, flow: Ecp5Flow | None = None,
     lut, ff, dsp, bram = _area(r.cells)
     return Sample(cls, width, r.path_delay_ns, r.fmax_mhz, lut,
                   max(0, ff - harness_ffs(cls, width)), dsp, bram)
+
+
+# -- floating-point units -------------------------------------------------------------
+
+#: pipelining depths sampled per floating-point class (:data:`hls.targets._fp.FP_CLASS_UNITS`;
+#: fixed-latency units: 0 only); binary64 units go deeper
+FP_STAGES = (0, 1, 2, 3, 4, 5, 6, 7, 8)
+FP_STAGES_64 = FP_STAGES + (10, 12)
+
+
+def fp_sample_verilog(cls: str, stages: int) -> str:
+    """One floating-point unit (the FSMD's own, :mod:`hls.fpu`) with ``stages`` pipeline
+    registers, its inputs and output registered: ``char(clk, in0.., y)``."""
+    from amaranth.back import verilog
+    from amaranth.hdl import Module, Signal
+
+    from ..targets._fp import FP_CLASS_UNITS, unit_spec
+    from ..targets._registry import ECP5_TECH
+
+    kind, fmt, attrs = FP_CLASS_UNITS[cls]
+    ucls, kw = unit_spec(kind, fmt, attrs, ECP5_TECH.fp_mul_tile)
+    unit = ucls(stages=stages, **kw) if "stages" in ucls.__init__.__code__.co_varnames else ucls(**kw)
+    m = Module()
+    m.submodules.u = unit
+    ins, regs = [], []
+    for name in ("a", "b", "c"):
+        port = getattr(unit, name, None)
+        if port is None:
+            continue
+        i = Signal(len(port), name=f"in_{name}")
+        r = Signal(len(port), name=f"r_{name}")
+        m.d.sync += r.eq(i)
+        m.d.comb += port.eq(r)
+        ins.append(i)
+    if hasattr(unit, "ce"):
+        m.d.comb += unit.ce.eq(1)
+    y = Signal(len(unit.o), name="y")
+    m.d.sync += y.eq(unit.o)
+    return verilog.convert(m, name="char", ports=[*ins, y], emit_src=False)
+
+
+def characterise_fp(cls: str, stages: int, flow: Ecp5Flow | None = None,
+                    clock_ns: float = 4.0) -> Sample:
+    """Place and route one floating-point sample (``width`` holds the stages)."""
+    flow = flow or Ecp5Flow()
+    src = fp_sample_verilog(cls, stages)
+    r: PnrResult = flow.run(src, "char", clock_ns)
+    lut, ff, dsp, bram = _area(r.cells)
+    # the harness's registers: every input and the output
+    harness = sum(int(hi) + 1 for hi in re.findall(r"input \[(\d+):0\] in_", src))
+    harness += int(re.search(r"output \[(\d+):0\] y", src).group(1)) + 1
+    return Sample(cls, stages, r.path_delay_ns, r.fmax_mhz, lut, max(0, ff - harness), dsp, bram)

@@ -10,7 +10,7 @@ from ..targets._fp import fp_timing, op_attrs, unit_spec
 def fp_unit(op: Op, target):
     """A fresh unit for ``op``; its latency is the one the scheduler assumed."""
     stages, timing = fp_timing(target, op)
-    cls, kw = unit_spec(op.kind, op.attrs["fmt"], op_attrs(op))
+    cls, kw = unit_spec(op.kind, op.attrs["fmt"], op_attrs(op), target.tech.fp_mul_tile)
     unit = cls(stages=stages, **kw)
     return unit, timing.latency
 

@@ -12,24 +12,26 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..fpu import (FPFMA, FPAdd, FPCmp, FPConvert, FPDiv, FPFormat, FPMinMax, FPMul, FPSign, FPSqrt,
-                   FPToInt, IntToFP)
+from ..fpu import (BINARY32, BINARY64, FPFMA, FPAdd, FPCmp, FPConvert, FPDiv, FPFormat, FPMinMax,
+                   FPMul, FPSign, FPSqrt, FPToInt, IntToFP)
 from ._model import OpTiming
 from ._registry import GENERIC_TECH
 
 MAX_STAGES = 64
 
 
-def unit_spec(kind: str, fmt: FPFormat, attrs: tuple = ()) -> tuple[type, dict]:
+def unit_spec(kind: str, fmt: FPFormat, attrs: tuple = (), mul_tile: int | None = None
+              ) -> tuple[type, dict]:
     """(unit class, constructor keyword arguments other than ``stages``) of an op.
-    ``attrs``: ("pred", p) for fcmp, ("width", w)/("src", fmt) where relevant."""
+    ``attrs``: ("pred", p) for fcmp, ("width", w)/("src", fmt) where relevant;
+    ``mul_tile``: the target's significand-product slicing (``TechParams.fp_mul_tile``)."""
     a = dict(attrs)
     if kind in ("fadd", "fsub"):
         return FPAdd, {"fmt": fmt, "sub": kind == "fsub"}
     if kind == "fmul":
-        return FPMul, {"fmt": fmt}
+        return FPMul, {"fmt": fmt, "xtile": mul_tile}
     if kind == "ffma":
-        return FPFMA, {"fmt": fmt}
+        return FPFMA, {"fmt": fmt, "xtile": mul_tile}
     if kind == "fdiv":
         return FPDiv, {"fmt": fmt}
     if kind == "fsqrt":
@@ -65,14 +67,16 @@ def _cost(cls: type, kw: dict, stages: int) -> dict:
         return cls.cost(fmt, stages)
     if cls is FPAdd:
         return cls.cost(fmt, stages, sub=kw["sub"])
+    if cls in (FPMul, FPFMA):
+        return cls.cost(fmt, stages, xtile=kw["xtile"])
     return cls.cost(fmt, stages)
 
 
 @lru_cache(maxsize=1024)
 def fp_choice(kind: str, fmt: FPFormat, attrs: tuple, clock_ns: float, scale: float,
-              overhead_ns: float) -> tuple[int, OpTiming]:
+              overhead_ns: float, mul_tile: int | None = None) -> tuple[int, OpTiming]:
     """(stages, timing) of the cheapest pipelining of the op's unit that meets the clock."""
-    cls, kw = unit_spec(kind, fmt, attrs)
+    cls, kw = unit_spec(kind, fmt, attrs, mul_tile)
     fixed = cls in (FPSign, FPCmp, FPMinMax)
     c = None
     for stages in range(0, 1 if fixed else MAX_STAGES + 1):
@@ -99,12 +103,79 @@ def op_attrs(op) -> tuple:
     return ()
 
 
+def fp_class(kind: str, fmt: FPFormat, attrs: tuple) -> str | None:
+    """The characterised floating-point class of an op (``fadd32``...,
+    :data:`hls.pnr._characterise.FP_CLASSES`), or None."""
+    bits = {BINARY32: 32, BINARY64: 64}.get(fmt)
+    if bits is None:
+        return None
+    a = dict(attrs)
+    if kind in ("fadd", "fsub", "fmul"):
+        return f"{'fmul' if kind == 'fmul' else 'fadd'}{bits}"
+    if kind in ("sitofp", "uitofp") and a.get("width") == 32:
+        return f"sitofp{bits}"
+    if kind in ("fptosi", "fptoui") and a.get("width") == 32:
+        return f"fptosi{bits}"
+    if kind == "fcmp":
+        return f"fcmp{bits}"
+    return None
+
+
+@lru_cache(maxsize=8)
+def measured_fp_scale(library: str, mul_tile: int | None = None) -> float | None:
+    """For units the library has not characterised: the largest ratio, over the
+    characterised classes and pipelinings, of the measured stage delay to the model's
+    (:meth:`cost` ``delay_ns``) — the model's shapes stretched to the device's worst."""
+    from ._library import load_library
+
+    lib = load_library(library)
+    ratios = []
+    for cls, by_stages in (lib.fp or {}).items():
+        kind, fmt, attrs = FP_CLASS_UNITS[cls]
+        ucls, kw = unit_spec(kind, fmt, attrs, mul_tile)
+        for st, (delay, *_area) in by_stages.items():
+            model = _cost(ucls, kw, st if ucls not in (FPSign, FPCmp, FPMinMax) else 0)["delay_ns"]
+            if model > 0 and st > 0:
+                ratios.append(delay / model)
+    return round(max(ratios), 4) if ratios else None
+
+
+#: the characterised floating-point classes: class -> (IR op kind, format, unit attributes);
+#: each is sampled at several pipelining depths (``benchmarks/characterise_ecp5.py --fp``)
+FP_CLASS_UNITS = {
+    "fadd32": ("fadd", BINARY32, ()), "fmul32": ("fmul", BINARY32, ()),
+    "sitofp32": ("sitofp", BINARY32, (("width", 32),)),
+    "fptosi32": ("fptosi", BINARY32, (("width", 32),)),
+    "fcmp32": ("fcmp", BINARY32, (("pred", "olt"),)),
+    "fadd64": ("fadd", BINARY64, ()), "fmul64": ("fmul", BINARY64, ()),
+}
+
+
+def _measured_choice(by_stages: dict, budget_ns: float) -> tuple[int, OpTiming]:
+    """The fewest characterised stages whose measured stage delay fits the budget (none
+    fits: the fastest pipelining, and place and route will say the clock is missed)."""
+    fit = [st for st, (d, *_a) in by_stages.items() if d <= budget_ns]
+    st = min(fit) if fit else min(by_stages, key=lambda s: (by_stages[s][0], s))
+    delay, lut, ff, dsp = by_stages[st]
+    return st, OpTiming(st, delay, lut, ff, dsp, None, 1, True)
+
+
 def fp_timing(target, op) -> tuple[int, OpTiming]:
-    """(stages, timing) of the floating-point IR op ``op`` on ``target``."""
+    """(stages, timing) of the floating-point IR op ``op`` on ``target``: on a
+    characterised library (``--target ecp5``) the measured pipelinings of the op's unit,
+    else the unit's model scaled to the target."""
     scale = target.tech.fp_scale
+    if target.library is not None:
+        from ._library import load_library
+
+        cls = fp_class(op.kind, op.attrs["fmt"], op_attrs(op))
+        lib_fp = load_library(target.library).fp or {}
+        if cls in lib_fp:
+            return _measured_choice(lib_fp[cls], float(target.chain_budget_ns))
+        scale = measured_fp_scale(target.library, target.tech.fp_mul_tile) or scale
     if scale is None:
         scale = target.tech.logic_ns / GENERIC_TECH.logic_ns
     # registers' outputs are at time 0 of a step in the scheduler's model, as here; a
     # stage has the chain budget (the clock less the target's step overhead)
     return fp_choice(op.kind, op.attrs["fmt"], op_attrs(op), float(target.chain_budget_ns),
-                     round(scale, 6), 0.0)
+                     round(scale, 6), 0.0, target.tech.fp_mul_tile)

@@ -62,6 +62,9 @@ class CharLibrary:
     tools: str
     wire_ns: float
     classes: dict
+    #: floating-point classes (``fadd32``...): stages -> (delay ns without the harness,
+    #: LUT, FF, DSP) of the unit pipelined that deep (:data:`hls.pnr._characterise.FP_CLASSES`)
+    fp: dict = None
 
     def has(self, cls: str) -> bool:
         return cls in self.classes
@@ -97,4 +100,7 @@ def load_library(name: str = "ecp5") -> CharLibrary:
         classes["store"] = ClassData(widths, tuple(round(max(d.values()), 4) for _ in widths),
                                      (0,) * len(widths), (0,) * len(widths), (0,) * len(widths))
         classes.pop("mulstore", None)
-    return CharLibrary(data["device"], data["tools"], wire_ns, classes)
+    fp = {c: {int(st): (round(max(0.0, x["path_ns"] - wire_ns), 4), int(x["lut"]), int(x["ff"]),
+                        int(x["dsp"])) for st, x in sorted(d.items(), key=lambda kv: int(kv[0]))}
+          for c, d in sorted(data.get("fp", {}).items())}
+    return CharLibrary(data["device"], data["tools"], wire_ns, classes, fp)

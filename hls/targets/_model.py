@@ -100,6 +100,9 @@ class TechParams:
     #: floating-point units' stage delays relative to the generic model (None: the ratio
     #: of ``logic_ns`` to the generic one)
     fp_scale: float | None = None
+    #: width of the x slices of a floating-point significand product (``FPMul(xtile=)``):
+    #: None: x whole (24 x 17 DSP48 tiles); 18 on ECP5 (one MULT18X18D per product)
+    fp_mul_tile: int | None = None
 
 
 #: Most quotient bits a sequential divider retires per cycle (restoring steps chained in one
