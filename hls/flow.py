@@ -131,6 +131,10 @@ class SynthOptions:
     #: memories (by name) kept in block RAM all the same (the flow adds those whose
     #: combinational reads would close a loop in the netlist)
     block_ram: tuple[str, ...] = ()
+    #: on-chip memories (``function/memory``) scheduled with one port (``MemoryObject.ports``):
+    #: on a target whose block RAM takes one write per cycle, the flow adds each one its
+    #: first schedule wrote twice in a cycle
+    single_port: tuple[str, ...] = ()
     #: also synthesise the Verilog with Yosys synth_xilinx (hls.estimate.yosys_area) and
     #: record the counts as report["resources_yosys"]; slow (seconds to minutes)
     estimate_area: bool = False
@@ -298,6 +302,11 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
                        f"'{target.name}'")
     for arg in opts.axis:
         check_stream_arg(module, arg)
+    if target.tech.ram_single_writer:
+        two = two_writers(module, schedules)
+        if two:
+            return _synthesize(path, dataclasses.replace(
+                opts, single_port=tuple(sorted(set(opts.single_port) | set(two)))), inp)
     # an Alveo top keeps writable globals on chip (only pointer arguments go over m_axi)
     ext = () if alveo else tuple(g for g in module.globals if not g.readonly)
     if opts.loop_probes and alveo:
@@ -335,6 +344,11 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface, dirs)
     report["arrays"] = partitions
+    if opts.single_port:
+        report["single_port"] = {
+            "memories": list(opts.single_port),
+            "why": "scheduled with one port: the first schedule wrote them twice in a cycle, "
+                   f"and {target.name}'s block RAM takes one write per cycle"}
     est = estimated_fmax_mhz(target, schedules)
     report["clock_estimated_ns"] = round(1000.0 / est, 3) if est else None
     if share_report(module) or wrap_report(module):
@@ -475,6 +489,11 @@ def _lower_and_schedule(module: Module, opts: SynthOptions, dirs, alveo: bool, t
     (report.json entries), schedules, bindings and the time the passes ended."""
     partitions, keep_whole = lower_module(module, opts, dirs, alveo, keep=keep, quiet=quiet,
                                           unroll=unroll)
+    if opts.single_port:
+        for f in module.functions:
+            for op in f.ops():
+                if op.mem is not None and f"{f.name}/{op.mem.name}" in opts.single_port:
+                    op.mem.ports = 1
     t1 = time.perf_counter()
     schedules, bindings = {}, {}
 
@@ -774,6 +793,31 @@ def _unroll_asked(lp, dirs) -> bool:
     return any(latch.terminator.attrs.get("loop_md", {}).get("unroll", 1) != 1
                for latch in lp.latches) or (
         dirs is not None and "unroll" in dirs.for_loop(f.name, loop_line(lp), lp.header.name))
+
+
+def two_writers(module: Module, schedules) -> list[str]:
+    """The on-chip memories (``function/memory``) a schedule stores to twice in one cycle
+    (FSM step, or modulo slot of a pipelined loop): every memory but the top's interface
+    arrays and the globals (which are outside the design).  A block RAM that takes one
+    write per cycle cannot hold them (:attr:`TechParams.ram_single_writer`)."""
+    top = module.top
+    out = set()
+    for f in module.functions:
+        fs = schedules[f]
+        count: dict = {}
+        for op in f.ops():
+            if (op.kind != "store" or op.mem.ports < 2 or op.mem.kind == "global"
+                    or op.mem.async_read):
+                continue
+            if f is top and op.mem.kind == "arg":
+                continue
+            pl = fs.pipelines.get(op.block)
+            slot = (pl.time[op] % pl.ii) if pl is not None else fs.step[op]
+            key = (op.mem.name, op.block, slot)
+            count[key] = count.get(key, 0) + 1
+            if count[key] > 1:
+                out.add(f"{f.name}/{op.mem.name}")
+    return sorted(out)
 
 
 def _lut_rams_in(message: str, module: Module) -> tuple[str, ...]:

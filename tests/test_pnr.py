@@ -149,7 +149,9 @@ def test_harness_closes_the_ports_with_registers_and_rams(tmp_path):
                      SynthOptions(top="sobel3x3", target="ecp5", depth={"src": 192, "mag": 192}))
     v = pnr_harness(res.verilog, res.interface)
     assert f"module {HARNESS_TOP}(" in v
-    assert "src_mem [0:191]" in v and "mag_mem [0:191]" in v
+    # one bank per port (two write ports on one array would be flip-flops, not DP16KD)
+    assert all(f"{m}_mem{p} [0:191]" in v for m in ("src", "mag") for p in (0, 1))
+    assert "mag_mem0[mag_address0]" in v and "mag_mem1[mag_address1]" in v
     assert "thresh_r <= thresh_in" in v and "ret_out <= ret_w" in v
     # every memory is observable, or Yosys removes the datapath that writes it
     assert "mag_dump_out <= mag_dump_q" in v and "src_dump_out <= src_dump_q" in v
@@ -261,3 +263,43 @@ def test_clock_uncertainty_bounds():
         t.with_uncertainty(9.0)
     with pytest.raises(HLSError, match="leaves no time for logic"):
         t.with_uncertainty(-1.0)
+
+
+# -- one writer per block RAM on ECP5 -----------------------------------------------------
+
+
+def test_ecp5_block_rams_have_one_writer(tmp_path):
+    """DP16KD cannot take two writes in a cycle (collisions are undefined), so Yosys builds
+    a two-writer array from flip-flops (dataflow_img: 15,000 LUT4 and 59 MHz).  On ECP5
+    the flow schedules such a memory again with one port: Yosys maps every block-RAM-sized
+    memory of the design to block RAM (dataflow_img; memory mapping only, not the whole
+    synthesis), and the design still matches the C program."""
+    from hls.estimate import yosys_command
+    from hls.flow import SynthOptions, synthesize, two_writers
+    from hls.verify import cosim
+
+    name = "dataflow_img"
+    src = SHARED / f"{name}.c"
+    meta = json.loads(src.with_suffix(".json").read_text())
+    top, depth = meta["top"], {k: v["depth"] for k, v in meta["args"].items()}
+    res = synthesize(src, SynthOptions(top=top, target="ecp5", depth=depth))
+    single = res.report.get("single_port", {}).get("memories", [])
+    assert single, "the case no longer tests anything: no memory was written twice in a cycle"
+    assert two_writers(res.module, res.schedules) == []
+    assert {f"{f.name}/{op.mem.name}" for f in res.module.functions for op in f.ops()
+            if op.mem is not None and op.mem.ports == 1} == set(single)
+    r = cosim(src, top, tb=src, depth=depth, synth=res)
+    assert r.passed, r.summary()
+    if WHY_NO_TOOLS is not None:
+        pytest.skip(f"no Yosys to map the memories: {WHY_NO_TOOLS}")
+    (tmp_path / "design.v").write_text(res.verilog)
+    argv, _ = yosys_command()
+    proc = subprocess.run(argv + ["-p", f"read_verilog design.v; synth_ecp5 -top {top} "
+                                  "-run begin:map_ffram"], cwd=tmp_path, text=True,
+                          capture_output=True, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    small = {(op.mem.whole or op.mem).name for f in res.module.functions for op in f.ops()
+             if op.mem is not None and op.mem.async_read}
+    ff = [ln for ln in proc.stdout.splitlines() if "using FF mapping for memory" in ln
+          and not any(f"_mem_{s}." in ln or f"_mem_{top}_{s}." in ln for s in small)]
+    assert ff == [], ff

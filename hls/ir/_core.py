@@ -120,6 +120,10 @@ class MemoryObject:
     #: a small on-chip array read asynchronously (LUT RAM or registers): a load's data is
     #: there in its issue cycle (set by the ``small-memories`` pass)
     async_read: bool = False
+    #: accesses per cycle the schedulers may make (``MemoryPorts``): the memory model's
+    #: two, or one where the target's block RAM cannot take two writes in a cycle and the
+    #: flow found two (``SynthOptions.single_port``)
+    ports: int = 2
 
     @property
     def addr_bits(self) -> int:

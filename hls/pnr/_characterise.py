@@ -209,6 +209,8 @@ def characterise_fp(cls: str, stages: int, flow: Ecp5Flow | None = None,
     r: PnrResult = flow.run(src, "char", clock_ns)
     lut, ff, dsp, bram = _area(r.cells)
     # the harness's registers: every input and the output
-    harness = sum(int(hi) + 1 for hi in re.findall(r"input \[(\d+):0\] in_", src))
-    harness += int(re.search(r"output \[(\d+):0\] y", src).group(1)) + 1
+    def bits(direction, name):
+        return sum(int(hi) + 1 if hi else 1
+                   for hi in re.findall(rf"{direction} (?:\[(\d+):0\] )?{name}", src))
+    harness = bits("input", r"in_\w+;") + bits("output", "y;")
     return Sample(cls, stages, r.path_delay_ns, r.fmax_mhz, lut, max(0, ff - harness), dsp, bram)

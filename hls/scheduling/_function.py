@@ -110,7 +110,7 @@ def build_block_problem(block: Block, target: Target,
         res = UnitClass.from_target(t.resource) if t.resource is not None else None
         occ = t.occupancy
         if op.kind in ("load", "store"):
-            res, occ = MemoryPorts(op.mem.name), 1
+            res, occ = MemoryPorts(op.mem.name, op.mem.ports), 1
         sops.append(SchedOp(i, f"{op.kind}{i}", t.latency, t.delay_ns, res, occ))
         for v in op.operands:
             if isinstance(v, Op) and v in index and v.kind != "phi":

@@ -143,7 +143,7 @@ def build_loop_model(block: Block, target: Target, trip_count: int | None,
         t = timing(target, op)
         res, occ = None, max(1, t.occupancy)
         if op.kind in ("load", "store"):
-            res, occ = MemoryPorts(op.mem.name), 1
+            res, occ = MemoryPorts(op.mem.name, op.mem.ports), 1
         elif op_def(op.kind).divider:
             # one sequential divider each, named by its order in the body (deterministic)
             line = f" at line {op.loc.line}" if op.loc and op.loc.line else ""

@@ -103,6 +103,11 @@ class TechParams:
     #: width of the x slices of a floating-point significand product (``FPMul(xtile=)``):
     #: None: x whole (24 x 17 DSP48 tiles); 18 on ECP5 (one MULT18X18D per product)
     fp_mul_tile: int | None = None
+    #: the device's block RAM takes one write per cycle (ECP5's DP16KD: two writes, or a
+    #: write and the other port's read, to one address collide undefined, so Yosys builds
+    #: a two-writer array from flip-flops): an on-chip memory the schedule writes twice in
+    #: a cycle is scheduled again with one port
+    ram_single_writer: bool = False
 
 
 #: Most quotient bits a sequential divider retires per cycle (restoring steps chained in one
