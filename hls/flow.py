@@ -1177,7 +1177,8 @@ def latency_estimate(module: Module, schedules) -> dict:
 
 
 def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None = None) -> Path:
-    """Write ``rtl/<module>.v`` and ``report.json`` atomically into ``out_dir``."""
+    """Write ``rtl/<module>.v``, ``report.json``, ``report.rpt`` (the summary table) and
+    ``time.json`` (wall-clock seconds per stage) atomically into ``out_dir``."""
     out = Path(out_dir)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".pyhls-", dir=out.parent))
@@ -1187,8 +1188,13 @@ def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None =
         report = dict(result.report)
         if extra:
             report.update(extra)
+        # wall-clock times go beside the report, so that report.json is byte-identical
+        # for the same input and options
+        times = report.pop("time_s", None)
         (tmp / "report.json").write_text(json.dumps(report, indent=2, sort_keys=False) + "\n")
         (tmp / "report.rpt").write_text(summary_table(report))
+        if times is not None:
+            (tmp / "time.json").write_text(json.dumps(times, indent=2) + "\n")
         extra_files = getattr(getattr(result, "source", None), "extra_files", None) or {}
         for name, text in extra_files.items():      # e.g. an .ekl's NAME.ll and NAME.h
             (tmp / name).write_text(text)
