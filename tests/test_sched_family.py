@@ -158,3 +158,29 @@ def test_schedules_round_trip_through_json():
     check(mp, mback)
     with pytest.raises(ScheduleError, match="not a block schedule"):
         Schedule.from_json(ms.to_json())
+
+
+def test_first_stage_of_a_pipelined_unit_limits_chaining():
+    """A pipelined unit's logic before its first register (``in_delay_ns``: ECP5's
+    floating-point units) counts on the path that chains into it: an add of 4 ns before a
+    unit whose first stage takes 7 ns cannot share a 10 ns cycle with it (dot_i8_f32's
+    multiply chained into its add reached 72 MHz), and the checker says so."""
+    def problem(in_delay):
+        ops = [SchedOp(0, "add", 0, 4.0), SchedOp(1, "fadd", 3, 6.0, None, 1, in_delay),
+               SchedOp(2, "br", 0, 0.0)]
+        return SchedProblem(ops, [SchedEdge(0, 1), SchedEdge(1, 2)], {}, 10.0, 2)
+
+    for s in (sdc_schedule(problem(0.0)), asap_schedule(problem(0.0))):
+        assert s.steps[1] == s.steps[0]         # without a first stage: chained
+    p = problem(7.0)
+    for s in (sdc_schedule(p), asap_schedule(p)):
+        check(p, s)
+        assert s.steps[1] == s.steps[0] + 1
+    s = sdc_schedule(problem(0.0))             # the chained schedule, checked against p
+    with pytest.raises(ScheduleError, match="first stage ends at 11.000 ns > clock 10.000 ns"):
+        check(p, s)
+    # the modulo problems share the constraint
+    m = ModuloProblem.from_block(p, [], name="loop")
+    ms = modulo_schedule(m)
+    check_modulo_schedule(m, ms)
+    assert ms.steps[1] >= ms.steps[0] + 1

@@ -300,7 +300,7 @@ class ChainingProblem(Problem):
         For every data path ``u -> ... -> v`` through chainable edges and combinational
         intermediate ops whose delay (``delay(u)``, for a multi-cycle ``u`` its output
         delay, plus every combinational op up to and including ``v``; a multi-cycle ``v``
-        adds 0, its inputs end the path) exceeds the clock: ``w = latency(u) + 1`` with
+        adds its ``in_delay``, its first register ends the path) exceeds the clock: ``w = latency(u) + 1`` with
         ``D`` = the path's total distance.  Every edge of such a path has non-negative
         slack and the edges sum to ``latency(u)``, so the constraint forbids exactly
         "every edge of the path chained in one cycle".  An op whose own delay exceeds the
@@ -332,18 +332,18 @@ class ChainingProblem(Problem):
                 dx = dist[(x, dd)]
                 if (x, dd) != start:
                     xop = by_id[x]
-                    own = xop.delay_ns if xop.latency == 0 else 0.0
+                    own = xop.delay_ns if xop.latency == 0 else xop.in_delay_ns
                     if dx > clock + EPS_NS and dx - own > EPS_NS:
                         out.append((src.id, x, src.latency + 1, dd))
                         continue
                     if xop.latency > 0:
-                        continue  # a multi-cycle op's inputs end the combinational path
+                        continue  # a multi-cycle op's first register ends the path
                 for y, d in succs[x]:
                     d2 = dd + d
                     if d2 > dcap:
                         continue
                     yop = by_id[y]
-                    cand = dx + (yop.delay_ns if yop.latency == 0 else 0.0)
+                    cand = dx + (yop.delay_ns if yop.latency == 0 else yop.in_delay_ns)
                     old = dist.get((y, d2))
                     if old is None:
                         dist[(y, d2)] = cand
@@ -409,11 +409,13 @@ class ChainingProblem(Problem):
                         violations.append(v)
             else:
                 arrival[v] = t_in
-                if t_in > clock + EPS_NS and strict is not None:
+                t = t_in + op.in_delay_ns      # through its first stage to its first register
+                if t > clock + EPS_NS and t_in > EPS_NS and strict is not None:
                     raise ScheduleError(
                         f"timing violated in {strict(v)}: inputs of {lab(v)} arrive at "
-                        f"{t_in:.3f} ns > clock {clock:.3f} ns, chained after {lab(worst)}")
-                if op.delay_ns > clock + EPS_NS:
+                        f"{t_in:.3f} ns, its first stage ends at {t:.3f} ns > clock "
+                        f"{clock:.3f} ns, chained after {lab(worst)}")
+                if op.delay_ns > clock + EPS_NS or op.in_delay_ns > clock + EPS_NS:
                     violations.append(v)
         return arrival, tuple(sorted(violations))
 

@@ -111,7 +111,8 @@ def build_block_problem(block: Block, target: Target,
         occ = t.occupancy
         if op.kind in ("load", "store"):
             res, occ = MemoryPorts(op.mem.name, op.mem.ports), 1
-        sops.append(SchedOp(i, f"{op.kind}{i}", t.latency, t.delay_ns, res, occ))
+        sops.append(SchedOp(i, f"{op.kind}{i}", t.latency, t.delay_ns, res, occ,
+                            t.in_delay_ns))
         for v in op.operands:
             if isinstance(v, Op) and v in index and v.kind != "phi":
                 edges.append(SchedEdge(index[v], i))

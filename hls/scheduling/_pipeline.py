@@ -149,7 +149,8 @@ def build_loop_model(block: Block, target: Target, trip_count: int | None,
             line = f" at line {op.loc.line}" if op.loc and op.loc.line else ""
             res = DedicatedUnit(f"divider {ndiv} ({op.kind}{line})")
             ndiv += 1
-        sops.append(SchedOp(i, f"{op.kind}{i}", t.latency, t.delay_ns, res, occ))
+        sops.append(SchedOp(i, f"{op.kind}{i}", t.latency, t.delay_ns, res, occ,
+                            t.in_delay_ns))
     edges: list[ModuloEdge] = []
 
     def order(src: Op | int, dst: Op | int, delay: int, distance: int) -> None:

@@ -59,7 +59,10 @@ __all__ = ["EPS_NS", "SchedEdge", "SchedOp", "SchedProblem", "Schedule", "schedu
 
 @dataclass(frozen=True, slots=True)
 class SchedOp:
-    """One operation: ``latency`` cycles, ``delay_ns`` combinational/output delay."""
+    """One operation: ``latency`` cycles, ``delay_ns`` combinational/output delay;
+    ``in_delay_ns`` for a multi-cycle op the logic between its inputs and its first
+    register (a pipelined floating-point unit's first stage): what chains into it must
+    leave that much of the cycle."""
 
     id: int
     name: str
@@ -67,6 +70,7 @@ class SchedOp:
     delay_ns: float
     resource: Resource | str | None = None
     occupancy: int = 1
+    in_delay_ns: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

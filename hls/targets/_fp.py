@@ -74,8 +74,12 @@ def _cost(cls: type, kw: dict, stages: int) -> dict:
 
 @lru_cache(maxsize=1024)
 def fp_choice(kind: str, fmt: FPFormat, attrs: tuple, clock_ns: float, scale: float,
-              overhead_ns: float, mul_tile: int | None = None) -> tuple[int, OpTiming]:
-    """(stages, timing) of the cheapest pipelining of the op's unit that meets the clock."""
+              overhead_ns: float, mul_tile: int | None = None,
+              first_stage: bool = False) -> tuple[int, OpTiming]:
+    """(stages, timing) of the cheapest pipelining of the op's unit that meets the clock;
+    ``first_stage``: a pipelined unit's inputs see its slowest stage before the first
+    register (``OpTiming.in_delay_ns``; the verified targets; the estimate-only models
+    keep 0, their schedules as they were)."""
     cls, kw = unit_spec(kind, fmt, attrs, mul_tile)
     fixed = cls in (FPSign, FPCmp, FPMinMax)
     c = None
@@ -86,7 +90,8 @@ def fp_choice(kind: str, fmt: FPFormat, attrs: tuple, clock_ns: float, scale: fl
     assert c is not None
     lat = c["latency"]
     delay = c["delay_ns"] * scale
-    return stages, OpTiming(lat, delay, int(c["lut"]), int(c["ff"]), int(c["dsp"]), None, 1, True)
+    return stages, OpTiming(lat, delay, int(c["lut"]), int(c["ff"]), int(c["dsp"]), None, 1, True,
+                            delay if first_stage and lat else 0.0)
 
 
 def op_attrs(op) -> tuple:
@@ -157,7 +162,9 @@ def _measured_choice(by_stages: dict, budget_ns: float) -> tuple[int, OpTiming]:
     fit = [st for st, (d, *_a) in by_stages.items() if d <= budget_ns]
     st = min(fit) if fit else min(by_stages, key=lambda s: (by_stages[s][0], s))
     delay, lut, ff, dsp = by_stages[st]
-    return st, OpTiming(st, delay, lut, ff, dsp, None, 1, True)
+    # the measurement is the unit's worst stage: its first stage (from the operands) and
+    # its last (to the result) are taken to be that long
+    return st, OpTiming(st, delay, lut, ff, dsp, None, 1, True, delay if st else 0.0)
 
 
 def fp_timing(target, op) -> tuple[int, OpTiming]:
@@ -178,4 +185,4 @@ def fp_timing(target, op) -> tuple[int, OpTiming]:
     # registers' outputs are at time 0 of a step in the scheduler's model, as here; a
     # stage has the chain budget (the clock less the target's step overhead)
     return fp_choice(op.kind, op.attrs["fmt"], op_attrs(op), float(target.chain_budget_ns),
-                     round(scale, 6), 0.0, target.tech.fp_mul_tile)
+                     round(scale, 6), 0.0, target.tech.fp_mul_tile, target.library is not None)

@@ -75,6 +75,8 @@ class OpTiming:
     resource: str | None
     occupancy: int
     pipelined: bool
+    #: a multi-cycle op's logic before its first register (``SchedOp.in_delay_ns``)
+    in_delay_ns: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
