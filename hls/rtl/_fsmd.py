@@ -28,11 +28,11 @@ from ..binding import Binding, is_wire_use
 from ..errors import RTLError
 from ..ir import Block, Const, Function, MemoryObject, Op, Param, Value, op_def
 from ..memory import MemPorts
-from ..scheduling import skipped
+from ..scheduling import op_timing, skipped
 from ..targets import MEMORY
 from ._fp import connect_fp, fp_unit
 from ._pipeline import PipelineRTL
-from ._units import SeqDivider, comb_expr, src_attrs
+from ._units import SeqDivider, comb_expr, pipelined_mul, src_attrs
 
 #: ports of every memory the datapath sees (the scheduler assumed the same model)
 NPORTS = MEMORY.ports
@@ -290,6 +290,12 @@ class FunctionRTL(Elaboratable):
                 p = bd.port_of[op]
                 lane, size = op.attrs["lane"], op.attrs["size"]
                 m.d.comb += w.eq(ports.port[p].q[8 * lane:8 * (lane + size)])
+                continue
+            if k == "mul" and op_timing(fs.target, op).latency:
+                unit = pipelined_mul(op, fs.target)
+                m.submodules[f"mul_{w.name}"] = unit
+                m.d.comb += [unit.a.eq(rd(op.operands[0])), unit.b.eq(rd(op.operands[1])),
+                             unit.ce.eq(advance), w.eq(unit.o)]
                 continue
             if op_def(k).float:
                 unit, _ = fp_unit(op, fs.target)

@@ -31,8 +31,8 @@ from amaranth.hdl import Cat, Const as AConst, Mux, Signal
 from ..errors import RTLError
 from ..ir import Op, op_def, used_outside
 from ._fp import connect_fp, fp_unit
-from ..scheduling import LoopPipeline
-from ._units import SeqDivider, comb_expr, src_attrs
+from ..scheduling import LoopPipeline, op_timing
+from ._units import SeqDivider, comb_expr, pipelined_mul, src_attrs
 
 
 def exit_slot(lp: LoopPipeline) -> int:
@@ -190,6 +190,12 @@ class PipelineRTL:
                              div.b.eq(self.read_at(op.operands[1], t)),
                              div.signed.eq(k in ("sdiv", "srem")),
                              w.eq(div.quot if k in ("udiv", "sdiv") else div.rem)]
+            elif k == "mul" and op_timing(f.fs.target, op).latency:
+                unit = pipelined_mul(op, f.fs.target)
+                m.submodules[f"pl_{b.name}_mul{self.ops.index(op)}"] = unit
+                m.d.comb += [unit.a.eq(self.read_at(op.operands[0], t)),
+                             unit.b.eq(self.read_at(op.operands[1], t)), unit.ce.eq(1),
+                             w.eq(unit.o)]
             elif op_def(k).float:
                 unit, _ = fp_unit(op, f.fs.target)
                 m.submodules[f"pl_{b.name}_fp{self.ops.index(op)}"] = unit

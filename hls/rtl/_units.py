@@ -93,6 +93,60 @@ class SeqDivider(Elaboratable):
         return m
 
 
+class PipelinedMul(Elaboratable):
+    """A multiply ``o = (a * b) mod 2**width`` in two pipeline stages, as the ECP5 target
+    builds multiplies that span several MULT18X18D blocks (``TechParams.mul_tile``):
+
+    1. the partial products ``a[i:i+t] * b[j:j+t]`` (each one DSP block) of the tiles whose
+       offset is below ``width``, registered;
+    2. their shifted sum truncated to ``width`` bits, registered.
+
+    The registers advance when ``ce`` is 1 (the FSM's ``advance``; 1 in a pipeline), so
+    ``o`` holds the product of the operands of two advancing cycles before.  Only the
+    low ``width`` bits are kept, so the operands' signedness does not matter (as for the
+    op's combinational form, ``(a * b)[:width]``)."""
+
+    def __init__(self, width: int, wa: int, wb: int, tile: int):
+        self.width, self.tile = width, tile
+        self.a = Signal(wa, name="a")
+        self.b = Signal(wb, name="b")
+        self.ce = Signal(name="ce")
+        self.o = Signal(width, name="o")
+
+    def tiles(self) -> list[tuple[int, int, int, int]]:
+        t, w = self.tile, self.width
+        return [(xl, min(xl + t, len(self.a)), yl, min(yl + t, len(self.b)))
+                for xl in range(0, len(self.a), t) for yl in range(0, len(self.b), t)
+                if xl + yl < w]
+
+    def elaborate(self, platform):
+        m = Module()
+        w = self.width
+        pps = []
+        for k, (xl, xh, yl, yh) in enumerate(self.tiles()):
+            keep = min(w - (xl + yl), (xh - xl) + (yh - yl))
+            r = Signal(keep, name=f"pp{k}")
+            with m.If(self.ce):
+                m.d.sync += r.eq((self.a[xl:xh] * self.b[yl:yh])[:keep])
+            pps.append((r, xl + yl))
+        total = sum(((r << off)[:w] for r, off in pps[1:]), start=pps[0][0])
+        with m.If(self.ce):
+            m.d.sync += self.o.eq(total[:w])
+        return m
+
+
+def pipelined_mul(op, target) -> PipelinedMul:
+    """The two-stage multiplier of a ``mul`` op the target pipelines (its timing has
+    latency 2: ``TechParams.mul_tile``)."""
+    from ..scheduling import op_timing     # (scheduling imports the RTL's units)
+
+    lat = op_timing(target, op).latency
+    if lat != 2:
+        raise RTLError(f"internal error: a pipelined multiply of latency {lat}, not 2")
+    return PipelinedMul(op.width, op.operands[0].width, op.operands[1].width,
+                        target.tech.mul_tile)
+
+
 def src_attrs(op) -> dict:
     """The ``hls_src`` attribute ("file:line") of the wire that carries ``op``'s value, so
     that a timing path reported on the Verilog (``hls.pnr``) maps back to C source lines."""

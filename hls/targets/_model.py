@@ -110,6 +110,11 @@ class TechParams:
     #: a two-writer array from flip-flops): an on-chip memory the schedule writes twice in
     #: a cycle is scheduled again with one port
     ram_single_writer: bool = False
+    #: multiplies wider than one DSP tile of this many bits are built in two pipeline
+    #: stages (``hls.rtl.PipelinedMul``: tile products, then their sum): a multiply over
+    #: several MULT18X18D blocks with its carry chain does not fit a cycle between the
+    #: FSM's multiplexers on ECP5 (hist_cdf_u8: 15 ns); None: combinational
+    mul_tile: int | None = None
 
 
 #: Most quotient bits a sequential divider retires per cycle (restoring steps chained in one
@@ -351,8 +356,21 @@ def _lib_timing(library: str, tech: TechParams, kind: str, width: int) -> OpTimi
         return OpTiming(1, delay, 0, 0, 0, None, 1, True)
     if kind == "store":
         return _comb(delay, 0)
+    if kind == "mul" and tech.mul_tile and len(mul_tiles(width, tech.mul_tile)) > 1:
+        # two stages: one tile's product before the first register, nothing after the last
+        tiles = mul_tiles(width, tech.mul_tile)
+        first = data.delay(min(width, tech.mul_tile))
+        regs = sum(min(width - (xl + yl), 2 * tech.mul_tile) for xl, yl in tiles) + width
+        return OpTiming(2, 0.0, lut, regs, len(tiles), None, 1, True, first)
     resource = f"mul{width}" if kind == "mul" else None
     return _comb(delay, lut, ff, dsp, resource)
+
+
+def mul_tiles(width: int, tile: int) -> list[tuple[int, int]]:
+    """The (x, y) offsets of the ``tile`` x ``tile`` partial products of a ``width``-bit
+    multiply truncated to ``width`` bits (those whose offset is below it)."""
+    return [(xl, yl) for xl in range(0, width, tile) for yl in range(0, width, tile)
+            if xl + yl < width]
 
 
 @dataclass(frozen=True, slots=True)
