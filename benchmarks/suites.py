@@ -184,17 +184,24 @@ def main(argv=None) -> int:
     todo = [p for p in discover(ch, pb) if not args.names or p["name"] in args.names
             or p["suite"] in args.names]
     rows = []
+    order = [p["name"] for p in todo]
+
+    def write() -> list[str]:     # after every program: a long campaign keeps what it ran
+        rows.sort(key=lambda r: order.index(r["name"]))
+        done = {r["name"] for r in rows}
+        left = [n for n in order if n not in done]
+        args.out.write_text(json.dumps({"rows": rows, "not_run": left}, indent=1) + "\n")
+        lines = render(rows) + ([f"Not run (yet): {', '.join(left)}."] if left else [])
+        args.out.with_suffix(".md").write_text("\n".join(lines) + "\n")
+        return lines
+
     with ProcessPoolExecutor(args.jobs) as ex:
         futs = [ex.submit(run_one, p, not args.no_pnr, args.max_cycles) for p in todo]
         for f in as_completed(futs):
             rows.append(f.result())
             print(json.dumps(rows[-1]), flush=True)
-    order = [p["name"] for p in todo]
-    rows.sort(key=lambda r: order.index(r["name"]))
-    args.out.write_text(json.dumps({"rows": rows}, indent=1) + "\n")
-    lines = render(rows)
-    args.out.with_suffix(".md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+            write()
+    print("\n".join(write()))
     return 0
 
 
