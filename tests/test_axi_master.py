@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -181,11 +180,9 @@ def _verilator_env(monkeypatch):
 def _build_cached(runner, text: str, module: str, vl, logdir: Path) -> Path:
     """Build the Verilator model once per Verilog text (content-addressed cache, as
     hls.verify does; built in a private directory, then renamed into place)."""
-    import cocotb
-
     from hls.verify import default_cache_dir
-    key = hashlib.sha256("\0".join([text, cocotb.__version__, vl.version,
-                                     os.environ.get("CXXFLAGS", "")]).encode()).hexdigest()[:20]
+    from hls.verify._axi_cosim import cocotb_build_key
+    key = cocotb_build_key(vl, text)
     cache = default_cache_dir().parent / "cocotb"
     build = cache / f"{module}-{key}"
     if not (build / module).exists():

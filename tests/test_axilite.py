@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
@@ -378,8 +377,8 @@ def test_axilite_protocol_cocotb(tmp_path, monkeypatch):
     text = dut_verilog()
     pkg = write_vitis_package(tmp_path / "pkg", INTERFACE, verilog=text)
     # the C++ build takes about a minute: cache it by content, as hls.verify does
-    key = hashlib.sha256("\0".join([
-        text, cocotb.__version__, vl.version, os.environ.get("CXXFLAGS", "")]).encode()).hexdigest()[:20]
+    from hls.verify._axi_cosim import cocotb_build_key
+    key = cocotb_build_key(vl, text)
     cache = default_cache_dir().parent / "cocotb"
     build = cache / f"{MODULE}-{key}"
     runner = get_runner("verilator")

@@ -84,12 +84,19 @@ def _verilator_env(vl):
         os.environ.update(saved)
 
 
-def _build(runner, verilog: str, module: str, vl, cache_dir: Path | None, log: Path) -> Path:
+def cocotb_build_key(vl, *parts: str) -> str:
+    """The content key of a cocotb Verilator build of ``parts`` (the Verilog, ...): also
+    cocotb's version *and installation directory* (the binary links its VPI library by
+    path, so another venv is another build), Verilator's version and the C++ flags."""
     import cocotb  # noqa: PLC0415
 
-    key = hashlib.sha256("\0".join([
-        verilog, module, cocotb.__version__, vl.version,
+    return hashlib.sha256("\0".join([
+        *parts, cocotb.__version__, str(Path(cocotb.__file__).resolve().parent), vl.version,
         os.environ.get("CXXFLAGS", ""), os.environ.get("MAKEFLAGS", "")]).encode()).hexdigest()[:20]
+
+
+def _build(runner, verilog: str, module: str, vl, cache_dir: Path | None, log: Path) -> Path:
+    key = cocotb_build_key(vl, verilog, module)
     cache = Path(cache_dir) if cache_dir else default_cache_dir().parent / "cocotb"
     build = cache / f"{module}-{key}"
     if (build / module).exists():
