@@ -15,27 +15,40 @@ counts it (:func:`hls.estimate.yosys_ecp5_area`: LUT = ``LUT4 + 2 CCU2C + 4
 TRELLIS_DPR16X4``, the library's unit):
 
 ``ops``        every op with hardware of its own (unshared, or in a pipeline: every op
-               there has its own) at the library's area for its class and width; an
-               operand that is a constant changes that: a shift or rotate by a constant is
-               wiring, ``and``/``or``/``xor`` with a constant fold into the next LUT, an
-               equality compare is the ``icmp_eq`` class, against a constant half of it
+               there has its own; a pipelined phi is a 2:1 mux) at the library's area for
+               its class and width, with what synthesis removes taken out: a shift or
+               rotate by a constant is wiring, ``and``/``or``/``xor`` with a constant
+               fold into the next LUT, an equality compare is the ``icmp_eq`` class (half
+               of it against a constant); ``add``/``sub``/``select``/bitwise ops are
+               computed in the bits that are used (:func:`demanded_bits`) and can be
+               non-zero; a select inside a tree of selects costs ``SELECT_TREE`` of one,
+               a two-input bitwise op inside a tree of them ``LOGIC_TREE``; a multiply's
+               LUTs are the carry chains summing its partial products (:func:`mul_lut`);
+               floating-point units their cost model times ``FP_LUT_SCALE`` /
+               ``FP_FF_SCALE`` (measured, see there)
 ``dsp``        a multiply's ``MULT18X18D`` as Yosys's ``mul2dsp`` splits it: 18-bit
                chunks of each operand, the partial products below the bits the design
-               uses (:func:`mul_dsp`; operands' significant bits: a constant's length, a
-               ``zext``'s source, the product's demanded bits by :func:`demanded_bits`)
+               uses (:func:`mul_dsp`; operand bits as the RTL reads them: a constant's
+               length, a ``zext``'s source, a ``sext`` of at most 18 bits its source, a
+               register shared by several values its whole width); a floating-point
+               multiplier's significand product likewise (:func:`_fp_dsp`)
 ``units``      shared multipliers (once per instance) and sequential dividers (the
                structure of :class:`hls.rtl.SeqDivider`: ``k`` restoring steps of an adder
                and a mux, operand and result negation when signed, its registers)
 ``registers``  the binding's registers, argument registers, return and call-capture
                registers, the state register (binary: ``nstates.bit_length()``, Yosys
                keeps the encoding), pipeline slot counters, valid and first bits, and the
-               pipeline register chains (:func:`hls.rtl.chain_stages`)
+               pipeline register chains (:func:`hls.rtl.chain_stages`): each stage only
+               the bits a reader at that stage or later uses and that can be non-zero
+               (:func:`_chain_ffs`; the copies of a sign bit merge, a stage nobody reads
+               is removed)
 ``muxes``      the input multiplexers: of every register written from more than one
                source (phi copies, values sharing a register), of shared units' operands,
                of memory ports' address and write data (one source per distinct value an
-               access drives); ``MUX_LUT`` LUTs per extra input per bit
-``fsm``        next-state and state decode: ``FSM_LUT`` LUTs per state, pipeline
-               controllers
+               access drives); ``MUX_LUT`` per variable and ``MUX_CONST_LUT`` per
+               constant input per bit
+``fsm``        next-state logic and state decode: ``FSM_LUT`` per state, and per
+               ``II + stages`` of a pipeline controller
 ``memories``   on-chip memories (locals, ROMs) by ECP5 rules: a synchronous memory above
                ``LUTRAM_MAX_BITS`` is DP16KD (18 Kib; its aspect ratios, :func:`dp16kd`),
                reported as ``bram18``; smaller ones and asynchronous (LUT RAM) ones are
@@ -43,10 +56,15 @@ TRELLIS_DPR16X4``, the library's unit):
                most one port writes, else registers with a write decode and read
                multiplexers; a ROM is LUTs (16 words per LUT4 per bit)
 
+The library's figures and ``mul_dsp``/``dp16kd`` are measurements and device rules; the
+three multiplexer/FSM constants are the only fitted ones (least squares against Yosys
+over the shared kernels, ``benchmarks/area_ecp5.py --fit``, with a leave-one-out check in
+``benchmarks/results/area_ecp5.md``).  What the model does not see: logic ABC duplicates
+into the cones of registers written under complex conditions (dcblock_iir's pipeline
+exits), Yosys building a block-RAM-sized array in flip-flops (dataflow_img).
+
 The top's interface memories are ports, outside the count; interface adapters (the Alveo
-AXI adapters) are not modelled on ECP5 (there are none).  The constants are derived in
-``benchmarks/area_ecp5.py`` (see the module docstring there and
-``benchmarks/results/area_ecp5.md``).
+AXI adapters) are not modelled on ECP5 (there are none).
 """
 
 from __future__ import annotations
@@ -59,20 +77,35 @@ from ..ir import Const, Function, MemoryObject, Module, Op, op_def
 from ..scheduling import op_timing
 from ..targets import Target
 
-__all__ = ["Area", "FP_FF_SCALE", "FP_LUT_SCALE", "FSM_LUT", "LUTRAM_MAX_BITS", "MUX_LUT", "area_report", "dataflow_resources",
+__all__ = ["Area", "FP_FF_SCALE", "FP_LUT_SCALE", "FSM_LUT", "LOGIC_TREE", "SELECT_TREE", "LUTRAM_MAX_BITS", "MUX_CONST_LUT", "MUX_LUT", "area_report", "dataflow_resources",
            "demanded_bits", "dp16kd", "function_area", "function_resources", "memory_bram18",
-           "mul_dsp"]
+           "mul_dsp", "mul_lut", "select_trees"]
 
-#: LUTs per extra input per bit of a register/unit/port multiplexer (see the module docstring)
-MUX_LUT = 1.0
-#: LUTs per FSM state (next-state logic and state decode)
-FSM_LUT = 1.0
+#: LUTs per input per bit of a register, unit-operand or memory-port multiplexer with
+#: two or more sources (variable inputs), per constant input, and per FSM state (next
+#: state, state decode, a pipeline controller counting ``II + stages``): fitted to Yosys
+#: ``synth_ecp5`` by ``benchmarks/area_ecp5.py --fit``, non-negative least squares of
+#: the LUTs the rest of the model leaves unexplained, relative errors, over the 19
+#: kernels of ``benchmarks/results/area_ecp5.md`` (dataflow_img left out, see there).
+#: About half a LUT per input bit agrees with a LUT4 taking two data/select pairs of a
+#: one-hot multiplexer; the per-state figure absorbs the decode logic ABC duplicates into
+#: each register's cone
+MUX_LUT = 0.44
+MUX_CONST_LUT = 0.26
+FSM_LUT = 6.75
 #: the floating-point units' cost models (:mod:`hls.fpu`, LUT6-style formulas) against
 #: Yosys ``synth_ecp5`` of the units alone: binary32 ``fadd`` 871 LUT / 115 FF (model
 #: 398 / 175), ``fmul`` 1166 / 165 (model 576 / 218), both 2 stages at 10 ns
 #: (``benchmarks/area_ecp5.py --fp-units``): LUTs x 2.09, FFs x 0.71 on ECP5
 FP_LUT_SCALE = round((871 + 1166) / (398 + 576), 2)
 FP_FF_SCALE = round((115 + 165) / (175 + 218), 2)
+#: LUTs per bit of a select inside a tree of selects, relative to a lone one: a slice's
+#: PFUMX and L6MUX21 are the two mux levels above its LUT4s, so a tree of 2:1 muxes
+#: needs LUTs for about half of them (an 8:1 mux, 7 selects: 4 LUT4s)
+SELECT_TREE = 0.5
+#: the same for a two-input bitwise op inside a tree of them: a LUT4 computes any function
+#: of four inputs, three two-input gates
+LOGIC_TREE = 1 / 3
 #: a synchronous on-chip memory of at most this many bits is LUT RAM, above it DP16KD
 LUTRAM_MAX_BITS = 1024
 
@@ -87,6 +120,11 @@ class Area:
     (``parts[name] = [lut, ff, dsp, bram18]``)."""
 
     parts: dict[str, list] = field(default_factory=dict)
+    #: structural counts the calibration fits constants to (not reported)
+    features: dict[str, float] = field(default_factory=dict)
+
+    def feature(self, name: str, n: float) -> None:
+        self.features[name] = self.features.get(name, 0) + n
 
     def add(self, part: str, lut: float = 0, ff: float = 0, dsp: int = 0, bram18: int = 0) -> None:
         p = self.parts.setdefault(part, [0.0, 0.0, 0, 0])
@@ -167,6 +205,18 @@ def operand_demand(u: Op, i: int, d: int) -> int:
     return getattr(v, "width", 0)
 
 
+def mul_lut(a_bits: int, b_bits: int, y_bits: int) -> int:
+    """LUTs of the adders that sum a multiply's partial products (:func:`mul_dsp`): one
+    carry chain per partial product after the first, from its position to ``y_bits``
+    (the library's samples: 12 at 24 bits, 28 at 32; it undercounts the 48- and 64-bit
+    samples, 149 and 606, whose sums Yosys builds less tightly)."""
+    if a_bits < 2 or b_bits < 2 or y_bits <= 0:
+        return 0
+    na, nb = math.ceil(a_bits / 18), math.ceil(b_bits / 18)
+    pos = sorted(18 * (i + j) for i in range(na) for j in range(nb) if 18 * (i + j) < y_bits)
+    return sum(y_bits - p for p in pos[1:])
+
+
 def demanded_bits(f: Function) -> dict[Op, int]:
     """How many low bits of each op's result the function uses: a backward data-flow fixed
     point of :func:`operand_demand` (ops with effects, terminators and calls read their
@@ -245,6 +295,8 @@ def _bits(v, demand: dict) -> int:
     d = demand.get(v, v.width) if isinstance(v, Op) else v.width
     if isinstance(v, Op) and v.kind == "sext":
         return min(d, v.operands[0].width)
+    if isinstance(v, Op) and v.kind == "sub":     # sign-extended: the copies merge
+        return min(d, v.width, max(_significant(x) for x in v.operands) + 1)
     if isinstance(v, Op) and v.kind == "phi":
         ins = [x for _, x in v.incoming]
         if all(isinstance(x, Const) for x in ins):
@@ -255,10 +307,11 @@ def _bits(v, demand: dict) -> int:
 
 # ----------------------------------------------------------------------- operations
 def _op_lut_dsp(target: Target, op: Op, demand: dict[Op, int],
-                operand_bits=None) -> tuple[float, int]:
+                operand_bits=None, tree: set | None = None) -> tuple[float, int]:
     """(LUTs, DSPs) of one op with hardware of its own on a characterised target;
     ``operand_bits(v)``: a multiply operand's bits as the RTL reads it (default
-    :func:`_mul_bits`)."""
+    :func:`_mul_bits`); ``tree``: the selects that only feed selects
+    (:func:`select_trees`)."""
     t = op_timing(target, op)
     k = op.kind
     ops = op.operands
@@ -279,19 +332,21 @@ def _op_lut_dsp(target: Target, op: Op, demand: dict[Op, int],
         a, b = (min((operand_bits or _mul_bits)(v), d) for v in ops)
         if any(isinstance(v, Const) and v.value & (v.value - 1) == 0 for v in ops):
             return 0.0, 0                    # by a power of two (or 0): a shift
-        return t.area_lut, mul_dsp(a, b, d)
+        return mul_lut(a, b, min(d, a + b)), mul_dsp(a, b, d)
     if k in _NARROWABLE:
         if k == "select" and all(isinstance(v, Const) for v in ops[1:]):
             return 0.0, 0                    # each bit is a constant, the condition or not
         w = min(op.width, demand.get(op, op.width) or op.width, max(_significant(op), 1))
-        if w < op.width:
-            return float(op_timing(target, _Resized(op, w)).area_lut), t.area_dsp
+        lut = float(t.area_lut if w == op.width else op_timing(target, _Resized(op, w)).area_lut)
+        if tree is not None and op in tree:
+            lut *= SELECT_TREE if k == "select" else LOGIC_TREE
+        return lut, t.area_dsp
     return float(t.area_lut), t.area_dsp
 
 
 #: ops whose result bit ``i`` needs operand bits ``<= i`` only: computed in the bits that
 #: are used and can be non-zero
-_NARROWABLE = {"add", "sub", "select"}
+_NARROWABLE = {"add", "sub", "select", "and", "or", "xor"}
 
 
 class _Resized:
@@ -306,6 +361,30 @@ class _Resized:
 class _Narrow:
     def __init__(self, v, width: int):
         self.width = width
+
+
+def select_trees(f: Function) -> set:
+    """The selects of ``f`` whose every use is a data operand of another select, and the
+    bitwise ops (``and``/``or``/``xor`` of two variables) whose every use is another such
+    op: parts of a larger function that synthesis packs into fewer LUT4s."""
+    uses: dict[Op, list] = {}
+    for u in f.ops():
+        vals = [v for _, v in u.incoming] if u.kind == "phi" else u.operands
+        for i, v in enumerate(vals):
+            if isinstance(v, Op):
+                uses.setdefault(v, []).append((u, i if u.kind != "phi" else -1))
+    def logic(u: Op) -> bool:
+        return u.kind in _BITWISE and not any(isinstance(v, Const) for v in u.operands)
+
+    out = set()
+    for op in f.ops():
+        if not uses.get(op):
+            continue
+        if op.kind == "select" and all(u.kind == "select" and i > 0 for u, i in uses[op]):
+            out.add(op)
+        elif logic(op) and all(logic(u) for u, _ in uses[op]):
+            out.add(op)
+    return out
 
 
 def _fp_dsp(op: Op, default: int) -> int:
@@ -357,9 +436,19 @@ def _src(v):
     return ("c", v.value, v.width) if isinstance(v, Const) else v
 
 
-def _mux_bits(sources: list, width: int) -> float:
-    n = len(set(sources))
-    return width * max(0, n - 1)
+def _mux(area: "Area", sources: list, width: int) -> None:
+    """The input multiplexer of a ``width``-bit register, unit operand or memory port
+    with these ``sources`` (one per write; equal ones counted once): nothing for a single
+    source (the flip-flops' enable), else ``MUX_LUT`` per variable and ``MUX_CONST_LUT``
+    per constant input per bit (a constant input is an OR of state decodes)."""
+    srcs = set(sources)
+    if len(srcs) < 2:
+        return
+    n_const = sum(1 for x in srcs if isinstance(x, tuple) and x[0] == "c")
+    n_var = len(srcs) - n_const
+    area.feature("mux_var_bits", width * n_var)
+    area.feature("mux_const_bits", width * n_const)
+    area.add("muxes", width * (MUX_LUT * n_var + MUX_CONST_LUT * n_const))
 
 
 def _used_memories(f: Function) -> list[MemoryObject]:
@@ -409,6 +498,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
 
     area = Area()
     demand = demanded_bits(f)
+    tree = select_trees(f)
     states = sum(bs.length for bs in fs.blocks.values()) + 1
     pipes = fs.pipelines
     members: dict[int, list] = {}
@@ -432,6 +522,11 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
     # ---- ops with hardware of their own, FP units, call capture registers
     for op in f.ops():
         d = op_def(op.kind)
+        if op.kind == "phi" and op.block in pipes:
+            # the first iteration's value or the previous iteration's: a 2:1 mux
+            w = min(op.width, demand.get(op) or op.width)
+            area.add("ops", target.timing("select", max(w, 1)).area_lut)
+            continue
         if op.kind == "phi" or op in bd.unit_of or op.kind in ("load", "store", "call"):
             if op.kind == "call" and op.width:
                 area.add("registers", ff=op.width)
@@ -445,7 +540,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
             area.add("ops", FP_LUT_SCALE * t.area_lut, FP_FF_SCALE * t.area_ff,
                      _fp_dsp(op, t.area_dsp))
             continue
-        lut, dsp = _op_lut_dsp(target, op, demand, lambda v, op=op: operand_bits(v, op))
+        lut, dsp = _op_lut_dsp(target, op, demand, lambda v, op=op: operand_bits(v, op), tree)
         area.add("ops", lut, 0, dsp)
 
     # ---- shared units and their operand multiplexers
@@ -453,17 +548,20 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
         for ops in insts:
             op = ops[0]
             if op.kind == "mul":
-                # the unit's operands are multiplexed per state: Yosys sees them whole
+                # the unit's operands are multiplexed per state, as the FSM reads them;
+                # a constant among them is seen whole (measured: hist_cdf_u8's 32-bit
+                # unit multiplying by 255 is 3 MULT18X18D)
                 d = max(demand.get(o) or o.width for o in ops)
-                w = max(o.width for o in ops)
-                t = op_timing(target, op)
-                area.add("units", t.area_lut, 0, mul_dsp(min(w, d), min(w, d), d))
+                a, b = (min(d, max(o.width if isinstance(o.operands[i], Const)
+                                   else operand_bits(o.operands[i], o) for o in ops))
+                        for i in (0, 1))
+                area.add("units", mul_lut(a, b, min(d, a + b)), 0, mul_dsp(a, b, d))
             else:
                 lut, ff = _divider(target, ops)
                 area.add("units", lut, ff)
             for i in (0, 1):
-                area.add("muxes", MUX_LUT * _mux_bits([_src(o.operands[i]) for o in ops],
-                                                      max(o.operands[i].width for o in ops)))
+                _mux(area, [_src(o.operands[i]) for o in ops],
+                     max(o.operands[i].width for o in ops))
 
     # ---- registers and their input multiplexers
     sources: dict[int, list] = {}
@@ -480,10 +578,11 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
     for r, w in enumerate(bd.reg_width):
         w = kept.get(r, w)
         area.add("registers", ff=w)
-        area.add("muxes", MUX_LUT * _mux_bits(sources.get(r, []), w))
+        _mux(area, sources.get(r, []), w)
     area.add("registers", ff=sum(p.width for p in f.scalar_params) + (f.return_width or 0)
              + states.bit_length())
     area.add("fsm", FSM_LUT * states)
+    area.feature("states", states)
 
     # ---- pipelines: controller and register chains
     for blk, lp in pipes.items():
@@ -491,6 +590,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
         area.add("registers", ff=(max(lp.ii, 2) - 1).bit_length() + 2 * S
                  + _chain_ffs(f, lp, demand, chain_stages(lp, f)))
         area.add("fsm", FSM_LUT * (lp.ii + S))
+        area.feature("states", lp.ii + S)
 
     # ---- memory ports: address and write-data multiplexers; on-chip memories
     accesses: dict[tuple, list[Op]] = {}
@@ -508,10 +608,10 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
     writes: dict[MemoryObject, set] = {}
     for (mem, port), ops in accesses.items():
         addr = [("call", id(o)) if o.kind == "call" else _src(o.operands[0]) for o in ops]
-        area.add("muxes", MUX_LUT * _mux_bits(addr, mem.addr_bits))
+        _mux(area, addr, mem.addr_bits)
         data = [("call", id(o)) if o.kind == "call" else _src(o.operands[1])
                 for o in ops if o.kind in ("store", "call")]
-        area.add("muxes", MUX_LUT * _mux_bits(data, 8 * mem.word_bytes))
+        _mux(area, data, 8 * mem.word_bytes)
         for o in ops:
             if o.kind in ("load", "call"):
                 reads.setdefault(mem, set()).add(port)

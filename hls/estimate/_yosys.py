@@ -221,7 +221,8 @@ def count_ecp5_cells(cells: dict[str, int]) -> dict:
     ``TRELLIS_FF``; ``dsp`` ``MULT18X18D`` (``alu54`` the ``ALU54B`` accumulators, none in
     generated designs so far); ``dp16kd`` the 18 Kib block RAMs, also as ``bram18``;
     ``pfumx``/``l6mux`` the slices' wide-function muxes (free: inside the slice, not
-    LUTs).  ``other``: any other cell type by name (never silently dropped)."""
+    LUTs; ``VLO``/``VHI`` constants are free).  ``other``: any other cell type by name
+    (never silently dropped)."""
     r = {k: 0 for k in _ECP5_CELLS}
     other: dict[str, int] = {}
     names = {v: k for k, v in _ECP5_CELLS.items()}
@@ -229,7 +230,7 @@ def count_ecp5_cells(cells: dict[str, int]) -> dict:
         name = name.lstrip("\\")
         if name in names:
             r[names[name]] += n
-        elif name not in _FREE:
+        elif name not in _FREE and name not in ("VLO", "VHI"):   # constant drivers
             other[name] = other.get(name, 0) + n
     r["lut"] = r["lut4"] + 2 * r["ccu2c"] + 4 * r["lutram"]
     r["bram18"] = r["dp16kd"]
