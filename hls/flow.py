@@ -37,7 +37,7 @@ from .pnr._wrapper import HARNESS_TOP, pnr_harness
 from .frontend import FrontendOptions, LoadedInput, load, read_input, warnings_off
 from .frontend import parse_module as parse_llvm
 from .interface import TopInterface
-from .ir import Function, MemoryObject, Module, print_module
+from .ir import Function, Module, print_module
 from .transforms import auto_partition_plan, partition_array
 from .package import write_vitis_package
 from .rtl import AlveoTop, TopRTL, emit_verilog
@@ -46,7 +46,6 @@ from .scheduling import (
     Profitability,
     iteration_states,
     loop_directives,
-    op_timing,
     schedule_function,
     unroll_factor,
 )

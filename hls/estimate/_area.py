@@ -49,19 +49,23 @@ TRELLIS_DPR16X4``, the library's unit):
                constant input per bit
 ``fsm``        next-state logic and state decode: ``FSM_LUT`` per state, and per
                ``II + stages`` of a pipeline controller
-``memories``   on-chip memories (locals, ROMs) by ECP5 rules: a synchronous memory above
-               ``LUTRAM_MAX_BITS`` is DP16KD (18 Kib; its aspect ratios, :func:`dp16kd`),
-               reported as ``bram18``; smaller ones and asynchronous (LUT RAM) ones are
-               ``TRELLIS_DPR16X4`` (16 x 4, one write port, a copy per read port) when at
-               most one port writes, else registers with a write decode and read
-               multiplexers; a ROM is LUTs (16 words per LUT4 per bit)
+``memories``   on-chip memories (locals, ROMs) by ECP5 rules as Yosys applies them: a
+               synchronous memory above ``LUTRAM_MAX_BITS`` written through at most one
+               port is DP16KD (18 Kib; its aspect ratios, :func:`dp16kd`), reported as
+               ``bram18``; smaller ones and asynchronous (LUT RAM) ones are
+               ``TRELLIS_DPR16X4`` (16 x 4, one write port, a copy per read port); a
+               memory written through both ports (by the function or by callees it
+               forwards the memory to, :func:`port_use`) is registers with a 2:1 mux per
+               bit and write port and a read multiplexer per read port; a ROM is LUTs
+               (16 words per LUT4 per bit)
 
 The library's figures and ``mul_dsp``/``dp16kd`` are measurements and device rules; the
 three multiplexer/FSM constants are the only fitted ones (least squares against Yosys
 over the shared kernels, ``benchmarks/area_ecp5.py --fit``, with a leave-one-out check in
 ``benchmarks/results/area_ecp5.md``).  What the model does not see: logic ABC duplicates
-into the cones of registers written under complex conditions (dcblock_iir's pipeline
-exits), Yosys building a block-RAM-sized array in flip-flops (dataflow_img).
+into the cones of registers written under complex conditions (dcblock_iir's registers
+written at its pipeline's exit take 8 LUTs a bit), multiplies Yosys merges or maps
+otherwise (mat_horner_f32: 6 MULT18X18D where the model counts 8).
 
 The top's interface memories are ports, outside the count; interface adapters (the Alveo
 AXI adapters) are not modelled on ECP5 (there are none).
@@ -77,22 +81,42 @@ from ..ir import Const, Function, MemoryObject, Module, Op, op_def
 from ..scheduling import op_timing
 from ..targets import Target
 
-__all__ = ["Area", "FP_FF_SCALE", "FP_LUT_SCALE", "FSM_LUT", "LOGIC_TREE", "SELECT_TREE", "LUTRAM_MAX_BITS", "MUX_CONST_LUT", "MUX_LUT", "area_report", "dataflow_resources",
-           "demanded_bits", "dp16kd", "function_area", "function_resources", "memory_bram18",
-           "mul_dsp", "mul_lut", "select_trees"]
+__all__ = [
+    "FP_FF_SCALE",
+    "FP_LUT_SCALE",
+    "FSM_LUT",
+    "LOGIC_TREE",
+    "LUTRAM_MAX_BITS",
+    "MUX_CONST_LUT",
+    "MUX_LUT",
+    "SELECT_TREE",
+    "Area",
+    "area_report",
+    "dataflow_resources",
+    "demanded_bits",
+    "dp16kd",
+    "function_area",
+    "function_resources",
+    "memory_bram18",
+    "mul_dsp",
+    "mul_lut",
+    "port_use",
+    "select_trees",
+]
 
 #: LUTs per input per bit of a register, unit-operand or memory-port multiplexer with
 #: two or more sources (variable inputs), per constant input, and per FSM state (next
 #: state, state decode, a pipeline controller counting ``II + stages``): fitted to Yosys
 #: ``synth_ecp5`` by ``benchmarks/area_ecp5.py --fit``, non-negative least squares of
-#: the LUTs the rest of the model leaves unexplained, relative errors, over the 19
-#: kernels of ``benchmarks/results/area_ecp5.md`` (dataflow_img left out, see there).
-#: About half a LUT per input bit agrees with a LUT4 taking two data/select pairs of a
-#: one-hot multiplexer; the per-state figure absorbs the decode logic ABC duplicates into
+#: the LUTs the rest of the model leaves unexplained, relative errors, over the 20
+#: kernels of ``benchmarks/results/area_ecp5.md`` (leave-one-out there).  About half a
+#: LUT per input bit agrees with a LUT4 taking two data/select pairs of a one-hot
+#: multiplexer; a constant input costs nothing beyond the state decode (an OR of
+#: decoded states); the per-state figure absorbs the decode logic ABC duplicates into
 #: each register's cone
-MUX_LUT = 0.44
-MUX_CONST_LUT = 0.26
-FSM_LUT = 6.75
+MUX_LUT = 0.48
+MUX_CONST_LUT = 0.0
+FSM_LUT = 5.84
 #: the floating-point units' cost models (:mod:`hls.fpu`, LUT6-style formulas) against
 #: Yosys ``synth_ecp5`` of the units alone: binary32 ``fadd`` 871 LUT / 115 FF (model
 #: 398 / 175), ``fmul`` 1166 / 165 (model 576 / 218), both 2 stages at 10 ns
@@ -263,7 +287,7 @@ def _significant(v, depth: int = 0) -> int:
     if not isinstance(v, Op) or depth > 8:
         return v.width
     k, ops = v.kind, v.operands
-    sig = lambda x: _significant(x, depth + 1)  # noqa: E731
+    sig = lambda x: _significant(x, depth + 1)
     if k == "zext":
         return sig(ops[0])
     if k in ("trunc", "slice"):
@@ -288,21 +312,44 @@ def _significant(v, depth: int = 0) -> int:
     return v.width
 
 
-def _bits(v, demand: dict) -> int:
+def _low_zeros(v, depth: int = 0) -> int:
+    """Low bits of ``v`` known to be zero (a shift left by a constant, a mask)."""
+    if isinstance(v, Const):
+        return (v.value & -v.value).bit_length() - 1 if v.value else v.width
+    if not isinstance(v, Op) or depth > 8:
+        return 0
+    k, ops = v.kind, v.operands
+    lz = lambda x: _low_zeros(x, depth + 1)
+    if k == "shl" and isinstance(ops[1], Const):
+        return min(v.width, lz(ops[0]) + ops[1].value)
+    if k in ("zext", "sext", "trunc"):
+        return min(v.width, lz(ops[0]))
+    if k == "and":
+        return max(lz(x) for x in ops)
+    if k in ("or", "xor", "add", "sub", "select"):
+        return min(lz(x) for x in (ops[1:] if k == "select" else ops))
+    if k == "mul":
+        return min(v.width, lz(ops[0]) + lz(ops[1]))
+    return 0
+
+
+def _bits(v, demand: dict, pipelined: bool = False) -> int:
     """The flip-flops a register of ``v`` keeps: its demanded low bits that can be non-zero
-    (a ``sext``'s copies of the sign bit are one flip-flop, merged by synthesis; a phi's
-    bits are its demand, or its constants' when all its inputs are constants)."""
+    less those known zero (a ``sext``'s copies of the sign bit are one flip-flop, merged by
+    synthesis, as are a ``sub``'s; a phi's bits are its demand, or its constants' when all
+    its inputs are constants; ``pipelined``: a phi of a pipelined loop, whose register
+    holds the values entering the loop only)."""
     d = demand.get(v, v.width) if isinstance(v, Op) else v.width
     if isinstance(v, Op) and v.kind == "sext":
         return min(d, v.operands[0].width)
     if isinstance(v, Op) and v.kind == "sub":     # sign-extended: the copies merge
         return min(d, v.width, max(_significant(x) for x in v.operands) + 1)
     if isinstance(v, Op) and v.kind == "phi":
-        ins = [x for _, x in v.incoming]
-        if all(isinstance(x, Const) for x in ins):
+        ins = [x for pred, x in v.incoming if not (pipelined and pred is v.block)]
+        if ins and all(isinstance(x, Const) for x in ins):
             return min(d, max(x.value.bit_length() for x in ins))
         return min(d, v.width)
-    return min(d, _significant(v))
+    return max(0, min(d, _significant(v)) - _low_zeros(v))
 
 
 # ----------------------------------------------------------------------- operations
@@ -380,9 +427,7 @@ def select_trees(f: Function) -> set:
     for op in f.ops():
         if not uses.get(op):
             continue
-        if op.kind == "select" and all(u.kind == "select" and i > 0 for u, i in uses[op]):
-            out.add(op)
-        elif logic(op) and all(logic(u) for u, _ in uses[op]):
+        if op.kind == "select" and all(u.kind == "select" and i > 0 for u, i in uses[op]) or logic(op) and all(logic(u) for u, _ in uses[op]):
             out.add(op)
     return out
 
@@ -418,7 +463,7 @@ def _divider(target: Target, ops: list[Op]) -> tuple[float, float]:
     w = max(op.width for op in ops)
     k = target.divider_bits(w)
     n = -(-w // k)
-    add = lambda x: target.timing("add", min(max(x, 1), 64)).area_lut  # noqa: E731
+    add = lambda x: target.timing("add", min(max(x, 1), 64)).area_lut
     mux = target.timing("select", w).area_lut
     lut = k * (add(w + 2) + mux) + add(n.bit_length() + 1)
     ff = n * k + 2 * w + (n + 1).bit_length()
@@ -436,7 +481,7 @@ def _src(v):
     return ("c", v.value, v.width) if isinstance(v, Const) else v
 
 
-def _mux(area: "Area", sources: list, width: int) -> None:
+def _mux(area: Area, sources: list, width: int) -> None:
     """The input multiplexer of a ``width``-bit register, unit operand or memory port
     with these ``sources`` (one per write; equal ones counted once): nothing for a single
     source (the flip-flops' enable), else ``MUX_LUT`` per variable and ``MUX_CONST_LUT``
@@ -476,7 +521,7 @@ def _memory_area(area: Area, mem: MemoryObject, reads: set, writes: set, sdp: bo
         area.add("memories", lut=nr * w * math.ceil(d / 16) + nr * w * max(0, math.ceil(d / 64) - 1),
                  ff=0 if mem.async_read else nr * w)
         return
-    if not mem.async_read and bits > LUTRAM_MAX_BITS:
+    if not mem.async_read and bits > LUTRAM_MAX_BITS and len(writes) <= 1:
         area.add("memories", bram18=dp16kd(d, w, sdp))
         return
     if len(writes) <= 1:
@@ -484,16 +529,54 @@ def _memory_area(area: Area, mem: MemoryObject, reads: set, writes: set, sdp: bo
         read_mux = nr * w * max(0, math.ceil(d / 16) - 1)
         area.add("memories", lut=4 * cells + read_mux, ff=0 if mem.async_read else nr * w)
         return
-    # two write ports: registers, a write decode and a read multiplexer per read port
-    area.add("memories", lut=bits * len(writes) / 2 + nr * w * math.ceil(d / 4),
+    # written through both ports: registers (measured: dataflow_img's 256 x 16 array,
+    # stored through both ports, is 4096 flip-flops, not a DP16KD; hist_cdf_u8's 64 x 32
+    # LUT-RAM array 2048), a 2:1 mux per bit and write port (the decoded enables are
+    # shared) and a d:1 read multiplexer per bit and read port: d/2 LUT4s as 2:1 muxes,
+    # the slices' PFUMX/L6MUX21 two levels above them, a LUT4 level per 8:1 beyond
+    read_mux = math.ceil(d / 2) + math.ceil(d / 16) if d > 1 else 0
+    area.add("memories", lut=bits * len(writes) + nr * w * read_mux,
              ff=bits + (0 if mem.async_read else nr * w))
 
 
+def port_use(module: Module, schedules, bindings) -> dict:
+    """``(function, memory) -> (ports read, ports written)`` for every memory a function
+    accesses, its own accesses and those of the callees it forwards the memory to."""
+    out: dict[tuple, tuple[set, set]] = {}
+    done: set = set()
+
+    def visit(f: Function) -> None:
+        if f in done:
+            return
+        done.add(f)
+        bd, fs = bindings[f], schedules[f]
+        own = dict(bd.port_of)
+        for lp in fs.pipelines.values():
+            own.update(lp.port_of)
+        for op, port in own.items():
+            r, w = out.setdefault((f, op.mem), (set(), set()))
+            (w if op.kind == "store" else r).add(port)
+        for op in f.ops():
+            if op.kind == "call":
+                callee = op.attrs["callee"]
+                visit(callee)
+                for pp, mem, _ in op.call_ptr_args():
+                    cr, cw = out.get((callee, pp.mem), ({0, 1}, {0, 1}))
+                    r, w = out.setdefault((f, mem), (set(), set()))
+                    r |= cr
+                    w |= cw
+
+    for f in module.functions:
+        visit(f)
+    return out
+
+
 def function_area(module: Module, target: Target, f: Function, fs, bd,
-                  external: frozenset = frozenset()) -> Area:
+                  external: frozenset = frozenset(), callee_ports: dict | None = None) -> Area:
     """The :class:`Area` of one function's FSMD (its callees are functions of their own)
     on a characterised target.  ``external``: memories outside the design (the top's
-    interface memories and external globals)."""
+    interface memories and external globals); ``callee_ports``: :func:`port_use` (which
+    ports a callee reads and writes of a memory a call forwards; else both)."""
     from ..rtl import chain_stages
 
     area = Area()
@@ -544,7 +627,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
         area.add("ops", lut, 0, dsp)
 
     # ---- shared units and their operand multiplexers
-    for cls, insts in bd.units.items():
+    for insts in bd.units.values():
         for ops in insts:
             op = ops[0]
             if op.kind == "mul":
@@ -567,7 +650,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
     sources: dict[int, list] = {}
     kept: dict[int, int] = {}
     for v, r in bd.reg_of.items():
-        kept[r] = max(kept.get(r, 0), _bits(v, demand))
+        kept[r] = max(kept.get(r, 0), _bits(v, demand, v.kind == "phi" and v.block in pipes))
         src = sources.setdefault(r, [])
         if v.kind == "phi":
             for pred, x in v.incoming:
@@ -585,7 +668,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
     area.feature("states", states)
 
     # ---- pipelines: controller and register chains
-    for blk, lp in pipes.items():
+    for lp in pipes.values():
         S = lp.stages
         area.add("registers", ff=(max(lp.ii, 2) - 1).bit_length() + 2 * S
                  + _chain_ffs(f, lp, demand, chain_stages(lp, f)))
@@ -599,23 +682,32 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
     for lp in pipes.values():
         for op, port in lp.port_of.items():
             accesses.setdefault((op.mem, port), []).append(op)
+    # a call forwards the ports its callee uses (both, read and write, when unknown)
+    forwarded: dict[tuple, tuple[bool, bool]] = {}
     for op in f.ops():
         if op.kind == "call":
-            for _, mem in op.attrs["ptr_args"]:
+            callee = op.attrs["callee"]
+            for pp, mem, _ in op.call_ptr_args():
+                r_w = (callee_ports or {}).get((callee, pp.mem))
                 for port in range(2):
-                    accesses.setdefault((mem, port), []).append(op)
+                    rd, wr = (True, True) if r_w is None else (port in r_w[0], port in r_w[1])
+                    if rd or wr:
+                        accesses.setdefault((mem, port), []).append(op)
+                        forwarded[(op, mem, port)] = (rd, wr)
     reads: dict[MemoryObject, set] = {}
     writes: dict[MemoryObject, set] = {}
     for (mem, port), ops in accesses.items():
         addr = [("call", id(o)) if o.kind == "call" else _src(o.operands[0]) for o in ops]
         _mux(area, addr, mem.addr_bits)
         data = [("call", id(o)) if o.kind == "call" else _src(o.operands[1])
-                for o in ops if o.kind in ("store", "call")]
+                for o in ops if o.kind == "store" or (o.kind == "call"
+                                                       and forwarded[(o, mem, port)][1])]
         _mux(area, data, 8 * mem.word_bytes)
         for o in ops:
-            if o.kind in ("load", "call"):
+            rd, wr = forwarded.get((o, mem, port), (o.kind == "load", o.kind == "store"))
+            if rd:
                 reads.setdefault(mem, set()).add(port)
-            if o.kind in ("store", "call"):
+            if wr:
                 writes.setdefault(mem, set()).add(port)
     for mem in _used_memories(f):
         if mem.kind == "arg" or mem in external:
@@ -698,9 +790,10 @@ def _formula_area(module: Module, target: Target, f: Function, fs, bd) -> Area:
     return area
 
 
-def _area_of(module: Module, target: Target, f: Function, fs, bd, external=frozenset()) -> Area:
+def _area_of(module: Module, target: Target, f: Function, fs, bd, external=frozenset(),
+             callee_ports=None) -> Area:
     if target.library is not None:
-        return function_area(module, target, f, fs, bd, external)
+        return function_area(module, target, f, fs, bd, external, callee_ports)
     return _formula_area(module, target, f, fs, bd)
 
 
@@ -716,8 +809,9 @@ def area_report(module: Module, target: Target, schedules, bindings,
     instantiated once) and per function name its own ``resources``."""
     total = Area()
     per: dict[str, dict] = {}
+    uses = port_use(module, schedules, bindings) if target.library is not None else None
     for f in module.functions:
-        a = _area_of(module, target, f, schedules[f], bindings[f], external)
+        a = _area_of(module, target, f, schedules[f], bindings[f], external, uses)
         per[f.name] = a.to_json()
         for part, vals in a.parts.items():
             total.add(part, *vals)
