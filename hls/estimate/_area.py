@@ -798,9 +798,11 @@ def _area_of(module: Module, target: Target, f: Function, fs, bd, external=froze
 
 
 def function_resources(module: Module, target: Target, f: Function, fs, bd,
-                       external: frozenset = frozenset()) -> tuple[int, int, int, int]:
-    """(LUT, FF, DSP, BRAM18) of one function's FSMD (see the module docstring)."""
-    return _area_of(module, target, f, fs, bd, external).total()
+                       external: frozenset = frozenset(),
+                       callee_ports: dict | None = None) -> tuple[int, int, int, int]:
+    """(LUT, FF, DSP, BRAM18) of one function's FSMD (see the module docstring;
+    ``callee_ports``: :func:`port_use`)."""
+    return _area_of(module, target, f, fs, bd, external, callee_ports).total()
 
 
 def area_report(module: Module, target: Target, schedules, bindings,
@@ -843,8 +845,11 @@ def dataflow_resources(report: dict, module: Module, target: Target, schedules, 
                 work += fx.callees()
         return seen
 
+    uses = port_use(module, schedules, bindings) if target.library is not None else None
+
     def fres(fx):
-        return function_resources(module, target, fx, schedules[fx], bindings[fx], external)
+        return function_resources(module, target, fx, schedules[fx], bindings[fx], external,
+                                  uses)
 
     for g, rep in zip(graphs.values(), regions):
         f = g.func
