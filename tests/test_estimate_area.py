@@ -168,6 +168,7 @@ def test_count_ecp5_cells():
                           "$scopeinfo": 1, "VLO": 1, "EHXPLLL": 1})
     assert (r["lut"], r["lut4"], r["ccu2c"], r["lutram"]) == (10 + 6 + 8, 10, 3, 2)
     assert (r["ff"], r["dsp"], r["dp16kd"], r["bram18"]) == (7, 2, 1, 1)
+    assert (r["lut_memory"], r["uram"]) == (8, 0)
     assert (r["pfumx"], r["l6mux"]) == (4, 1)       # slice muxes: not LUTs
     assert r["other"] == {"EHXPLLL": 1}    # unknown cells are kept, never dropped (VLO: a constant)
 
@@ -213,9 +214,11 @@ def test_ecp5_estimate_within_25_percent_of_synth_ecp5():
     from hls.flow import SynthOptions, synthesize
 
     res = synthesize(GEMM, SynthOptions(top="gemm_i32", target="ecp5", clock_period_ns=10,
-                                        depth={"A": 256, "B": 256, "C": 256}))
+                                        depth={"A": 256, "B": 256, "C": 256},
+                                        estimate_area=True))
     est = res.report["resources"]
-    y = yosys_ecp5_area(res.verilog, res.interface.module_name)
+    y = res.report["resources_yosys"]           # --estimate-area on ecp5: synth_ecp5
+    assert y == yosys_ecp5_area(res.verilog, res.interface.module_name)   # deterministic
     assert y["other"] == {} and y["tool"].startswith("yosys ") and "synth_ecp5" in y["tool"]
     assert est["dsp"] == y["dsp"] > 0
     assert est["bram18"] == y["bram18"]

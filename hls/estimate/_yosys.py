@@ -1,8 +1,9 @@
-"""Resource counts of generated Verilog from Yosys ``synth_xilinx``.
+"""Resource counts of generated Verilog from Yosys ``synth_xilinx`` and ``synth_ecp5``.
 
-The flow's own estimate (``report["resources"]``, :func:`hls.flow.build_report`) adds up
-per-operator figures of the target model.  This module measures instead: it runs Yosys's
-Xilinx synthesis script on the Verilog and counts the primitives it maps to::
+The flow's own estimate (``report["resources"]``, :func:`hls.estimate.area_report`) is a
+model.  This module measures instead: it runs Yosys's Xilinx synthesis script on the
+Verilog (or, :func:`yosys_ecp5_area`, ``synth_ecp5``) and counts the primitives it maps
+to::
 
     read_verilog design.v
     synth_xilinx -family xcup -top TOP -flatten -noiopad -noclkbuf
@@ -217,7 +218,8 @@ def count_ecp5_cells(cells: dict[str, int]) -> dict:
     ``lut``: LUT4 sites, ``LUT4 + 2 * CCU2C + 4 * TRELLIS_DPR16X4`` (a carry cell is two
     LUT4s of a slice, a 16x4 LUT RAM the four LUTs of two slices), the convention of the
     characterised library (:func:`hls.pnr._characterise._area`), so a library area and a
-    measured one are the same unit; ``lut4``, ``ccu2c``, ``lutram`` the parts.  ``ff``
+    measured one are the same unit; ``lut4``, ``ccu2c``, ``lutram`` the parts
+    (``lut_memory`` the LUT RAM's LUT4s, as :func:`count_cells` names them).  ``ff``
     ``TRELLIS_FF``; ``dsp`` ``MULT18X18D`` (``alu54`` the ``ALU54B`` accumulators, none in
     generated designs so far); ``dp16kd`` the 18 Kib block RAMs, also as ``bram18``;
     ``pfumx``/``l6mux`` the slices' wide-function muxes (free: inside the slice, not
@@ -233,7 +235,9 @@ def count_ecp5_cells(cells: dict[str, int]) -> dict:
         elif name not in _FREE and name not in ("VLO", "VHI"):   # constant drivers
             other[name] = other.get(name, 0) + n
     r["lut"] = r["lut4"] + 2 * r["ccu2c"] + 4 * r["lutram"]
+    r["lut_memory"] = 4 * r["lutram"]     # the keys yosys_area's readers print
     r["bram18"] = r["dp16kd"]
+    r["uram"] = 0
     r["other"] = other
     return r
 
