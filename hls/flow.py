@@ -32,7 +32,8 @@ from .dataflow import (
 )
 from .directives import load_directives
 from .errors import HLSError
-from .estimate import latency_report, yosys_area
+from .estimate import (area_report, dataflow_resources, latency_report, memory_bram18, yosys_area,
+                       yosys_ecp5_area)
 from .estimate._summary import summary_table
 from .frontend._common import warn
 from .pnr import flow_for_target, timing_report
@@ -40,7 +41,7 @@ from .pnr._wrapper import HARNESS_TOP, pnr_harness
 from .frontend import FrontendOptions, LoadedInput, load, read_input, warnings_off
 from .frontend import parse_module as parse_llvm
 from .interface import TopInterface
-from .ir import Function, MemoryObject, Module, print_module
+from .ir import Function, Module, print_module
 from .transforms import auto_partition_plan, partition_array
 from .package import write_vitis_package
 from .rtl import AlveoTop, TopRTL, emit_verilog
@@ -49,7 +50,6 @@ from .scheduling import (
     Profitability,
     iteration_states,
     loop_directives,
-    op_timing,
     schedule_function,
     unroll_factor,
 )
@@ -66,7 +66,6 @@ from .transforms import (
     PlmOptions,
     ShareOptions,
     auto_unrollable,
-    bram36_tiles,
     share_report,
     wrap_report,
     if_conversion_candidates,
@@ -135,8 +134,9 @@ class SynthOptions:
     #: on a target whose block RAM takes one write per cycle, the flow adds each one its
     #: first schedule wrote twice in a cycle
     single_port: tuple[str, ...] = ()
-    #: also synthesise the Verilog with Yosys synth_xilinx (hls.estimate.yosys_area) and
-    #: record the counts as report["resources_yosys"]; slow (seconds to minutes)
+    #: also synthesise the Verilog with Yosys synth_xilinx (hls.estimate.yosys_area; on an
+    #: ecp5 target synth_ecp5, hls.estimate.yosys_ecp5_area) and record the counts as
+    #: report["resources_yosys"]; slow (seconds to minutes)
     estimate_area: bool = False
     #: the same, stopped once memories are mapped: block RAM only, in minutes
     #: (``yosys_area(memories_only=True)``); ignored with ``estimate_area``
@@ -342,7 +342,8 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
             raise
         return _synthesize(path, dataclasses.replace(opts, block_ram=opts.block_ram + names), inp)
     t3 = time.perf_counter()
-    report = build_report(module, target, schedules, bindings, iface, dirs)
+    report = build_report(module, target, schedules, bindings, iface, dirs,
+                          external=_external(module, alveo))
     report["arrays"] = partitions
     if opts.single_port:
         report["single_port"] = {
@@ -356,12 +357,15 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     if graphs:
         regions = [graph_report(g, schedules) for g in graphs.values()]
         report["dataflow"] = regions[0] if len(regions) == 1 else {"regions": regions}
-        dataflow_resources(report, module, target, schedules, bindings, graphs)
+        dataflow_resources(report, module, target, schedules, bindings, graphs,
+                           _regions(report), _external(module, alveo))
     report["time_s"] = {"frontend": round(t1 - t0, 3), "schedule_bind": round(t2 - t1, 3),
                         "rtl": round(t3 - t2, 3)}
     if axi is not None:
         report["axi"] = axi.to_json()
-    if opts.estimate_area or opts.estimate_memories:
+    if opts.estimate_area and target.family == "ecp5":
+        report["resources_yosys"] = yosys_ecp5_area(verilog, name)
+    elif opts.estimate_area or opts.estimate_memories:
         report["resources_yosys"] = yosys_area(verilog, name, opts.area_family,
                                                memories_only=not opts.estimate_area)
         report["time_s"]["yosys"] = round(time.perf_counter() - t3, 3)
@@ -947,82 +951,6 @@ def check_stream_arg(module: Module, arg: str) -> None:
                        loc.file if loc else None, loc.line if loc else None)
 
 
-def function_resources(module: Module, target: Target, f: Function, fs, bd) -> tuple:
-    """(LUT, FF, DSP, BRAM18) of one FSMD by the operator library: its unshared ops and
-    bound units, its registers, argument registers and state register, its memories
-    (and the ROMs of the module)."""
-    states = sum(bs.length for bs in fs.blocks.values()) + 1
-    f_lut = f_dsp = 0
-    for op in f.ops():
-        if op.kind == "phi" or op in bd.unit_of:
-            continue
-        t = op_timing(target, op)
-        f_lut += t.area_lut
-        f_dsp += t.area_dsp
-    for cls, insts in bd.units.items():
-        op = insts[0][0]
-        t = op_timing(target, op)
-        f_lut += t.area_lut * len(insts)
-        f_dsp += t.area_dsp * len(insts)
-    f_ff = sum(bd.reg_width) + sum(p.width for p in f.scalar_params) + max(1, states.bit_length())
-    f_bram = 0
-    for mem in f.memories + [g for g in module.globals if g.readonly]:
-        f_bram += memory_bram18(mem, simple_dual_port=mem in bd.simple_dual_port)
-    return f_lut, f_ff, f_dsp, f_bram
-
-
-def memory_bram18(mem: MemoryObject, simple_dual_port: bool = False) -> int:
-    """Block RAM halves (RAMB18) of one on-chip memory by the device's tiling rules
-    (:func:`hls.transforms.bram36_tiles`, true or simple dual port); none for LUT RAMs
-    (``async_read``) and memories of at most 1 Kib, which synthesis maps to LUTs."""
-    if mem.async_read or mem.size_bytes * 8 <= 1024:
-        return 0
-    return round(2 * bram36_tiles(mem.depth_words, 8 * mem.word_bytes,
-                                  true_dual_port=not simple_dual_port))
-
-
-def dataflow_resources(report: dict, module: Module, target: Target, schedules, bindings,
-                       graphs: dict) -> None:
-    """report.json's resources of a design with regions: each accelerator instance beyond
-    a function's first (with its callees), the channels as built (banks, FIFOs) instead of
-    the region's arrays, and no FSMD for the region itself (its managers are not
-    counted)."""
-    res = report["resources"]
-    keys = ("lut", "ff", "dsp", "bram18")
-
-    def add(vals, k=1):
-        for key, v in zip(keys, vals):
-            res[key] += k * v
-
-    def tree(fn):
-        seen, work = [], [fn]
-        while work:
-            f = work.pop()
-            if f not in seen:
-                seen.append(f)
-                work += f.callees()
-        return seen
-
-    for g, rep in zip(graphs.values(), _regions(report)):
-        f = g.func
-        add(function_resources(module, target, f, schedules[f], bindings[f]), -1)
-        for fn in set(g.instances):
-            extra = sum(1 for x in g.instances if x is fn) - 1
-            for callee in tree(fn) if extra > 0 else ():
-                add(function_resources(module, target, callee, schedules[callee],
-                                       bindings[callee]), extra)
-        bram = 0
-        for c in rep["channels"]:
-            if c["kind"] == "pipo":
-                per = c["elements"] * c["width"]
-                banks = c["bits"] // max(1, per)
-                bram += banks * (0 if per <= 1024 else -(-per // 18432))
-            else:
-                bram += 0 if c["bits"] <= 1024 else -(-c["bits"] // 18432)
-        res["bram18"] += bram
-        res["bram18"] = max(0, res["bram18"])
-
-
 def plm_report(module: Module, schedules=None, bindings=None) -> dict:
     """report.json["plm"]: the share-memories groups, each array's lifetime (top-level
     units of its function, and, when every loop of the function has a constant trip
@@ -1105,20 +1033,21 @@ def loop_tripcounts(module: Module, dirs):
     return tripcount
 
 
+def _external(module: Module, alveo: bool) -> frozenset:
+    """The memories outside the design: the top's writable globals are ports (not on an
+    Alveo top, which keeps them on chip); argument memories are ports anyway."""
+    return frozenset() if alveo else frozenset(g for g in module.globals if not g.readonly)
+
+
 def build_report(module: Module, target: Target, schedules, bindings, iface: TopInterface,
-                 dirs=None) -> dict:
+                 dirs=None, external: frozenset = frozenset()) -> dict:
     funcs, loops = [], []
     lat = latency_report(module, schedules, alveo=target.family == "ultrascale+",
                          tripcount=loop_tripcounts(module, dirs))
-    lut = ff = dsp = bram = 0
+    resources, per_function = area_report(module, target, schedules, bindings, external)
     for f in module.functions:
         fs, bd = schedules[f], bindings[f]
         states = sum(bs.length for bs in fs.blocks.values()) + 1
-        f_lut, f_ff, f_dsp, f_bram = function_resources(module, target, f, fs, bd)
-        lut += f_lut
-        ff += f_ff
-        dsp += f_dsp
-        bram += f_bram
         funcs.append({
             "name": f.name,
             "blocks": {b.name: fs.blocks[b].length for b in f.blocks},
@@ -1126,6 +1055,7 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
             "binding": bd.summary(),
             "memories": [{"name": m.name, "kind": m.kind, "word_bytes": m.word_bytes,
                           "depth_words": m.depth_words, "rom": m.readonly} for m in f.memories],
+            "resources": {k: v for k, v in per_function[f.name].items() if k != "parts"},
         } | ({"latency": lat.function(f)} if lat.function(f) else {}))
         for lp, why in fs.loops:
             pl = fs.pipelines.get(lp.header)
@@ -1160,7 +1090,7 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
         "functions": funcs,
         "loops": loops,
         "latency": lat.top(),
-        "resources": {"lut": lut, "ff": ff, "dsp": dsp, "bram18": bram},
+        "resources": resources,
         "interface": {
             "scalars": [{"name": s.name, "width": s.width} for s in iface.scalars],
             "memories": [{"name": m.name, "word_bytes": m.word_bytes, "depth_words": m.depth_words,

@@ -16,7 +16,7 @@ import pytest
 
 from hls.cli import main
 from hls.errors import ToolError
-from hls.estimate import count_cells, yosys_area
+from hls.estimate import count_cells, count_ecp5_cells, yosys_area
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
 AREA_C = KERNELS / "area.c"
@@ -155,3 +155,79 @@ def test_count_cells():
     assert (r["ff"], r["dsp"], r["bram18"], r["uram"]) == (6, 2, 3, 1)
     assert (r["carry"], r["muxf"], r["latch"]) == (4, 1, 0)
     assert r["other"] == {"BUFG": 1}          # unknown cells are kept, never dropped
+
+
+# ---------------------------------------------------------------- ECP5: synth_ecp5 and the model
+
+GEMM = Path(__file__).resolve().parent.parent / "examples" / "gemm_i32.c"
+
+
+def test_count_ecp5_cells():
+    r = count_ecp5_cells({"LUT4": 10, "CCU2C": 3, "TRELLIS_DPR16X4": 2, "TRELLIS_FF": 7,
+                          "MULT18X18D": 2, "DP16KD": 1, "PFUMX": 4, "L6MUX21": 1,
+                          "$scopeinfo": 1, "VLO": 1, "EHXPLLL": 1})
+    assert (r["lut"], r["lut4"], r["ccu2c"], r["lutram"]) == (10 + 6 + 8, 10, 3, 2)
+    assert (r["ff"], r["dsp"], r["dp16kd"], r["bram18"]) == (7, 2, 1, 1)
+    assert (r["lut_memory"], r["uram"]) == (8, 0)
+    assert (r["pfumx"], r["l6mux"]) == (4, 1)       # slice muxes: not LUTs
+    assert r["other"] == {"EHXPLLL": 1}    # unknown cells are kept, never dropped (VLO: a constant)
+
+
+def test_mul_dsp_matches_the_characterised_library():
+    """The multiply's MULT18X18D count (18-bit chunks, partial products below the used
+    bits) is the library's measured count at every sampled width it holds exactly."""
+    from hls.estimate import mul_dsp
+    from hls.targets._library import load_library
+
+    lib = load_library("ecp5").cls("mul")
+    for w, dsp in zip(lib.widths, lib.dsp):
+        assert mul_dsp(w, w, w) == dsp, w
+    assert mul_dsp(16, 16, 32) == 1 and mul_dsp(32, 15, 47) == 2 and mul_dsp(64, 15, 47) == 3
+    assert mul_dsp(1, 32, 32) == 0                # a one-bit operand is an AND, no DSP
+
+
+def test_dp16kd_tiling():
+    from hls.estimate import dp16kd
+
+    assert dp16kd(1024, 32) == 2                  # 2 x 1K x 18
+    assert dp16kd(512, 32) == 2 and dp16kd(512, 32, simple_dual_port=True) == 1   # 512 x 36
+    assert dp16kd(2048, 8) == 1                   # 2K x 9
+    assert dp16kd(300, 64) == 4                   # 4 x 1K x 18
+
+
+def test_formula_targets_report_no_parts():
+    """Off the characterised library the report keeps its original four keys."""
+    from hls.flow import SynthOptions, synthesize
+
+    res = synthesize(GEMM, SynthOptions(top="gemm_i32", depth={"A": 256, "B": 256, "C": 256}))
+    assert set(res.report["resources"]) == {"lut", "ff", "dsp", "bram18"}
+    assert all(set(f["resources"]) == {"lut", "ff", "dsp", "bram18"}
+               for f in res.report["functions"])
+
+
+@needs_yosys
+def test_ecp5_estimate_within_25_percent_of_synth_ecp5():
+    """gemm_i32 on ecp5 (a pipelined multiply-accumulate, a few seconds of Yosys): the
+    model's LUT4 and FF counts are within 25 % of Yosys synth_ecp5's, the MULT18X18D and
+    DP16KD counts equal; ``parts`` adds up to the totals."""
+    from hls.estimate import yosys_ecp5_area
+    from hls.flow import SynthOptions, synthesize
+
+    res = synthesize(GEMM, SynthOptions(top="gemm_i32", target="ecp5", clock_period_ns=10,
+                                        depth={"A": 256, "B": 256, "C": 256},
+                                        estimate_area=True))
+    est = res.report["resources"]
+    y = res.report["resources_yosys"]           # --estimate-area on ecp5: synth_ecp5
+    assert y == yosys_ecp5_area(res.verilog, res.interface.module_name)   # deterministic
+    assert y["other"] == {} and y["tool"].startswith("yosys ") and "synth_ecp5" in y["tool"]
+    assert est["dsp"] == y["dsp"] > 0
+    assert est["bram18"] == y["bram18"]
+    assert abs(est["lut"] - y["lut"]) <= 0.25 * y["lut"], (est, y)
+    assert abs(est["ff"] - y["ff"]) <= 0.25 * y["ff"], (est, y)
+    parts = est["parts"]
+    assert {"ops", "registers", "muxes", "fsm"} <= set(parts)
+    for key in ("lut", "ff"):
+        assert abs(sum(p[key] for p in parts.values()) - est[key]) <= len(parts)   # rounding
+    assert sum(p["dsp"] for p in parts.values()) == est["dsp"]
+    (fn,) = res.report["functions"]
+    assert fn["resources"] == {k: v for k, v in est.items() if k != "parts"}

@@ -1,8 +1,9 @@
-"""Resource counts of generated Verilog from Yosys ``synth_xilinx``.
+"""Resource counts of generated Verilog from Yosys ``synth_xilinx`` and ``synth_ecp5``.
 
-The flow's own estimate (``report["resources"]``, :func:`hls.flow.build_report`) adds up
-per-operator figures of the target model.  This module measures instead: it runs Yosys's
-Xilinx synthesis script on the Verilog and counts the primitives it maps to::
+The flow's own estimate (``report["resources"]``, :func:`hls.estimate.area_report`) is a
+model.  This module measures instead: it runs Yosys's Xilinx synthesis script on the
+Verilog (or, :func:`yosys_ecp5_area`, ``synth_ecp5``) and counts the primitives it maps
+to::
 
     read_verilog design.v
     synth_xilinx -family xcup -top TOP -flatten -noiopad -noclkbuf
@@ -56,7 +57,8 @@ from pathlib import Path
 from ..errors import ToolError
 from ..toolchain import yowasp_command
 
-__all__ = ["YOSYS_FAMILIES", "count_cells", "synth_xilinx_script", "yosys_area", "yosys_command"]
+__all__ = ["YOSYS_FAMILIES", "count_cells", "count_ecp5_cells", "synth_ecp5_script",
+           "synth_xilinx_script", "yosys_area", "yosys_command", "yosys_ecp5_area"]
 
 #: ``synth_xilinx -family`` values accepted here (Yosys has older ones too)
 YOSYS_FAMILIES = ("xcup", "xcu", "xc7")
@@ -164,6 +166,19 @@ def yosys_area(verilog: str, top: str, family: str = "xcup", *, uram: bool = Fal
     own ``/tmp`` is private).  Raises :class:`~hls.errors.ToolError` when Yosys is missing,
     fails (with the last lines of its log) or runs past ``timeout`` seconds."""
     script = synth_xilinx_script(top, family, uram=uram, memories_only=memories_only)
+    cells, version, source = _run_stat(verilog, top, script, timeout)
+    result = count_cells(cells)
+    if memories_only:
+        result = {"scope": "memories", "bram18": result["bram18"],
+                  "bram36": result["bram18"] / 2, "uram": result["uram"]}
+    result["tool"] = f"yosys {version} " + script.split("; ")[1]
+    result["yosys"] = source
+    return result
+
+
+def _run_stat(verilog: str, top: str, script: str, timeout: float | None) -> tuple[dict, str, str]:
+    """Run ``script`` on ``design.v`` = ``verilog`` and read its ``stat.json``: (cell counts
+    by type, Yosys version, where Yosys came from)."""
     prefix, source = yosys_command()
     with tempfile.TemporaryDirectory(prefix="pyhls-yosys-") as d:
         Path(d, "design.v").write_text(verilog)
@@ -188,11 +203,62 @@ def yosys_area(verilog: str, top: str, family: str = "xcup", *, uram: bool = Fal
         mods = data.get("modules", {})
         cells = next(iter(mods.values()), {}).get("num_cells_by_type", {})
     mo = re.match(r"Yosys (\S+)", data.get("creator", ""))
-    version = mo.group(1) if mo else "?"
-    result = count_cells(cells)
-    if memories_only:
-        result = {"scope": "memories", "bram18": result["bram18"],
-                  "bram36": result["bram18"] / 2, "uram": result["uram"]}
+    return cells, (mo.group(1) if mo else "?"), source
+
+
+#: ECP5 cells counted as themselves (key of the result -> Yosys cell type)
+_ECP5_CELLS = {"lut4": "LUT4", "ccu2c": "CCU2C", "lutram": "TRELLIS_DPR16X4",
+               "ff": "TRELLIS_FF", "dsp": "MULT18X18D", "alu54": "ALU54B", "dp16kd": "DP16KD",
+               "pfumx": "PFUMX", "l6mux": "L6MUX21"}
+
+
+def count_ecp5_cells(cells: dict[str, int]) -> dict:
+    """Map Yosys ``synth_ecp5`` cell counts to resources.
+
+    ``lut``: LUT4 sites, ``LUT4 + 2 * CCU2C + 4 * TRELLIS_DPR16X4`` (a carry cell is two
+    LUT4s of a slice, a 16x4 LUT RAM the four LUTs of two slices), the convention of the
+    characterised library (:func:`hls.pnr._characterise._area`), so a library area and a
+    measured one are the same unit; ``lut4``, ``ccu2c``, ``lutram`` the parts
+    (``lut_memory`` the LUT RAM's LUT4s, as :func:`count_cells` names them).  ``ff``
+    ``TRELLIS_FF``; ``dsp`` ``MULT18X18D`` (``alu54`` the ``ALU54B`` accumulators, none in
+    generated designs so far); ``dp16kd`` the 18 Kib block RAMs, also as ``bram18``;
+    ``pfumx``/``l6mux`` the slices' wide-function muxes (free: inside the slice, not
+    LUTs; ``VLO``/``VHI`` constants are free).  ``other``: any other cell type by name
+    (never silently dropped)."""
+    r = {k: 0 for k in _ECP5_CELLS}
+    other: dict[str, int] = {}
+    names = {v: k for k, v in _ECP5_CELLS.items()}
+    for name, n in sorted(cells.items()):
+        name = name.lstrip("\\")
+        if name in names:
+            r[names[name]] += n
+        elif name not in _FREE and name not in ("VLO", "VHI"):   # constant drivers
+            other[name] = other.get(name, 0) + n
+    r["lut"] = r["lut4"] + 2 * r["ccu2c"] + 4 * r["lutram"]
+    r["lut_memory"] = 4 * r["lutram"]     # the keys yosys_area's readers print
+    r["bram18"] = r["dp16kd"]
+    r["uram"] = 0
+    r["other"] = other
+    return r
+
+
+def synth_ecp5_script(top: str) -> str:
+    """The Yosys script of :func:`yosys_ecp5_area`: ``synth_ecp5`` flattens by default and
+    adds no I/O buffers (``-iopad`` is off), so the count is the design's own logic."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$]*", top):
+        raise ToolError(f"the top module must be a Verilog identifier, not '{top}'")
+    return f"read_verilog design.v; synth_ecp5 -top {top}; tee -q -o stat.json stat -json"
+
+
+def yosys_ecp5_area(verilog: str, top: str, *, timeout: float | None = 3600) -> dict:
+    """Synthesise ``verilog`` (top module ``top``, flattened) with Yosys ``synth_ecp5`` and
+    count its cells (keys: :func:`count_ecp5_cells`), plus ``tool`` and ``yosys`` as
+    :func:`yosys_area`.  The top's interface memories are its ports, outside the count;
+    its on-chip memories are inside.  Raises :class:`~hls.errors.ToolError` as
+    :func:`yosys_area` does."""
+    script = synth_ecp5_script(top)
+    cells, version, source = _run_stat(verilog, top, script, timeout)
+    result = count_ecp5_cells(cells)
     result["tool"] = f"yosys {version} " + script.split("; ")[1]
     result["yosys"] = source
     return result

@@ -61,6 +61,43 @@ def entry_cycles(lp: LoopPipeline, n: int) -> int:
     return (n - 1) * lp.ii + exit_time(lp) + 1
 
 
+def chain_stages(lp: LoopPipeline, func) -> dict[Op, tuple[int, int]]:
+    """The register chain of every value of the pipelined loop ``lp`` (of function
+    ``func``) read after the cycle it is ready in: ``(first, last)`` stage, so
+    ``last - first + 1`` registers of the value's width (``v@first`` .. ``v@last``).
+    What :class:`PipelineRTL` builds and :mod:`hls.estimate._area` counts."""
+    ii, S = lp.ii, lp.stages
+    b = lp.block
+    last_stage: dict[Op, int] = {}
+
+    def need(v: Op, t: int) -> None:
+        rt = lp.ready(v)
+        if t < rt:
+            raise RTLError(f"internal error: pipeline reads {v.kind} at {t} before ready {rt}")
+        if t > rt:
+            last_stage[v] = max(last_stage.get(v, rt // ii), t // ii)
+
+    for op in lp.time:
+        t = lp.time[op]
+        if op.kind == "phi":
+            for pred, v in op.incoming:
+                if pred is b and isinstance(v, Op) and v in lp.time:
+                    need(v, t + ii)
+            continue
+        for v in op.operands:
+            if isinstance(v, Op) and v in lp.time:
+                need(v, t)
+    cond = b.terminator.operands[0]
+    if isinstance(cond, Op) and cond in lp.time:
+        need(cond, ii - 1)
+        if S == 1:
+            need(cond, exit_slot(lp))
+    for v in lp.time:
+        if v.width and used_outside(func, b, v):
+            need(v, exit_time(lp))
+    return {v: (lp.ready(v) // ii, k) for v, k in last_stage.items()}
+
+
 class PipelineRTL:
     def __init__(self, frtl, lpipe: LoopPipeline, sid: int):
         self.f = frtl
@@ -78,8 +115,6 @@ class PipelineRTL:
             if op.width:
                 self.wire[op] = Signal(op.width, name=f"pl_{b.name}_v{n}_{op.kind}",
                                        attrs=src_attrs(op))
-        # stages in which a value is read from its register chain
-        self.last_stage: dict[Op, int] = {}
         #: values read after the loop (by later blocks or the exit edge's phi copies) ...
         self.read_after = [op for op in self.ops
                            if op.width and used_outside(frtl.func, b, op)]
@@ -88,16 +123,6 @@ class PipelineRTL:
         self.chain: dict[Op, list[Signal]] = {}
 
     # ---------------------------------------------------------------- reads
-    def _need(self, v: Op, t: int) -> None:
-        """Record that ``v`` (of the same iteration timeline) is read at time ``t``."""
-        rt = self.lp.ready(v)
-        if t < rt:
-            raise RTLError(f"internal error: pipeline reads {v.kind} at {t} before ready {rt}")
-        if t == rt:
-            return
-        k = t // self.lp.ii
-        self.last_stage[v] = max(self.last_stage.get(v, rt // self.lp.ii), k)
-
     def read_at(self, v, t: int):
         """The value ``v`` as seen at time ``t`` of the reading iteration's timeline."""
         if isinstance(v, Op) and v in self.lp.time:
@@ -121,27 +146,8 @@ class PipelineRTL:
 
     # ---------------------------------------------------------------- elaborate
     def plan(self) -> None:
-        """First pass: which register stages every value needs."""
-        ii, S = self.lp.ii, self.lp.stages
-        for op in self.ops:
-            t = self.lp.time[op]
-            if op.kind == "phi":
-                for pred, v in op.incoming:
-                    if pred is self.block and isinstance(v, Op) and v in self.lp.time:
-                        self._need(v, t + ii)
-                continue
-            for v in op.operands:
-                if isinstance(v, Op) and v in self.lp.time:
-                    self._need(v, t)
-        cond = self.block.terminator.operands[0]
-        if isinstance(cond, Op) and cond in self.lp.time:
-            self._need(cond, ii - 1)
-            if S == 1:
-                self._need(cond, self.exit_slot)
-        for v in self.read_after:
-            self._need(v, self.exit_time)
-        for v, k_last in self.last_stage.items():
-            k0 = self.lp.ready(v) // ii
+        """First pass: which register stages every value needs (:func:`chain_stages`)."""
+        for v, (k0, k_last) in chain_stages(self.lp, self.f.func).items():
             self.chain[v] = [Signal(v.width, name=f"{self.wire[v].name}_s{k}")
                              for k in range(k0, k_last + 1)]
 
