@@ -115,6 +115,11 @@ class TechParams:
     #: several MULT18X18D blocks with its carry chain does not fit a cycle between the
     #: FSM's multiplexers on ECP5 (hist_cdf_u8: 15 ns); None: combinational
     mul_tile: int | None = None
+    #: routing to and from a DSP block in a whole design, beyond what an operation placed
+    #: alone measures (the DSP columns are far from the FSM's multiplexers: 2.6 + 1.1 ns
+    #: of routing into hist_cdf_u8's multiplier, about 3 ns more than characterised in
+    #: mat_atb_i16's address multiply); added to every multiply on DSP blocks
+    dsp_route_ns: float = 0.0
 
 
 #: Most quotient bits a sequential divider retires per cycle (restoring steps chained in one
@@ -359,10 +364,15 @@ def _lib_timing(library: str, tech: TechParams, kind: str, width: int) -> OpTimi
     if kind == "mul" and tech.mul_tile and len(mul_tiles(width, tech.mul_tile)) > 1:
         # two stages: one tile's product before the first register, nothing after the last
         tiles = mul_tiles(width, tech.mul_tile)
-        first = data.delay(min(width, tech.mul_tile))
+        # one tile is one MULT18X18D: the widest single-block sample (the library's
+        # samples jump from one block at 16 bits to three at 24)
+        one = max(w for w, d in zip(data.widths, data.dsp) if d <= 1 and w <= tech.mul_tile)
+        first = data.delay(one) + tech.dsp_route_ns
         regs = sum(min(width - (xl + yl), 2 * tech.mul_tile) for xl, yl in tiles) + width
         return OpTiming(2, 0.0, lut, regs, len(tiles), None, 1, True, first)
     resource = f"mul{width}" if kind == "mul" else None
+    if kind == "mul" and dsp:
+        delay += tech.dsp_route_ns
     return _comb(delay, lut, ff, dsp, resource)
 
 
