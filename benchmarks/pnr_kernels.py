@@ -44,7 +44,7 @@ def kernels() -> list[tuple[str, Path, str, dict]]:
     return out + [k for k in OWN if k[1].exists()]
 
 
-def run_one(item, target: str, clock: float, do_cosim: bool) -> dict:
+def run_one(item, target: str, clock: float, do_cosim: bool, close: int = 0) -> dict:
     from hls.errors import HLSError
     from hls.flow import SynthOptions, synthesize
     from hls.verify import cosim
@@ -54,7 +54,7 @@ def run_one(item, target: str, clock: float, do_cosim: bool) -> dict:
     t0 = time.perf_counter()
     try:
         opts = SynthOptions(top=top, target=target, clock_period_ns=clock, depth=depth,
-                            place_route=True)
+                            place_route=True, close_timing=close)
         res = synthesize(src, opts)
         t = res.report["timing"]
         row.update({"fmax_est": t["fmax_mhz_estimated"], "fmax": t["fmax_mhz"], "met": t["met"],
@@ -68,6 +68,8 @@ def run_one(item, target: str, clock: float, do_cosim: bool) -> dict:
                     "est_lut": res.report["resources"]["lut"], "est_ff": res.report["resources"]["ff"],
                     "est_dsp": res.report["resources"]["dsp"],
                     "pnr_s": res.report["time_s"]["place_route"]})
+        if "closure" in t:
+            row["closure"] = t["closure"]
         if do_cosim:
             r = cosim(src, top, tb=src, depth=depth, synth=res)
             row["cosim"] = "PASSED" if r.passed else "FAILED"
@@ -96,6 +98,13 @@ def render(rows: list, target: str, clock: float) -> list[str]:
         lines.append(f"| {r['kernel']} | {r['fmax_est']} | {r['fmax']} | {'yes' if r['met'] else '**no**'} "
                      f"| {r.get('cycles', '')} {'' if r.get('cosim', 'PASSED') == 'PASSED' else r.get('cosim')} "
                      f"| {r['lut4']} | {r['ff']} | {r['mult18']} | {r['dp16kd']} | {where} |")
+        c = r.get("closure")
+        if c is not None and len(c["attempts"]) > 1:
+            steps = "; ".join(f"{a['clock_uncertainty_ns']:g} ns: {a['fmax_mhz']} MHz, "
+                              f"latency {a['latency_min']}" for a in c["attempts"])
+            lines.append(f"| | closure: {steps}"
+                         + (f" (stopped: {c['stopped_because']})" if c["stopped_because"] else "")
+                         + " |||||||||")
     ok = [r for r in rows if r.get("met")]
     fmaxes = [r["fmax"] for r in rows if r.get("fmax")]
     lines += ["", f"{len(ok)} of {len(rows)} meet {1000 / args.clock_period:.1f} MHz; "
@@ -111,14 +120,16 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-cosim", action="store_true")
     ap.add_argument("--skip", default="", help="comma-separated kernels to leave out")
+    ap.add_argument("--close-timing", type=int, default=0, metavar="N",
+                    help="synthesise with --close-timing N (record every attempt)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     skip = set(filter(None, args.skip.split(",")))
     todo = [k for k in kernels() if (not args.names or k[0] in args.names) and k[0] not in skip]
     rows = []
     with ProcessPoolExecutor(args.jobs) as ex:
-        futs = [ex.submit(run_one, k, args.target, args.clock_period, not args.no_cosim)
-                for k in todo]
+        futs = [ex.submit(run_one, k, args.target, args.clock_period, not args.no_cosim,
+                          args.close_timing) for k in todo]
         for f in as_completed(futs):
             row = f.result()
             rows.append(row)
