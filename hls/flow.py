@@ -239,12 +239,14 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
     and synthesise again, at most ``opts.close_timing`` more times.  Stops early when an
     attempt does not raise fmax (the path is inside one operator or the controller, which
     rescheduling cannot split) or when no time would be left for logic.  Every attempt is
-    recorded in ``report["timing"]["closure"]``; the result is the last attempt."""
+    recorded in ``report["timing"]["closure"]``; the result is the first attempt that met
+    the clock, else the one with the highest fmax (``closure["chosen"]``, its index)."""
     opts = dataclasses.replace(opts, place_route=True)
     base = opts.clock_uncertainty_ns or 0.0
-    attempts, stopped = [], None
+    attempts, stopped, results = [], None, []
     res = _synthesize(path, dataclasses.replace(opts, close_timing=0), inp)
     while True:
+        results.append(res)
         t = res.report["timing"]
         attempts.append({"clock_uncertainty_ns": res.target.uncertainty_ns,
                          "fmax_mhz": t["fmax_mhz"], "met": t["met"],
@@ -270,7 +272,11 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
             break
         res = _synthesize(path, dataclasses.replace(opts, close_timing=0, clock_uncertainty_ns=u),
                           inp)
-    res.report["timing"]["closure"] = {"attempts": attempts, "met": attempts[-1]["met"],
+    chosen = max(range(len(attempts)),
+                 key=lambda i: (attempts[i]["met"], attempts[i]["fmax_mhz"] or 0.0, -i))
+    res = results[chosen]
+    res.report["timing"]["closure"] = {"attempts": attempts, "chosen": chosen,
+                                       "met": attempts[chosen]["met"],
                                        "initial_uncertainty_ns": base,
                                        "stopped_because": stopped}
     return res

@@ -242,6 +242,7 @@ def test_close_timing_raises_the_uncertainty_by_the_shortfall(monkeypatch):
     c = res.report["timing"]["closure"]
     assert [a["clock_uncertainty_ns"] for a in c["attempts"]] == [0.0, 2.7]
     assert [a["met"] for a in c["attempts"]] == [False, True] and c["met"] and not c["stopped_because"]
+    assert c["chosen"] == 1
     assert res.target.uncertainty_ns == 2.7
     assert res.target.chain_budget_ns == pytest.approx(10.0 - res.target.tech.step_overhead_ns - 2.7)
     assert res.report["timing"]["met"] and res.report["timing"]["fmax_mhz"] == 104.0
@@ -255,6 +256,9 @@ def test_close_timing_stops_when_rescheduling_does_not_help(monkeypatch):
     c = res.report["timing"]["closure"]
     assert len(c["attempts"]) == 2 and not c["met"]
     assert "did not raise fmax" in c["stopped_because"]
+    # the better attempt is the result, not the last
+    assert c["chosen"] == 0 and res.target.uncertainty_ns == 0.0
+    assert res.report["timing"]["fmax_mhz"] == 80.0
     res, _ = _close(monkeypatch, [80.0, 85.0], n=1)
     assert res.report["timing"]["closure"]["stopped_because"] == "1 more attempt(s) allowed, all made"
     # a shortfall larger than the cycle's logic time: no attempt is made
