@@ -432,6 +432,38 @@ def select_trees(f: Function) -> set:
     return out
 
 
+def _staged_mul(target: Target, op: Op) -> tuple[float, int, int]:
+    """(LUT, FF, DSP) of a two-stage multiply (:class:`hls.rtl.PipelinedMul`): one
+    MULT18X18D per tile product whose operand slices can be non-zero (a slice above a
+    zero-extended operand's bits, or a constant slice of zeros, is no product; the upper
+    slices of a sign-extended operand are sign copies, products all the same), the adders
+    of their sum, the stages' registers."""
+    from ..targets._model import mul_tiles
+
+    t = op_timing(target, op)
+    tile = target.tech.mul_tile
+    a, b = op.operands
+
+    def nonzero(v) -> int:   # the slices are unsigned: a sign copy is not zero, only a zext
+        if isinstance(v, Const):
+            return max(v.value.bit_length(), 1)
+        if isinstance(v, Op) and v.kind == "zext":
+            return v.operands[0].width
+        return v.width
+
+    sig = [nonzero(v) for v in (a, b)]
+    dsp = 0
+    for xl, yl in mul_tiles(op.width, tile):
+        wa, wb = min(xl + tile, sig[0]) - xl, min(yl + tile, sig[1]) - yl
+        if wa <= 0 or wb <= 0:
+            continue
+        if any(isinstance(v, Const) and (v.value >> lo) & ((1 << tile) - 1) == 0
+               for v, lo in ((a, xl), (b, yl))):
+            continue
+        dsp += mul_dsp(wa, wb, op.width - (xl + yl))
+    return float(t.area_lut), t.area_ff, dsp
+
+
 def _fp_measured(target: Target, op: Op) -> bool:
     """Whether the library measured ``op``'s floating-point unit (its area is the unit's
     own, from ``characterise_ecp5.py --fp``)."""
@@ -638,10 +670,9 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
                          _fp_dsp(op, t.area_dsp))
             continue
         if op.kind == "mul" and op_timing(target, op).latency:
-            # a two-stage multiplier (hls.rtl.PipelinedMul): its tiles, their registers
-            # and the adders of their sum, as the library's timing counts them
-            t = op_timing(target, op)
-            area.add("ops", t.area_lut, t.area_ff, t.area_dsp)
+            # a two-stage multiplier (hls.rtl.PipelinedMul): the multiply as Yosys builds
+            # it from the operands' significant bits, plus the stages' registers
+            area.add("ops", *_staged_mul(target, op))
             continue
         lut, dsp = _op_lut_dsp(target, op, demand, lambda v, op=op: operand_bits(v, op), tree)
         area.add("ops", lut, 0, dsp)
