@@ -336,3 +336,15 @@ def test_ecp5_multiplies_in_two_stages_match_the_program(name):
     assert "pp0" in res.verilog
     r = cosim(src, top, tb=src, depth=depth, synth=res)
     assert r.passed, r.summary()
+
+
+def test_a_design_too_big_for_the_part_is_named():
+    """nextpnr stops when the design needs more cells than the part has (CHStone's adpcm
+    wanted 544 MULT18X18D of 156); the flow reads its utilisation table to say which."""
+    from hls.pnr._flow import over_capacity
+
+    log = ("Info: Device utilisation:\nInfo: \t                DCCA:       0/     56     0%\n"
+           "Info: \t              DP16KD:       4/    208     1%\n"
+           "Info: \t          MULT18X18D:     544/    156   348%\n")
+    assert over_capacity(log) == [("MULT18X18D", 544, 156)]
+    assert over_capacity(log.replace("544/", "100/")) == []

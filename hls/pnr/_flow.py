@@ -27,7 +27,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import ToolError
+from ..errors import HLSError, ToolError
 from ..estimate._yosys import _tail, yosys_command
 from ..toolchain import yowasp_command
 
@@ -160,11 +160,25 @@ class Ecp5Flow(PnrFlow):
             rep = Path(d, "report.json")
             if proc.returncode != 0 or not rep.exists():
                 log = Path(d, "nextpnr.log")
+                text = log.read_text(errors="replace") if log.exists() else proc.stdout
+                over = over_capacity(text)
+                if over:     # the design, not the tool: say what does not fit
+                    raise HLSError(f"{top} does not fit {self.device}: " + ", ".join(
+                        f"{u} {c} of {n} ({100 * u // n} %)" for c, u, n in over)
+                        + "; choose a larger part (--target ecp5:PART) or a design with fewer "
+                          "parallel operations (less unrolling, --max-units)")
                 raise ToolError(f"nextpnr ({psrc}) failed with exit status {proc.returncode} on "
                                 f"{top}\n"
                                 + _tail(log.read_text(errors="replace") if log.exists() else proc.stdout))
             report = json.loads(rep.read_text())
         return parse_report(report, self, clock_ns, cells, f"{ysrc}; {psrc}")
+
+
+def over_capacity(log: str) -> list[tuple[str, int, int]]:
+    """(cell type, used, available) of every resource nextpnr's utilisation table in
+    ``log`` shows over 100 %."""
+    return [(c, int(u), int(n)) for c, u, n in
+            re.findall(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", log, re.M) if int(u) > int(n)]
 
 
 def _device_name(part: str, speed: int, package: str) -> str:
