@@ -40,6 +40,20 @@ from hls.estimate import yosys_command  # noqa: E402
 MEMORY_WIDTHS = (8, 16, 32, 64)
 
 
+def measure_all(todo: list, measure, unit: str, jobs: int, t0: float) -> list:
+    """``measure(cls, n)`` for every ``(cls, n)`` of ``todo`` (``n`` a width, or with
+    ``unit`` " stages" a pipelining depth), ``jobs`` at a time, each printed as it ends."""
+    def one(item):
+        cls, n = item
+        s = measure(cls, n)
+        print(f"{cls:9s} {n:3d}{unit}  path {s.path_ns:6.3f} ns  lut {s.lut:5d} ff {s.ff:4d} "
+              f"dsp {s.dsp:2d} bram {s.bram}  ({time.time() - t0:.0f} s)", flush=True)
+        return s
+
+    with ThreadPoolExecutor(jobs) as ex:
+        return list(ex.map(one, todo))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=2)
@@ -60,16 +74,7 @@ def main() -> int:
             widths = tuple(w for w in widths if w & (w - 1) == 0)
         todo += [(cls, w) for w in widths]
     t0 = time.time()
-
-    def one(item):
-        cls, w = item
-        s = characterise(cls, w, flow)
-        print(f"{cls:9s} {w:3d}  path {s.path_ns:6.3f} ns  lut {s.lut:5d} ff {s.ff:4d} "
-              f"dsp {s.dsp:2d} bram {s.bram}  ({time.time() - t0:.0f} s)", flush=True)
-        return s
-
-    with ThreadPoolExecutor(args.jobs) as ex:
-        samples = list(ex.map(one, todo))
+    samples = measure_all(todo, lambda cls, w: characterise(cls, w, flow), "", args.jobs, t0)
     data: dict = {
         "device": flow.device,
         "flow": flow.name,
@@ -97,16 +102,8 @@ def characterise_fp_units(args, flow) -> int:
         stages = FP_STAGES_64 if fmt.width == 64 else FP_STAGES
         todo += [(cls, st) for st in ((0,) if kind == "fcmp" else stages)]
     t0 = time.time()
-
-    def one(item):
-        cls, st = item
-        s = characterise_fp(cls, st, flow)
-        print(f"{cls:9s} {st:3d} stages  path {s.path_ns:6.3f} ns  lut {s.lut:5d} ff {s.ff:4d} "
-              f"dsp {s.dsp:2d}  ({time.time() - t0:.0f} s)", flush=True)
-        return s
-
-    with ThreadPoolExecutor(args.jobs) as ex:
-        samples = list(ex.map(one, todo))
+    samples = measure_all(todo, lambda cls, st: characterise_fp(cls, st, flow), " stages",
+                          args.jobs, t0)
     out = Path(args.out)
     data = json.loads(out.read_text())
     fp = data.get("fp", {}) if args.fp_classes != ",".join(FP_CLASS_UNITS) else {}

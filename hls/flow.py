@@ -266,7 +266,7 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
             break
         short = 1000.0 / t["fmax_mhz"] - t["clock_ns"]
         u = math.ceil((res.target.uncertainty_ns + short + CLOSURE_STEP_NS) * 10) / 10
-        if u >= res.target.clock_period_ns - res.target.tech.step_overhead_ns:
+        if u >= res.target.usable_ns:
             stopped = (f"a clock uncertainty of {u:g} ns would leave no time for logic in a "
                        f"{res.target.clock_period_ns:g} ns cycle")
             break
@@ -808,8 +808,10 @@ def _unroll_asked(lp, dirs) -> bool:
 def two_writers(module: Module, schedules) -> list[str]:
     """The on-chip memories (``function/memory``) a schedule stores to twice in one cycle
     (FSM step, or modulo slot of a pipelined loop): every memory but the top's interface
-    arrays and the globals (which are outside the design).  A block RAM that takes one
-    write per cycle cannot hold them (:attr:`TechParams.ram_single_writer`)."""
+    arrays and the globals (which are outside the design) and the small LUT-RAM arrays
+    (``async_read``: registers when written twice, which is what they are meant to be).
+    A block RAM that takes one write per cycle cannot hold them
+    (:attr:`TechParams.ram_single_writer`)."""
     top = module.top
     out = set()
     for f in module.functions:

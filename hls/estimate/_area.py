@@ -453,8 +453,8 @@ def _staged_mul(target: Target, op: Op) -> tuple[float, int, int]:
 
     sig = [nonzero(v) for v in (a, b)]
     dsp = 0
-    for xl, yl in mul_tiles(op.width, tile):
-        wa, wb = min(xl + tile, sig[0]) - xl, min(yl + tile, sig[1]) - yl
+    for xl, xh, yl, yh, _keep in mul_tiles(op.width, tile):
+        wa, wb = min(xh, sig[0]) - xl, min(yh, sig[1]) - yl
         if wa <= 0 or wb <= 0:
             continue
         if any(isinstance(v, Const) and (v.value >> lo) & ((1 << tile) - 1) == 0

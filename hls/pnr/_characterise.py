@@ -21,7 +21,6 @@ path; ``store`` a multiply written into the RAM against the same multiply into a
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -170,9 +169,10 @@ FP_STAGES = (0, 1, 2, 3, 4, 5, 6, 7, 8)
 FP_STAGES_64 = FP_STAGES + (10, 12)
 
 
-def fp_sample_verilog(cls: str, stages: int) -> str:
-    """One floating-point unit (the FSMD's own, :mod:`hls.fpu`) with ``stages`` pipeline
-    registers, its inputs and output registered: ``char(clk, in0.., y)``."""
+def _fp_sample(cls: str, stages: int) -> tuple[str, int]:
+    """One floating-point unit (the FSMD's own, :mod:`hls.fpu`, built as
+    :func:`hls.rtl._fp.fp_unit` builds it on ECP5) with ``stages`` pipeline registers, its
+    inputs and output registered: ``char(clk, in_a.., y)``, and the harness's flip-flops."""
     from amaranth.back import verilog
     from amaranth.hdl import Module, Signal
 
@@ -181,10 +181,10 @@ def fp_sample_verilog(cls: str, stages: int) -> str:
 
     kind, fmt, attrs = FP_CLASS_UNITS[cls]
     ucls, kw = unit_spec(kind, fmt, attrs, ECP5_TECH.fp_mul_tile)
-    unit = ucls(stages=stages, **kw) if "stages" in ucls.__init__.__code__.co_varnames else ucls(**kw)
+    unit = ucls(stages=stages, **kw)
     m = Module()
     m.submodules.u = unit
-    ins, regs = [], []
+    ins = []
     for name in ("a", "b", "c"):
         port = getattr(unit, name, None)
         if port is None:
@@ -194,23 +194,24 @@ def fp_sample_verilog(cls: str, stages: int) -> str:
         m.d.sync += r.eq(i)
         m.d.comb += port.eq(r)
         ins.append(i)
-    if hasattr(unit, "ce"):
-        m.d.comb += unit.ce.eq(1)
+    m.d.comb += unit.ce.eq(1)
     y = Signal(len(unit.o), name="y")
     m.d.sync += y.eq(unit.o)
-    return verilog.convert(m, name="char", ports=[*ins, y], emit_src=False)
+    harness = sum(len(i) for i in ins) + len(y)
+    return verilog.convert(m, name="char", ports=[*ins, y], emit_src=False), harness
+
+
+def fp_sample_verilog(cls: str, stages: int) -> str:
+    """The Verilog of one floating-point sample (:func:`_fp_sample`)."""
+    return _fp_sample(cls, stages)[0]
 
 
 def characterise_fp(cls: str, stages: int, flow: Ecp5Flow | None = None,
                     clock_ns: float = 4.0) -> Sample:
-    """Place and route one floating-point sample (``width`` holds the stages)."""
+    """Place and route one floating-point sample (``width`` holds the stages); its
+    flip-flops less the harness's are the unit's pipeline registers."""
     flow = flow or Ecp5Flow()
-    src = fp_sample_verilog(cls, stages)
+    src, harness = _fp_sample(cls, stages)
     r: PnrResult = flow.run(src, "char", clock_ns)
     lut, ff, dsp, bram = _area(r.cells)
-    # the harness's registers: every input and the output
-    def bits(direction, name):
-        return sum(int(hi) + 1 if hi else 1
-                   for hi in re.findall(rf"{direction} (?:\[(\d+):0\] )?{name}", src))
-    harness = bits("input", r"in_\w+;") + bits("output", "y;")
     return Sample(cls, stages, r.path_delay_ns, r.fmax_mhz, lut, max(0, ff - harness), dsp, bram)

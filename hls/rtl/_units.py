@@ -8,6 +8,7 @@ from amaranth.hdl import Cat, Elaboratable, Module, Mux, Signal
 from ..errors import RTLError
 from ..ir import op_def
 from ..targets import divider_latency
+from ..targets._model import mul_tiles
 
 
 def comb_expr(op, a: list):
@@ -113,18 +114,12 @@ class PipelinedMul(Elaboratable):
         self.ce = Signal(name="ce")
         self.o = Signal(width, name="o")
 
-    def tiles(self) -> list[tuple[int, int, int, int]]:
-        t, w = self.tile, self.width
-        return [(xl, min(xl + t, len(self.a)), yl, min(yl + t, len(self.b)))
-                for xl in range(0, len(self.a), t) for yl in range(0, len(self.b), t)
-                if xl + yl < w]
-
     def elaborate(self, platform):
         m = Module()
         w = self.width
         pps = []
-        for k, (xl, xh, yl, yh) in enumerate(self.tiles()):
-            keep = min(w - (xl + yl), (xh - xl) + (yh - yl))
+        for k, (xl, xh, yl, yh, keep) in enumerate(
+                mul_tiles(w, self.tile, len(self.a), len(self.b))):
             r = Signal(keep, name=f"pp{k}")
             with m.If(self.ce):
                 m.d.sync += r.eq((self.a[xl:xh] * self.b[yl:yh])[:keep])

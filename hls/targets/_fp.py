@@ -110,7 +110,7 @@ def op_attrs(op) -> tuple:
 
 def fp_class(kind: str, fmt: FPFormat, attrs: tuple) -> str | None:
     """The characterised floating-point class of an op (``fadd32``...,
-    :data:`hls.pnr._characterise.FP_CLASSES`), or None."""
+    :data:`FP_CLASS_UNITS`), or None."""
     bits = {BINARY32: 32, BINARY64: 64}.get(fmt)
     if bits is None:
         return None
@@ -139,8 +139,8 @@ def measured_fp_scale(library: str, mul_tile: int | None = None) -> float | None
         kind, fmt, attrs = FP_CLASS_UNITS[cls]
         ucls, kw = unit_spec(kind, fmt, attrs, mul_tile)
         for st, (delay, *_area) in by_stages.items():
-            model = _cost(ucls, kw, st if ucls not in (FPSign, FPCmp, FPMinMax) else 0)["delay_ns"]
-            if model > 0 and st > 0:
+            model = _cost(ucls, kw, st)["delay_ns"] if st > 0 else 0.0   # pipelined ones
+            if model > 0:
                 ratios.append(delay / model)
     return round(max(ratios), 4) if ratios else None
 

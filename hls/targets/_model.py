@@ -368,7 +368,7 @@ def _lib_timing(library: str, tech: TechParams, kind: str, width: int) -> OpTimi
         # samples jump from one block at 16 bits to three at 24)
         one = max(w for w, d in zip(data.widths, data.dsp) if d <= 1 and w <= tech.mul_tile)
         first = data.delay(one) + tech.dsp_route_ns
-        regs = sum(min(width - (xl + yl), 2 * tech.mul_tile) for xl, yl in tiles) + width
+        regs = sum(t[4] for t in tiles) + width      # the tile products, then their sum
         return OpTiming(2, 0.0, lut, regs, len(tiles), None, 1, True, first)
     resource = f"mul{width}" if kind == "mul" else None
     if kind == "mul" and dsp:
@@ -376,11 +376,21 @@ def _lib_timing(library: str, tech: TechParams, kind: str, width: int) -> OpTimi
     return _comb(delay, lut, ff, dsp, resource)
 
 
-def mul_tiles(width: int, tile: int) -> list[tuple[int, int]]:
-    """The (x, y) offsets of the ``tile`` x ``tile`` partial products of a ``width``-bit
-    multiply truncated to ``width`` bits (those whose offset is below it)."""
-    return [(xl, yl) for xl in range(0, width, tile) for yl in range(0, width, tile)
-            if xl + yl < width]
+def mul_tiles(width: int, tile: int, wa: int | None = None,
+              wb: int | None = None) -> list[tuple[int, int, int, int, int]]:
+    """The ``tile`` x ``tile`` partial products of a multiply truncated to ``width`` bits
+    (operands ``wa`` and ``wb`` bits, default ``width``): ``(xl, xh, yl, yh, keep)`` for
+    ``a[xl:xh] * b[yl:yh]`` of each whose offset ``xl + yl`` is below ``width``, ``keep``
+    the bits of it the sum uses.  One list for the hardware (:class:`hls.rtl.PipelinedMul`),
+    its timing and its area."""
+    wa, wb = wa or width, wb or width
+    out = []
+    for xl in range(0, wa, tile):
+        for yl in range(0, wb, tile):
+            if xl + yl < width:
+                xh, yh = min(xl + tile, wa), min(yl + tile, wb)
+                out.append((xl, xh, yl, yh, min(width - (xl + yl), (xh - xl) + (yh - yl))))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,7 +418,7 @@ class Target:
         """The time chained operations may take in one cycle: the clock period less the
         target's step overhead (``TechParams.step_overhead_ns``) and the clock
         uncertainty."""
-        return round(self.clock_period_ns - self.tech.step_overhead_ns - self.uncertainty_ns, 6)
+        return round(self.usable_ns - self.uncertainty_ns, 6)
 
     @property
     def verified(self) -> bool:
@@ -450,9 +460,15 @@ class Target:
             raise HLSError(f"clock period must be positive, got {clock_period_ns!r} ns")
         return dataclasses.replace(self, clock_period_ns=float(clock_period_ns))
 
+    @property
+    def usable_ns(self) -> float:
+        """The part of a cycle that is not step overhead: what chained logic and the clock
+        uncertainty share (the uncertainty must stay below it)."""
+        return self.clock_period_ns - self.tech.step_overhead_ns
+
     def with_uncertainty(self, uncertainty_ns: float) -> Target:
         """The same target keeping ``uncertainty_ns`` of every cycle free (``--clock-uncertainty``)."""
-        budget = self.clock_period_ns - self.tech.step_overhead_ns
+        budget = self.usable_ns
         if not 0 <= uncertainty_ns < budget:
             raise HLSError(f"clock uncertainty {uncertainty_ns:g} ns leaves no time for logic: "
                            f"it must be at least 0 and below {budget:g} ns (the {self.clock_period_ns:g} ns "
