@@ -11,6 +11,9 @@ path and Yosys's cell counts are written to ``hls/targets/data/ecp5.json``, whic
     python benchmarks/characterise_ecp5.py --jobs 1 --classes add,mul --out /tmp/x.json
     python benchmarks/characterise_ecp5.py --fp        # only the floating-point units
 
+The ``pmux`` class is the multiplexer in front of a memory port, sampled by fan-in
+(``FANINS``) rather than width.  Classes not measured in a run keep their data.
+
 ``--fp`` places and routes each floating-point unit of ``FP_CLASS_UNITS`` (binary32 and
 binary64 add and multiply, int32 conversions, compare) at every pipelining depth of
 ``FP_STAGES`` (the units the FSMD instantiates, with ECP5's 18-bit significand slices)
@@ -30,8 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from hls.pnr import Ecp5Flow  # noqa: E402
-from hls.pnr._characterise import (CLASSES, FP_STAGES, FP_STAGES_64, WIDTHS, characterise,  # noqa: E402
-                                   characterise_fp)
+from hls.pnr._characterise import (CLASSES, FANINS, FP_STAGES, FP_STAGES_64, WIDTHS,  # noqa: E402
+                                   characterise, characterise_fp)
 from hls.targets._fp import FP_CLASS_UNITS  # noqa: E402
 from hls.pnr._flow import nextpnr_command  # noqa: E402
 from hls.estimate import yosys_command  # noqa: E402
@@ -68,6 +71,8 @@ def main() -> int:
     todo = []
     for cls in args.classes.split(","):
         widths = MEMORY_WIDTHS if cls in ("load", "store", "mulstore") else WIDTHS
+        if cls == "pmux":
+            widths = FANINS
         if cls == "funnel":
             # at other widths the RTL takes the shift amount modulo the width with a
             # divider (20-40 ns); rotates in C are 8/16/32/64 bits
@@ -87,9 +92,10 @@ def main() -> int:
         data["classes"].setdefault(s.cls, {})[str(s.width)] = s.to_json()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    if out.exists():    # the floating-point section (--fp) is kept
+    if out.exists():    # the floating-point section (--fp) and the classes not re-run are kept
         old = json.loads(out.read_text())
         data.update({k: old[k] for k in ("fp", "fp_method") if k in old})
+        data["classes"] = {**old.get("classes", {}), **data["classes"]}
     out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     print(f"wrote {out} ({len(samples)} samples, {time.time() - t0:.0f} s)")
     return 0

@@ -171,3 +171,48 @@ def test_divider_bits_follow_the_clock():
         g.divider_bits(0)
     with pytest.raises(HLSError):
         g.divider_bits(65)
+
+
+# -- the multiplexer in front of a memory port ----------------------------------------
+
+
+PORT_FANIN = """
+int fan(int a[200], int n) {
+  int t[200];
+  for (int i = 0; i < 200; i++) t[i] = a[i] + n;
+  int s = 0;
+  if (n > 0) s += t[n] + t[n + 1] + t[n + 2];
+  if (n > 1) s ^= t[n - 1] * t[n + 3] - t[2 * n];
+  if (n > 2) s += t[n / 2] + t[n / 3] + t[n / 4];
+  a[0] = s;
+  return s;
+}
+"""
+
+
+def test_port_mux_delay_grows_with_the_sources(tmp_path):
+    """On ECP5 the multiplexer in front of a memory port is timed by its fan-in (the
+    library's ``pmux`` class): nothing beyond a 2:1 mux, more LUT levels for more
+    sources; the generic target keeps it in the step overhead."""
+    from hls.flow import SynthOptions, synthesize
+    from hls.scheduling import op_timing, port_fanin
+
+    ecp5, gen = get_target("ecp5"), get_target("generic")
+    assert ecp5.port_mux_ns(1) == ecp5.port_mux_ns(2) == 0.0
+    fans = [ecp5.port_mux_ns(n) for n in (4, 8, 16, 32, 64)]
+    assert fans == sorted(fans) and fans[0] > 0 and fans[-1] > fans[0] + 2.0
+    assert gen.port_mux_ns(64) == 0.0
+    src = tmp_path / "fan.c"
+    src.write_text(PORT_FANIN)
+    res = synthesize(src, SynthOptions(top="fan", target="ecp5", depth={"a": 200}))
+    t_ops = [op for f in res.module.functions for op in f.ops()
+             if op.kind == "load" and op.mem is not None and op.mem.name == "fan_t"]
+    assert t_ops
+    n = port_fanin(t_ops[0])
+    assert n == -(-len([op for op in res.module.top.ops() if op.mem is t_ops[0].mem]) // t_ops[0].mem.ports) > 2
+    ecp5_t = op_timing(res.target, t_ops[0])
+    extra = res.target.port_mux_ns(n)
+    if t_ops[0].mem.async_read:
+        assert ecp5_t.delay_ns == pytest.approx(res.target.timing("load_async", 32).delay_ns + extra)
+    else:   # block RAM: the multiplexer is before the RAM's register
+        assert ecp5_t.in_delay_ns == pytest.approx(extra) and ecp5_t.latency == 1

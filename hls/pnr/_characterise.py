@@ -26,7 +26,7 @@ from types import SimpleNamespace
 
 from ._flow import Ecp5Flow, PnrResult
 
-__all__ = ["CLASSES", "FP_STAGES", "Sample", "WIDTHS", "characterise", "characterise_fp",
+__all__ = ["CLASSES", "FANINS", "FP_STAGES", "Sample", "WIDTHS", "characterise", "characterise_fp",
            "fp_sample_verilog", "sample_verilog"]
 
 #: timing class -> (op kind built, attributes, operand count)
@@ -51,7 +51,11 @@ CLASSES: dict[str, tuple[str, dict, int]] = {
     "load": ("load", {}, 1),
     "store": ("store", {}, 2),
     "mulstore": ("mul", {}, 2),
+    "pmux": ("pmux", {}, 0),
 }
+
+#: the fan-ins the ``pmux`` class is sampled at (its "width" is the fan-in; the data 32 bits)
+FANINS = (2, 4, 8, 16, 32, 64)
 
 #: the widths every class is sampled at (others are interpolated)
 WIDTHS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64)
@@ -98,11 +102,34 @@ endmodule
 """
 
 
+def _pmux_verilog(n: int, w: int = 32) -> str:
+    """``pmux``: the multiplexer in front of a memory port (address, data) or a shared
+    unit's operand, as the FSM builds it: ``n`` registered ``w``-bit sources, one chosen
+    by a registered state, the choice registered."""
+    from amaranth.back import verilog
+    from amaranth.hdl import Module, Signal
+
+    sb = max(1, (n - 1).bit_length())
+    st_in, st = Signal(sb, name="st_in"), Signal(sb, name="st")
+    ins = [Signal(w, name=f"in{i}") for i in range(n)]
+    regs = [Signal(w, name=f"a{i}") for i in range(n)]
+    y, c = Signal(w, name="y"), Signal(w, name="c")
+    m = Module()
+    m.d.sync += [st.eq(st_in), *(r.eq(i) for r, i in zip(regs, ins)), y.eq(c)]
+    with m.Switch(st):
+        for i in range(n):
+            with m.Case(i):
+                m.d.comb += c.eq(regs[i])
+    return verilog.convert(m, name="char", ports=[st_in, *ins, y], emit_src=False)
+
+
 def sample_verilog(cls: str, width: int) -> str:
     """The Verilog of one sample: ``char(clk, in0.., y)``, inputs registered, the op, the
     output registered."""
     if cls in ("load", "store", "mulstore"):
         return _memory_verilog(cls, width)
+    if cls == "pmux":
+        return _pmux_verilog(width)
     from amaranth.back import verilog
     from amaranth.hdl import Module, Signal
 
@@ -144,6 +171,8 @@ def harness_ffs(cls: str, width: int) -> int:
         return 18 + 64 + 2 * width    # two addresses, operands, RAM output register, y
     if cls == "mulstore":
         return 64 + width
+    if cls == "pmux":
+        return max(1, (width - 1).bit_length()) + 32 * (width + 1)
     kind, _, n = CLASSES[cls]
     w = max(width, 4) if kind == "sdivc" else width
     ins = w * n - (w - 1 if kind == "select" else 0)

@@ -37,7 +37,7 @@ from ._modulo import (
     modulo_constraints,
     modulo_schedule,
 )
-from ._function import (BlockSchedule, FunctionSchedule, loop_directives, op_timing,
+from ._function import (BlockSchedule, FunctionSchedule, loop_directives, op_timing, port_fanin,
                         schedule_function)
 from ._pipeline import LoopModel, LoopPipeline, check_loop_schedule, schedule_loop
 from ._profit import (
@@ -67,6 +67,7 @@ __all__ = [
     "BlockSchedule",
     "FunctionSchedule",
     "op_timing",
+    "port_fanin",
     "schedule_function",
     "loop_directives",
     "ChainingProblem",

@@ -19,7 +19,8 @@ The execution model the problems encode (and ``hls.rtl`` implements):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import weakref
+from dataclasses import dataclass, field, replace
 
 from ..analysis import find_loops, loop_line
 from ..ir import FPU, Block, Const, Function, Op, Param, Value, op_def
@@ -50,7 +51,50 @@ def op_timing(target: Target, op: Op) -> OpTiming:
     cls = d.timing
     if op.kind == "load" and op.mem is not None and op.mem.async_read:
         cls = "load_async"  # a small array in LUT RAM: the data in the issue cycle
-    return target.timing(cls, min(max(width, 1), 64))
+    t = target.timing(cls, min(max(width, 1), 64))
+    if op.kind in ("load", "store") and op.mem is not None:
+        mux = target.port_mux_ns(port_fanin(op))
+        if mux:
+            # the port's address (and a store's data) multiplexer: before the RAM's input
+            # register for a block RAM load, in the chain for the others
+            t = (replace(t, in_delay_ns=round(t.in_delay_ns + mux, 4)) if t.latency
+                 else replace(t, delay_ns=round(t.delay_ns + mux, 4)))
+    return t
+
+
+#: function -> memory -> accesses of it per port (:func:`port_fanin`), computed when the
+#: function is scheduled (:func:`schedule_function`) so that the checker, binding and the
+#: estimates read the figures the scheduler used
+_FANIN: "weakref.WeakKeyDictionary[Function, dict]" = weakref.WeakKeyDictionary()
+
+
+def memory_fanin(func: Function) -> dict:
+    """Memory -> the sources of one of its ports in ``func``: the loads, stores and calls
+    that reach it (in FSM states and pipelined loops alike) shared by its ports.  Each is
+    an input of the multiplexer in front of the port's address (a store's, of its data
+    too): a wide one is several LUT levels (the ``pmux`` class of the library)."""
+    count: dict = {}
+    for op in func.ops():
+        if op.kind in ("load", "store") and op.mem is not None:
+            count[op.mem] = count.get(op.mem, 0) + 1
+        elif op.kind == "call":
+            for _, mem in op.attrs.get("ptr_args", []):
+                count[mem] = count.get(mem, 0) + 1
+    out = {mem: -(-n // max(1, mem.ports)) for mem, n in count.items()}
+    _FANIN[func] = out
+    return out
+
+
+def port_fanin(op: Op) -> int:
+    """The sources of the port ``op`` (a load or store) uses (:func:`memory_fanin`)."""
+    block = getattr(op, "block", None)
+    func = getattr(block, "function", None)
+    if func is None:
+        return 1
+    fan = _FANIN.get(func)
+    if fan is None or op.mem not in fan:
+        fan = memory_fanin(func)
+    return fan.get(op.mem, 1)
 
 
 @dataclass
@@ -183,6 +227,7 @@ def schedule_function(func: Function, target: Target, method: str = "sdc",
     for the pipeline; the estimates are kept in ``fs.estimates``.  Without it every loop
     that can be pipelined is."""
     fs = FunctionSchedule(func, target)
+    memory_fanin(func)
     for b in func.blocks:
         prob, ops = build_block_problem(b, target, resources)
         if method == "asap":

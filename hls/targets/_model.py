@@ -435,6 +435,14 @@ class Target:
             return _lib_timing(self.library, self.tech, kind, width)
         return _timing(self.tech, kind, width)
 
+    def port_mux_ns(self, fanin: int) -> float:
+        """The delay a memory port's multiplexer of ``fanin`` sources adds beyond a 2:1
+        one (which the step overhead holds), from the library's ``pmux`` class; 0 for a
+        target without a characterised library."""
+        if self.library is None or fanin <= 2:
+            return 0.0
+        return _lib_pmux_ns(self.library, fanin)
+
     def divider_bits(self, width: int) -> int:
         """Quotient bits per cycle (``k``) of this target's sequential divider for
         ``width``-bit operands: ``k`` chained restoring steps (a ``width + 1``-bit subtract
@@ -475,6 +483,17 @@ class Target:
                            f"clock less the {self.tech.step_overhead_ns:g} ns step overhead of "
                            f"{self.name})")
         return dataclasses.replace(self, uncertainty_ns=round(float(uncertainty_ns), 6))
+
+
+@lru_cache(maxsize=256)
+def _lib_pmux_ns(library: str, fanin: int) -> float:
+    from ._library import load_library
+
+    lib = load_library(library)
+    if not lib.has("pmux"):
+        return 0.0
+    data = lib.cls("pmux")
+    return round(max(0.0, data.delay(fanin) - data.delay(2)), 4)
 
 
 @lru_cache(maxsize=4096)
