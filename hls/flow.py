@@ -349,13 +349,13 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
         return _synthesize(path, dataclasses.replace(opts, block_ram=opts.block_ram + names), inp)
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface, dirs,
-                          external=_external(module, alveo))
+                          external=frozenset(ext))
     report["arrays"] = partitions
     if opts.single_port:
         report["single_port"] = {
             "memories": list(opts.single_port),
             "why": "scheduled with one port: the first schedule wrote them twice in a cycle, "
-                   f"and {target.name}'s block RAM takes one write per cycle"}
+                   f"and {target.name}'s block RAM and LUT RAM take one write per cycle"}
     est = estimated_fmax_mhz(target, schedules)
     report["clock_estimated_ns"] = round(1000.0 / est, 3) if est else None
     if share_report(module) or wrap_report(module):
@@ -363,8 +363,7 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     if graphs:
         regions = [graph_report(g, schedules) for g in graphs.values()]
         report["dataflow"] = regions[0] if len(regions) == 1 else {"regions": regions}
-        dataflow_resources(report, module, target, schedules, bindings, graphs,
-                           _regions(report), _external(module, alveo))
+        dataflow_resources(report, graphs, _regions(report))
     report["time_s"] = {"frontend": round(t1 - t0, 3), "schedule_bind": round(t2 - t1, 3),
                         "rtl": round(t3 - t2, 3)}
     if axi is not None:
@@ -1040,12 +1039,6 @@ def loop_tripcounts(module: Module, dirs):
         return (-(-got[0] // k), -(-got[1] // k))
 
     return tripcount
-
-
-def _external(module: Module, alveo: bool) -> frozenset:
-    """The memories outside the design: the top's writable globals are ports (not on an
-    Alveo top, which keeps them on chip); argument memories are ports anyway."""
-    return frozenset() if alveo else frozenset(g for g in module.globals if not g.readonly)
 
 
 def build_report(module: Module, target: Target, schedules, bindings, iface: TopInterface,

@@ -18,7 +18,7 @@ LUT RAM and carry cells; see :mod:`hls.estimate._yosys`.
 from __future__ import annotations
 
 from ._area import (Area, area_report, dataflow_resources, demanded_bits, dp16kd, function_area,
-                    function_resources, memory_bram18, mul_dsp, mul_lut, port_use)
+                    memory_bram18, mul_dsp, mul_lut, port_use)
 from ._latency import (LatencyModel, LatencyReport, LoopLatency, Span, latency_report, replay_calls,
                        replay_cycles)
 from ._yosys import (YOSYS_FAMILIES, count_cells, count_ecp5_cells, synth_ecp5_script,
@@ -26,6 +26,6 @@ from ._yosys import (YOSYS_FAMILIES, count_cells, count_ecp5_cells, synth_ecp5_s
 
 __all__ = ["YOSYS_FAMILIES", "Area", "LatencyModel", "LatencyReport", "LoopLatency", "Span",
            "area_report", "count_cells", "count_ecp5_cells", "dataflow_resources", "demanded_bits",
-           "dp16kd", "function_area", "function_resources", "latency_report", "memory_bram18",
+           "dp16kd", "function_area", "latency_report", "memory_bram18",
            "mul_dsp", "mul_lut", "port_use", "replay_calls", "replay_cycles", "synth_ecp5_script",
            "synth_xilinx_script", "yosys_area", "yosys_command", "yosys_ecp5_area"]

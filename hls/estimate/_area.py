@@ -96,7 +96,6 @@ __all__ = [
     "demanded_bits",
     "dp16kd",
     "function_area",
-    "function_resources",
     "memory_bram18",
     "mul_dsp",
     "mul_lut",
@@ -539,18 +538,6 @@ def _mux(area: Area, sources: list, width: int) -> None:
     area.add("muxes", width * (MUX_LUT * n_var + MUX_CONST_LUT * n_const))
 
 
-def _used_memories(f: Function) -> list[MemoryObject]:
-    used: list[MemoryObject] = []
-    for op in f.ops():
-        if op.mem is not None and op.mem not in used:
-            used.append(op.mem)
-        if op.kind == "call":
-            for _, mem in op.attrs["ptr_args"]:
-                if mem not in used:
-                    used.append(mem)
-    return used
-
-
 def _memory_area(area: Area, mem: MemoryObject, reads: set, writes: set, sdp: bool) -> None:
     """One on-chip memory by ECP5 rules (see the module docstring); ``reads``/``writes``
     the ports that load/store."""
@@ -760,7 +747,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
                 reads.setdefault(mem, set()).add(port)
             if wr:
                 writes.setdefault(mem, set()).add(port)
-    for mem in _used_memories(f):
+    for mem in f.used_memories():
         if mem.kind == "arg" or mem in external:
             continue
         _memory_area(area, mem, reads.get(mem, set()), writes.get(mem, set()),
@@ -848,14 +835,6 @@ def _area_of(module: Module, target: Target, f: Function, fs, bd, external=froze
     return _formula_area(module, target, f, fs, bd)
 
 
-def function_resources(module: Module, target: Target, f: Function, fs, bd,
-                       external: frozenset = frozenset(),
-                       callee_ports: dict | None = None) -> tuple[int, int, int, int]:
-    """(LUT, FF, DSP, BRAM18) of one function's FSMD (see the module docstring;
-    ``callee_ports``: :func:`port_use`)."""
-    return _area_of(module, target, f, fs, bd, external, callee_ports).total()
-
-
 def area_report(module: Module, target: Target, schedules, bindings,
                 external: frozenset = frozenset()) -> tuple[dict, dict]:
     """report.json's ``resources`` (the design: every function once, each FSMD is
@@ -874,41 +853,27 @@ def area_report(module: Module, target: Target, schedules, bindings,
     return res, per
 
 
-def dataflow_resources(report: dict, module: Module, target: Target, schedules, bindings,
-                       graphs: dict, regions: list, external: frozenset = frozenset()) -> None:
-    """report.json's resources of a design with regions: each accelerator instance beyond
-    a function's first (with its callees), the channels as built (banks, FIFOs) instead of
-    the region's arrays, and no FSMD for the region itself (its managers are not
-    counted)."""
+def dataflow_resources(report: dict, graphs: dict, regions: list) -> None:
+    """report.json's resources of a design with regions (``regions``: their report
+    entries, in the order of ``graphs``): each accelerator instance beyond a function's
+    first (with its callees), the channels as built (banks, FIFOs) instead of the
+    region's arrays, and no FSMD for the region itself (its managers are not counted).
+    The functions' areas are those :func:`area_report` put in ``report["functions"]``."""
     res = report["resources"]
     res.pop("parts", None)       # the parts are the functions' sum, which this corrects
+    # each function's own area, as area_report counted it
+    own = {e["name"]: e["resources"] for e in report["functions"]}
 
-    def add(vals, k=1):
-        for key, v in zip(_KEYS, vals):
-            res[key] += k * v
-
-    def tree(fn):
-        seen, work = [], [fn]
-        while work:
-            fx = work.pop()
-            if fx not in seen:
-                seen.append(fx)
-                work += fx.callees()
-        return seen
-
-    uses = port_use(module, schedules, bindings) if target.library is not None else None
-
-    def fres(fx):
-        return function_resources(module, target, fx, schedules[fx], bindings[fx], external,
-                                  uses)
+    def add(fx, k=1):
+        for key in _KEYS:
+            res[key] += k * own[fx.name][key]
 
     for g, rep in zip(graphs.values(), regions):
-        f = g.func
-        add(fres(f), -1)
+        add(g.func, -1)
         for fn in set(g.instances):
             extra = sum(1 for x in g.instances if x is fn) - 1
-            for callee in tree(fn) if extra > 0 else ():
-                add(fres(callee), extra)
+            for callee in fn.call_closure() if extra > 0 else ():
+                add(callee, extra)
         bram = 0
         for c in rep["channels"]:
             if c["kind"] == "pipo":

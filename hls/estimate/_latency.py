@@ -452,16 +452,7 @@ def _assumptions(model: LatencyModel) -> list[str]:
 
 def _rests_on_directives(m: LatencyModel, f: Function) -> bool:
     """Whether a loop of ``f`` or of a function it calls has a directive's trip count."""
-    seen, work = set(), [f]
-    while work:
-        g = work.pop()
-        if g in seen:
-            continue
-        seen.add(g)
-        if any(ll.assumed for ll in m.loops.get(g, {}).values()):
-            return True
-        work += g.callees()
-    return False
+    return any(ll.assumed for g in f.call_closure() for ll in m.loops.get(g, {}).values())
 
 
 def latency_report(module: Module, schedules, alveo: bool = False,

@@ -121,8 +121,8 @@ class MemoryObject:
     #: there in its issue cycle (set by the ``small-memories`` pass)
     async_read: bool = False
     #: accesses per cycle the schedulers may make (``MemoryPorts``): the memory model's
-    #: two, or one where the target's block RAM cannot take two writes in a cycle and the
-    #: flow found two (``SynthOptions.single_port``)
+    #: two, or one where the target's on-chip RAM cannot take two writes in a cycle and
+    #: the flow found two (``SynthOptions.single_port``)
     ports: int = 2
 
     @property
@@ -256,6 +256,28 @@ class Function:
             if op.kind == "call":
                 seen[op.attrs["callee"]] = None
         return list(seen)
+
+    def call_closure(self) -> list["Function"]:
+        """This function and every function it calls, directly or not (each once)."""
+        seen, work = [], [self]
+        while work:
+            f = work.pop()
+            if f not in seen:
+                seen.append(f)
+                work += f.callees()
+        return seen
+
+    def used_memories(self) -> list[MemoryObject]:
+        """The memories the function's loads and stores reach and those its calls hand
+        to callees, each once, in the order of first use."""
+        used: dict[MemoryObject, None] = {}
+        for op in self.ops():
+            if op.mem is not None:
+                used[op.mem] = None
+            if op.kind == "call":
+                for _, mem in op.attrs["ptr_args"]:
+                    used[mem] = None
+        return list(used)
 
 
 @dataclass(eq=False)

@@ -168,8 +168,7 @@ class Ecp5Flow(PnrFlow):
                         + "; choose a larger part (--target ecp5:PART) or a design with fewer "
                           "parallel operations (less unrolling, --max-units)")
                 raise ToolError(f"nextpnr ({psrc}) failed with exit status {proc.returncode} on "
-                                f"{top}\n"
-                                + _tail(log.read_text(errors="replace") if log.exists() else proc.stdout))
+                                f"{top}\n" + _tail(text))
             report = json.loads(rep.read_text())
         return parse_report(report, self, clock_ns, cells, f"{ysrc}; {psrc}")
 

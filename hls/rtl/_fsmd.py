@@ -214,15 +214,7 @@ class FunctionRTL(Elaboratable):
                 n += 1
         # memories: external ports, internal RAM/ROMs
         mems: dict[MemoryObject, MemPorts] = dict(self.ext)
-        used_mems: list[MemoryObject] = []
-        for op in f.ops():
-            if op.mem is not None and op.mem not in used_mems:
-                used_mems.append(op.mem)
-            if op.kind == "call":
-                for _, mem in op.attrs["ptr_args"]:
-                    if mem not in used_mems:
-                        used_mems.append(mem)
-        for i, mem in enumerate(used_mems):
+        for i, mem in enumerate(f.used_memories()):
             if mem in mems:
                 continue
             if mem.kind == "arg":

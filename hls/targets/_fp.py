@@ -108,22 +108,17 @@ def op_attrs(op) -> tuple:
     return ()
 
 
+#: op kinds built by the same unit as a characterised kind (the unit's mode is a wire)
+_SAME_UNIT = {"fsub": "fadd", "uitofp": "sitofp", "fptoui": "fptosi"}
+
+
 def fp_class(kind: str, fmt: FPFormat, attrs: tuple) -> str | None:
     """The characterised floating-point class of an op (``fadd32``...,
-    :data:`FP_CLASS_UNITS`), or None."""
-    bits = {BINARY32: 32, BINARY64: 64}.get(fmt)
-    if bits is None:
-        return None
-    a = dict(attrs)
-    if kind in ("fadd", "fsub", "fmul"):
-        return f"{'fmul' if kind == 'fmul' else 'fadd'}{bits}"
-    if kind in ("sitofp", "uitofp") and a.get("width") == 32:
-        return f"sitofp{bits}"
-    if kind in ("fptosi", "fptoui") and a.get("width") == 32:
-        return f"fptosi{bits}"
-    if kind == "fcmp":
-        return f"fcmp{bits}"
-    return None
+    :data:`FP_CLASS_UNITS`): the class of its unit's kind and format, and integer width
+    where the unit has one (any predicate of a compare), or None."""
+    kind, width = _SAME_UNIT.get(kind, kind), dict(attrs).get("width")
+    return next((cls for cls, (k, f, a) in FP_CLASS_UNITS.items()
+                 if k == kind and f == fmt and dict(a).get("width") == width), None)
 
 
 @lru_cache(maxsize=8)

@@ -43,10 +43,8 @@ memory, so the caller (the CDFG builder) assigns port resources itself.
 
 from __future__ import annotations
 
-import dataclasses
-
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable
 
@@ -105,10 +103,11 @@ class TechParams:
     #: width of the x slices of a floating-point significand product (``FPMul(xtile=)``):
     #: None: x whole (24 x 17 DSP48 tiles); 18 on ECP5 (one MULT18X18D per product)
     fp_mul_tile: int | None = None
-    #: the device's block RAM takes one write per cycle (ECP5's DP16KD: two writes, or a
-    #: write and the other port's read, to one address collide undefined, so Yosys builds
-    #: a two-writer array from flip-flops): an on-chip memory the schedule writes twice in
-    #: a cycle is scheduled again with one port
+    #: the device's on-chip RAM takes one write per cycle (ECP5's DP16KD: two writes, or
+    #: a write and the other port's read, to one address collide undefined; its LUT RAM,
+    #: TRELLIS_DPR16X4, has one write port; Yosys builds a two-writer array of either
+    #: from flip-flops): an on-chip memory the schedule writes twice in a cycle is
+    #: scheduled again with one port
     ram_single_writer: bool = False
     #: multiplies wider than one DSP tile of this many bits are built in two pipeline
     #: stages (``hls.rtl.PipelinedMul``: tile products, then their sum): a multiply over
@@ -466,7 +465,7 @@ class Target:
         """The same target with another clock period (e.g. a ``--clock`` option)."""
         if not clock_period_ns > 0:
             raise HLSError(f"clock period must be positive, got {clock_period_ns!r} ns")
-        return dataclasses.replace(self, clock_period_ns=float(clock_period_ns))
+        return replace(self, clock_period_ns=float(clock_period_ns))
 
     @property
     def usable_ns(self) -> float:
@@ -482,7 +481,7 @@ class Target:
                            f"it must be at least 0 and below {budget:g} ns (the {self.clock_period_ns:g} ns "
                            f"clock less the {self.tech.step_overhead_ns:g} ns step overhead of "
                            f"{self.name})")
-        return dataclasses.replace(self, uncertainty_ns=round(float(uncertainty_ns), 6))
+        return replace(self, uncertainty_ns=round(float(uncertainty_ns), 6))
 
 
 @lru_cache(maxsize=256)
