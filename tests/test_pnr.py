@@ -385,3 +385,35 @@ def test_a_design_too_big_for_the_part_is_named():
            "Info: \t          MULT18X18D:     544/    156   348%\n")
     assert over_capacity(log) == [("MULT18X18D", 544, 156)]
     assert over_capacity(log.replace("544/", "100/")) == []
+
+
+@needs_tools
+@pytest.mark.parametrize("name, readonly", [("mat_horner_f32", False), ("lut_gamma", True)])
+def test_ecp5_small_arrays_stay_in_lut_ram(tmp_path, name, readonly):
+    """A small array the schedule reads in its issue cycle (``async_read``) must be what
+    Yosys builds: LUT RAM (a ROM: logic).  Without a say, Yosys folded the register after
+    mat_horner_f32's 36-word array into a block RAM's read port (``$__PDPW16KD_``), so the
+    path after it began at the RAM's 4.3 ns clock-to-out (90 MHz); forcing LUT RAM on a
+    ROM, which has no write port, made Yosys fail on lut_gamma.  Memory mapping only."""
+    from hls.estimate import yosys_command
+    from hls.flow import SynthOptions, synthesize
+
+    src = Path(__file__).resolve().parents[1] / "examples" / "kernels" / f"{name}.c"
+    meta = json.loads(src.with_suffix(".json").read_text())
+    depth = {k: v["depth"] for k, v in meta["args"].items()}
+    res = synthesize(src, SynthOptions(top=meta["top"], target="ecp5", depth=depth))
+    small = [m for m in [*(m for f in res.module.functions for m in f.memories),
+                         *res.module.globals] if m.async_read and m.readonly == readonly]
+    assert small, f"{name} has no {'ROM' if readonly else 'RAM'} read asynchronously: it tests nothing"
+    (tmp_path / "design.v").write_text(res.verilog)
+    argv, _ = yosys_command()
+    proc = subprocess.run(argv + ["-p", f"read_verilog design.v; synth_ecp5 -top {meta['top']} "
+                                  "-run begin:map_ffram"], cwd=tmp_path, text=True,
+                          capture_output=True, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    for mem in small:
+        lines = [ln for ln in proc.stdout.splitlines() if f"mem_{mem.name}.store" in ln
+                 and ("mapping" in ln)]
+        want = "forced mapping to FF" if readonly else "via $__TRELLIS_DPR16X4_"
+        assert any(want in ln for ln in lines), (mem.name, lines)
+        assert not any("DP16KD" in ln or "PDPW16KD" in ln for ln in lines), (mem.name, lines)

@@ -106,7 +106,15 @@ class InternalMemory(Elaboratable):
         w = mem.word_bytes
         init = mem.init or bytes(mem.size_bytes)
         words = [int.from_bytes(init[i * w:(i + 1) * w], "little") for i in range(mem.depth_words)]
-        store = Memory(shape=8 * w, depth=mem.depth_words, init=words)
+        # a LUT RAM (a ROM: logic) stays one: Yosys would otherwise fold the register that
+        # takes its word (a pipeline's stage register) into a block RAM's read port, and
+        # the path after it would start at the block RAM's 4 ns clock-to-out the schedule
+        # did not plan for (``ram_style``/``rom_style``: what Yosys's memory_libmap reads;
+        # it has no LUT-RAM mapping of a memory without a write port)
+        attrs = None
+        if mem.async_read:
+            attrs = {"rom_style": "logic"} if mem.readonly else {"ram_style": "distributed"}
+        store = Memory(shape=8 * w, depth=mem.depth_words, init=words, attrs=attrs)
         m.submodules.store = store
         for k in range(NPORTS):
             bp = getattr(self.ports, f"port{k}")

@@ -36,14 +36,16 @@ ULTRASCALE_PLUS_TECH = TechParams(
 #: characterisation (clock-to-out, a net, setup: 0.78 ns) plus what a generated design adds
 #: to every cycle (the destination register's select and enable, fan-out, congestion),
 #: calibrated on whole designs by ``benchmarks/pnr_kernels.py``: 2.3 ns left
-#: fft8_dif_q12's control path (FSM state to a pipeline's slot counter) 0.4 ns short.
+#: fft8_dif_q12's control path (FSM state to a pipeline's slot counter) 0.4 ns short, and
+#: 2.7 ns left fsm_tokenizer's and noinline_helpers's datapaths 0.18 and 0.29 ns short.
+#: ``ram_route_ns``: a block RAM's output net in a whole design (see ``TechParams``).
 ECP5_TECH = TechParams(
     logic_ns=0.45, add_base_ns=1.2, add_per_bit_ns=0.03,
     shift_base_ns=0.8, shift_per_level_ns=0.6, mux_ns=0.45,
     mul_base_ns=3.0, mul_per_bit_ns=0.15, mul_uses_dsp=True,
     ram_out_ns=4.1, store_ns=0.2, reg_out_ns=0.0,
-    step_overhead_ns=2.7, fp_scale=1.6, fp_mul_tile=18, ram_single_writer=True,
-    mul_tile=18, dsp_route_ns=2.5,
+    step_overhead_ns=3.0, fp_scale=1.6, fp_mul_tile=18, ram_single_writer=True,
+    mul_tile=18, dsp_route_ns=2.5, ram_route_ns=0.8,
 )
 ECP5_DEFAULT_PART = ("85k", 8)
 
