@@ -13,6 +13,10 @@
   together; in one block the busy steps must be disjoint).  This is a colouring of the
   conflict graph, i.e. a clique cover of the compatibility graph (Tseng-Siewiorek), done
   greedily in schedule order, which is optimal for interval conflicts.
+* **Floating-point units** (pipelined, a new operation every cycle) are shared the same
+  way between the ops of one unit class (:func:`hls.targets.fp_unit_key`) issued in
+  different FSM states, where the multiplexer a shared unit puts before its first stage
+  (the target's ``port_mux_ns`` for that many sources) still fits the op's cycle.
 * **Memory ports**: in each step, the loads and stores of a memory take ports 0 and 1
   in program order.
 """
@@ -21,8 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ir import Block, Const, Function, Op, Param, Value
+from ..ir import Block, Const, Function, Op, Param, Value, op_def
 from ..scheduling import FunctionSchedule, op_timing, stores_first
+from ..targets._fp import fp_unit_key
 
 Point = tuple[Block, int]
 
@@ -61,6 +66,7 @@ def bind(fs: FunctionSchedule, share_min_width: int = 16) -> Binding:
     b = Binding(func, fs)
     _bind_registers(b)
     _bind_units(b, share_min_width)
+    _bind_fp_units(b)
     _bind_ports(b)
     _simple_dual_port(b)
     return b
@@ -189,6 +195,49 @@ def _bind_units(bd: Binding, share_min_width: int) -> None:
                 insts.append([(blk, lo, hi)])
                 members.append([op])
                 bd.unit_of[op] = (cls, len(members) - 1)
+
+
+def _bind_fp_units(bd: Binding) -> None:
+    """Share the pipelined floating-point units of FSM states: per unit class, the ops
+    whose first stage leaves room for the multiplexer of the sharers (as many sources as
+    there are such ops, an upper bound on any unit's) take the lowest unit free in their
+    issue step; ops of one state never share."""
+    fs = bd.fsched
+    target = fs.target
+    budget = target.chain_budget_ns
+    cands: dict[str, list[tuple[Op, float]]] = {}
+    for blk in bd.func.blocks:
+        if blk in fs.pipelines:
+            continue
+        bs = fs.blocks[blk]
+        ids = {op: i for i, op in enumerate(bs.ops)}
+        for op in blk.ops:
+            if not op_def(op.kind).float or op not in ids:
+                continue
+            t = op_timing(target, op)
+            if t.latency == 0:
+                continue   # combinational: a shared one would put its muxes in the chain
+            first = bs.schedule.arrival_ns.get(ids[op], 0.0) + t.in_delay_ns
+            cands.setdefault(fp_unit_key(op, t.latency), []).append((op, budget - first))
+    for key in sorted(cands):
+        # the most sharers k whose k largest slacks all hold a k-source multiplexer
+        order = sorted(range(len(cands[key])), key=lambda j: (-cands[key][j][1], j))
+        k = next((k for k in range(len(order), 1, -1)
+                  if cands[key][order[k - 1]][1] >= target.port_mux_ns(k) - 1e-9), 0)
+        if k < 2:
+            continue
+        ops = [cands[key][j][0] for j in sorted(order[:k])]
+        insts: list[set[tuple[Block, int]]] = []
+        members = bd.units.setdefault(key, [])
+        for op in ops:
+            at = (op.block, fs.step[op])
+            i = next((i for i, busy in enumerate(insts) if at not in busy), len(insts))
+            if i == len(insts):
+                insts.append(set())
+                members.append([])
+            insts[i].add(at)
+            members[i].append(op)
+            bd.unit_of[op] = (key, i)
 
 
 def _bind_ports(bd: Binding) -> None:

@@ -487,6 +487,14 @@ def _fp_dsp(op: Op, default: int) -> int:
                for lo in range(0, w, CHUNK) if min(lo + CHUNK, w) - lo >= 4)
 
 
+def _fp_unit_area(target: Target, op: Op) -> tuple[float, float, int]:
+    """(LUT, FF, DSP) of the floating-point unit that serves ``op``."""
+    t = op_timing(target, op)
+    if _fp_measured(target, op):     # the unit as placed and routed, stages and all
+        return t.area_lut, t.area_ff, t.area_dsp
+    return FP_LUT_SCALE * t.area_lut, FP_FF_SCALE * t.area_ff, _fp_dsp(op, t.area_dsp)
+
+
 def _lib_lut(target: Target, cls: str, width: int, default: float) -> float:
     """The library's LUTs of class ``cls`` (one the op kinds do not name) at ``width``."""
     from ..targets._library import load_library
@@ -649,12 +657,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
             area.add("units", lut, ff)
             continue
         if d.float:
-            t = op_timing(target, op)
-            if _fp_measured(target, op):     # the unit as placed and routed, stages and all
-                area.add("ops", t.area_lut, t.area_ff, t.area_dsp)
-            else:
-                area.add("ops", FP_LUT_SCALE * t.area_lut, FP_FF_SCALE * t.area_ff,
-                         _fp_dsp(op, t.area_dsp))
+            area.add("ops", *_fp_unit_area(target, op))
             continue
         if op.kind == "mul" and op_timing(target, op).latency:
             # a two-stage multiplier (hls.rtl.PipelinedMul): the multiply as Yosys builds
@@ -677,10 +680,12 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
                                    else operand_bits(o.operands[i], o) for o in ops))
                         for i in (0, 1))
                 area.add("units", mul_lut(a, b, min(d, a + b)), 0, mul_dsp(a, b, d))
+            elif op_def(op.kind).float:
+                area.add("units", *_fp_unit_area(target, op))
             else:
                 lut, ff = _divider(target, ops)
                 area.add("units", lut, ff)
-            for i in (0, 1):
+            for i in range(len(op.operands)):
                 _mux(area, [_src(o.operands[i]) for o in ops],
                      max(o.operands[i].width for o in ops))
 

@@ -248,6 +248,13 @@ class FunctionRTL(Elaboratable):
                     a, b, y = Signal(w, name=f"{cls}_{i}_a"), Signal(w, name=f"{cls}_{i}_b"), Signal(w, name=f"{cls}_{i}_y")
                     m.d.comb += y.eq((a * b)[:w])
                     unit_sigs[k] = (a, b, y)
+                elif op_def(ops[0].kind).float:
+                    # a pipelined unit: each sharer's operands in its own state, its
+                    # result out of the last stage in its own birth state
+                    unit, _ = fp_unit(ops[0], fs.target)
+                    m.submodules[f"{cls}_{i}"] = unit
+                    m.d.comb += unit.ce.eq(advance)
+                    unit_sigs[k] = unit
                 else:
                     w = max(o.width for o in ops)
                     div = SeqDivider(w, fs.target.divider_bits(w))
@@ -282,6 +289,8 @@ class FunctionRTL(Elaboratable):
                 u = unit_sigs[bd.unit_of[op]]
                 if k == "mul":
                     m.d.comb += w.eq(u[2])
+                elif op_def(k).float:
+                    m.d.comb += w.eq(u.o)
                 else:
                     m.d.comb += w.eq(u.quot if k in ("udiv", "sdiv") else u.rem)
                 continue
@@ -409,6 +418,10 @@ class FunctionRTL(Elaboratable):
                 forward_ports(m, mems[mem], inst.ext[pp.mem], rd(word_off))
         elif op in bd.unit_of:
             u = unit_sigs[bd.unit_of[op]]
+            if op_def(op.kind).float:
+                for name, v in zip(("a", "b", "c"), op.operands):
+                    m.d.comb += getattr(u, name).eq(rd(v))
+                return
             a, b = rd(op.operands[0]), rd(op.operands[1])
             if op.kind == "mul":
                 m.d.comb += [u[0].eq(a), u[1].eq(b)]

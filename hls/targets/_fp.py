@@ -4,8 +4,10 @@ with how many pipeline stages.
 Every unit reports an analytical ``cost(fmt, stages)`` (latency, delay of its slowest
 stage on a generic 10 ns-class FPGA, LUT/FF/DSP); see the unit classes.  For a target the
 stage delays are scaled by the ratio of its LUT-level delay to the generic one, and the
-fewest stages are chosen whose slowest stage fits the clock period.  Units are fully pipelined (a new operation every cycle) and are
-not shared between operations.
+fewest stages are chosen whose slowest stage fits the clock period.  Units are fully
+pipelined (a new operation every cycle).  In FSM states, binding shares a unit between ops
+of the same unit (:func:`fp_unit_key`) issued in different states; in a pipelined loop
+every op has its own.
 """
 
 from __future__ import annotations
@@ -106,6 +108,20 @@ def op_attrs(op) -> tuple:
     if k == "fpconv":
         return (("src", op.attrs["src"]),)
     return ()
+
+
+def fp_unit_key(op, stages: int) -> str:
+    """The class of units that can serve ``op`` (binding shares a unit between ops of one
+    class): its kind, format, selecting attributes and pipeline stages, e.g. ``fmul64_s3``,
+    ``fadd_e5m10_s2``, ``fcmp32_olt_s1``, ``fptosi32_i16_s2``."""
+    def fmt_name(f: FPFormat) -> str:
+        return {BINARY32: "32", BINARY64: "64"}.get(f) or f"_e{f.exp_bits}m{f.man_bits}"
+
+    key = op.kind + fmt_name(op.attrs["fmt"])
+    for k, v in op_attrs(op):
+        key += "_" + (fmt_name(v).lstrip("_") if isinstance(v, FPFormat)
+                      else f"i{v}" if k == "width" else str(v))
+    return f"{key}_s{stages}"
 
 
 #: op kinds built by the same unit as a characterised kind (the unit's mode is a wire)
