@@ -212,6 +212,7 @@ def test_ecp5_estimate_within_25_percent_of_synth_ecp5():
     DP16KD counts equal; ``parts`` adds up to the totals."""
     from hls.estimate import yosys_ecp5_area
     from hls.flow import SynthOptions, synthesize
+    from hls.flow import SynthOptions, synthesize
 
     res = synthesize(GEMM, SynthOptions(top="gemm_i32", target="ecp5", clock_period_ns=10,
                                         depth={"A": 256, "B": 256, "C": 256},
@@ -231,3 +232,33 @@ def test_ecp5_estimate_within_25_percent_of_synth_ecp5():
     assert sum(p["dsp"] for p in parts.values()) == est["dsp"]
     (fn,) = res.report["functions"]
     assert fn["resources"] == {k: v for k, v in est.items() if k != "parts"}
+
+
+THREE_MULS = """
+#include <stdint.h>
+uint8_t three(uint8_t a, uint8_t b, uint8_t c) {
+  uint8_t x = a * b;
+  uint8_t y = x * c;
+  return y * a;
+}
+int main(void) { return three(3, 5, 7) == 0; }
+"""
+
+
+@needs_yosys
+def test_multiplies_of_different_states_are_one_dsp(tmp_path):
+    """Three dependent 8-bit multiplies in three FSM states, too narrow for binding to share:
+    Yosys's ``share`` merges them (their results are used in exclusive states) into one
+    MULT18X18D, and the model counts one, not three."""
+    from hls.estimate import yosys_ecp5_area
+    from hls.flow import SynthOptions, synthesize
+
+    src = tmp_path / "three.c"
+    src.write_text(THREE_MULS)
+    res = synthesize(src, SynthOptions(top="three", target="ecp5"))
+    f = res.module.top
+    muls = [op for op in f.ops() if op.kind == "mul"]
+    assert len({res.schedules[f].step[op] for op in muls}) == 3, "not three states: tests nothing"
+    assert not any(op in res.bindings[f].unit_of for op in muls)
+    y = yosys_ecp5_area(res.verilog, "three")
+    assert res.report["resources"]["dsp"] == y["dsp"] == 1

@@ -641,6 +641,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
         return min(bd.reg_width[r], max(_significant(x) for x in members[r]))
 
     # ---- ops with hardware of their own, FP units, call capture registers
+    fsm_muls: dict[tuple, list[int]] = {}     # (block, step) -> DSPs of its multiplies
     for op in f.ops():
         d = op_def(op.kind)
         if op.kind == "phi" and op.block in pipes:
@@ -665,7 +666,21 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
             area.add("ops", *_staged_mul(target, op))
             continue
         lut, dsp = _op_lut_dsp(target, op, demand, lambda v, op=op: operand_bits(v, op), tree)
+        if op.kind == "mul" and dsp and op.block not in pipes:
+            fsm_muls.setdefault((op.block, fs.step[op]), []).append(dsp)
+            dsp = 0
         area.add("ops", lut, 0, dsp)
+    # Yosys's ``share`` merges multiplies whose results are used in mutually exclusive
+    # states into one (measured: mat_horner_f32's three 8-bit multiplies by constants in
+    # three FSM states are one MULT18X18D): the multiplies of the busiest state, each
+    # merged with the largest of the other states' in its rank
+    ranks: list[int] = []
+    for dsps in fsm_muls.values():
+        for i, d in enumerate(sorted(dsps, reverse=True)):
+            if i == len(ranks):
+                ranks.append(0)
+            ranks[i] = max(ranks[i], d)
+    area.add("ops", 0, 0, sum(ranks))
 
     # ---- shared units and their operand multiplexers
     for insts in bd.units.values():
