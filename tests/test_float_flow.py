@@ -112,8 +112,8 @@ int main(void) {
 def test_fsm_states_share_floating_point_units(tmp_path, ctype, target, sharers):
     """Three dependent additions in three FSM states: one pipelined unit serves them where
     its operand multiplexer fits the cycle (generic: all three; ECP5 at 10 ns: fadd32's
-    first stage leaves 0.13 ns, room for a 2:1 multiplexer but not a 3:1, so two share and
-    the third keeps its own unit), and the design still computes what the program does."""
+    first stage leaves room for a 2:1 multiplexer but not for a 3:1's 0.32 ns, so two share
+    and the third keeps its own unit), and the design still computes what the program does."""
     from hls.scheduling import op_timing
 
     src = tmp_path / "chain.c"

@@ -221,6 +221,50 @@ def test_mul(name, stages, rm, ftz, xtile):
            ref.mul(fmt, a, b, rm=rm, ftz=ftz), stages)
 
 
+
+@pytest.mark.parametrize("kind, name, rm, ftz", [("add", "e11m52", "rne", False),
+                                                 ("mul", "e11m52", "rne", False),
+                                                 ("mul", "e5m10", "rtz", True),
+                                                 ("fromint", "e8m23", "rne", False),
+                                                 ("convert", "e11m52", "rne", False)])
+def test_rounding_split_by_a_register(kind, name, rm, ftz):
+    """With a register at every segment boundary, the rounding's decision (the OR below
+    the rounding position, the zero test) and its increment and pack sit in two stages,
+    the decision and the values the unit keeps past the rounding (special results) carried
+    through the register between them, and an adder's or multiplier's leading-zero count
+    is registered before its limit and the shift distances: the results are still the
+    reference model's."""
+    fmt = FPFormat.parse(name)
+    rng = np.random.default_rng(61)
+    n = N_RANDOM
+    if kind == "fromint":
+        segs = IntToFP._segments(fmt, 32)
+        make = lambda st: IntToFP(fmt, 32, True, st, rm=rm)  # noqa: E731
+        x = _rand_u64(rng, n) >> rng.integers(0, 64, n).astype(U64) & U64(0xFFFFFFFF)
+        inputs, expected = {"a": x}, ref.from_int(fmt, x, 32, True, rm=rm)
+    elif kind == "convert":
+        dst = FPFormat.parse("e8m23")
+        segs = FPConvert._segments(fmt, dst, ftz)
+        make = lambda st: FPConvert(fmt, dst, st, rm=rm, ftz=ftz)  # noqa: E731
+        a = np.concatenate([_operands(rng, fmt, n), specials(fmt)])
+        inputs, expected = {"a": a}, ref.convert(fmt, dst, a, rm=rm, ftz=ftz)
+    else:
+        cls = FPAdd if kind == "add" else FPMul
+        segs = cls._segments(fmt, ftz)
+        make = lambda st: cls(fmt, st, rm=rm, ftz=ftz)  # noqa: E731
+        pa, pb = _pairs(fmt)
+        a = np.concatenate([_operands(rng, fmt, n), pa])
+        b = np.concatenate([_operands(rng, fmt, n), pb])
+        inputs = {"a": a, "b": b}
+        expected = (ref.add if kind == "add" else ref.mul)(fmt, a, b, rm=rm, ftz=ftz)
+    names = [sg.name for sg in segs]
+    stages = len(segs)
+    cuts = plan_cuts([sg.delay for sg in segs], stages)
+    assert cuts[names.index("rinc")] == 1, "no register between the rounding's two halves"
+    if kind in ("add", "mul") and not ftz:   # and between the leading-zero count and its limit
+        assert cuts[names.index("lzc")] == 1
+    _check(lambda: make(stages), f"split {kind} {name} {rm} {ftz}", inputs, expected, stages)
+
 @pytest.mark.parametrize("name,stages,rm,ftz,xtile",
                          [pytest.param(*c.values, None, id=c.id) for c in _cases(4)] + XTILES[:2])
 def test_fma(name, stages, rm, ftz, xtile):

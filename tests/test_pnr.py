@@ -189,6 +189,20 @@ def test_characterisation_sample_matches_the_data(cls, width):
 
 
 @needs_tools
+def test_fp_characterisation_sample_matches_the_data():
+    """A floating-point unit as the FSMD builds it today against its measurement in the
+    data: a unit whose pipelining changed (its segments, where the registers go) without a
+    new characterisation fails here."""
+    from hls.pnr._characterise import characterise_fp
+
+    raw = json.loads((Path(__file__).resolve().parents[1] / "hls" / "targets" / "data"
+                      / "ecp5.json").read_text())["fp"]["fadd32"]["6"]
+    s = characterise_fp("fadd32", 6)
+    assert s.path_ns == pytest.approx(raw["path_ns"], rel=0.1)
+    assert (s.lut, s.ff, s.dsp) == (raw["lut"], raw["ff"], raw["dsp"])
+
+
+@needs_tools
 def test_place_route_fills_the_timing_report(tmp_path, capsys):
     src = SHARED / "fir_decim2.c"
     meta = json.loads(src.with_suffix(".json").read_text())

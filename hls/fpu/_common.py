@@ -44,7 +44,7 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed
 __all__ = [
     "T_LEVEL", "T_CARRY", "T_REG", "T_DSP", "ROUNDING_MODES",
     "Seg", "plan_cuts", "cost_from_segments", "Pipeline",
-    "Unpacked", "unpack", "wire", "lzc", "tzc", "shr_sticky", "round_pack",
+    "Unpacked", "unpack", "wire", "lzc", "tzc", "shr_sticky", "round_pack", "rinc_seg",
     "check_args", "d_add", "d_shift", "d_lzc", "d_mul", "dsp_count", "clog2",
 ]
 
@@ -308,12 +308,28 @@ def shr_sticky(v: Value, amt: Value, m: Module | None = None, name: str = "shr")
     return shifted, sticky
 
 
+def rinc_seg(fmt, sig_bits: int, keep_bits: int = 0) -> Seg:
+    """The segment of :func:`round_pack` before its pipeline cut (``pipe=``): the
+    round-up decision (an OR over the bits below the rounding position) and the zero test
+    of a ``sig_bits``-bit significand; live after it the kept significand, the exponent,
+    the decision bits and ``keep_bits`` the unit carries past the rounding."""
+    E, M = fmt.exp_bits, fmt.man_bits
+    levels = 1 + math.ceil(math.log(max(sig_bits + 1, 2), 6))
+    return Seg("rinc", levels * T_LEVEL, sig_bits // 5 + 2, M + 1 + E + 6 + keep_bits)
+
+
 def round_pack(m: Module, fmt, sign: Value, e: Value, sig: Value, sticky: Value, rm: str,
-               ftz: bool, name: str = "rp") -> Value:
+               ftz: bool, name: str = "rp", pipe: "Pipeline | None" = None,
+               keep: Mapping[str, Value] | None = None):
     """Round ``sig`` (normalised as in the module docstring, ``len(sig) >= M + 2``) at
     ``M + 1`` bits with ``rm`` and pack it with the signed exponent ``e``.  Handles
     round-up into the next binade, subnormal-to-normal, overflow and (``ftz``) flushing.  A
-    zero ``sig`` without sticky gives zero with ``sign``."""
+    zero ``sig`` without sticky gives zero with ``sign``.
+
+    With ``pipe`` the rounding is two segments of the unit (:func:`rinc_seg`, then the
+    increment, the overflow test and the pack): ``pipe.cut`` between them carries the
+    decision and ``keep`` (the caller's values needed after the rounding), and the result
+    is ``(packed, kept)`` with ``kept`` those values past the cut."""
     E, M = fmt.exp_bits, fmt.man_bits
     sig = wire(m, sig, f"{name}_sig")
     sticky = wire(m, sticky, f"{name}_sticky")
@@ -327,6 +343,12 @@ def round_pack(m: Module, fmt, sign: Value, e: Value, sig: Value, sticky: Value,
         inc = guard & (rest | top[0])
     else:
         inc = Const(0, 1)
+    iszero = (sig == 0) & ~sticky
+    kept = None
+    if pipe is not None:
+        v = pipe.cut(dict(keep or {}, _sign=sign, _e=e, _top=top, _inc=inc, _iszero=iszero))
+        sign, e, top, inc, iszero = (v.pop(k) for k in ("_sign", "_e", "_top", "_inc", "_iszero"))
+        kept = v
     ew = max(len(e), E + 2) + 1
     packed = Signal(signed(ew + M + 1), name=f"{name}_packed")
     m.d.comb += packed.eq(Cat(Const(0, M), (e - 1)).as_signed() + top + inc)
@@ -335,7 +357,6 @@ def round_pack(m: Module, fmt, sign: Value, e: Value, sig: Value, sticky: Value,
     out = Signal(fmt.width - 1, name=f"{name}_mag")
     maxmag = ((1 << E) - 2) << M | ((1 << M) - 1)
     ovf_val = ((1 << E) - 1) << M if rm == "rne" else maxmag
-    iszero = (sig == 0) & ~sticky
     if ftz:
         iszero = iszero | (ef <= 0)
     with m.If(iszero):
@@ -344,4 +365,6 @@ def round_pack(m: Module, fmt, sign: Value, e: Value, sig: Value, sticky: Value,
         m.d.comb += out.eq(ovf_val)
     with m.Else():
         m.d.comb += out.eq(packed[:E + M])
+    if pipe is not None:
+        return Cat(out, sign), kept
     return Cat(out, sign)

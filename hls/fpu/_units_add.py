@@ -27,7 +27,7 @@ from amaranth.lib.wiring import In, Out
 
 from ._common import (
     T_LEVEL, Pipeline, Seg, check_args, clog2, cost_from_segments, d_add, d_lzc, d_shift, lzc,
-    round_pack, shr_sticky, unpack,
+    rinc_seg, round_pack, shr_sticky, unpack,
 )
 
 __all__ = ["FPAdd"]
@@ -64,8 +64,10 @@ class FPAdd(wiring.Component):
             Seg("align", d_shift(sw + 1) + T_LEVEL, (M + 4) * ((sw + 2) // 2) + (M + 4),
                 2 * (M + 4) + E + fmt.width + 4),
             Seg("add", d_add(M + 5), M + 5, (M + 5) + E + fmt.width + 4),
-            Seg("count", d_lzc(M + 5) + d_add(E + 2), (M + 5) + 2 * E, (M + 5) + E + sw + fmt.width + 4),
+            Seg("lzc", d_lzc(M + 5), M + 5, (M + 5) + E + sw + fmt.width + 4),
+            Seg("count", d_add(E + 2), 2 * E, (M + 5) + E + sw + fmt.width + 4),
             Seg("norm", d_shift(sw), (M + 5) * ((sw + 1) // 2), (M + 5) + E + fmt.width + 4),
+            rinc_seg(fmt, M + 5, fmt.width + 1),
             Seg("round", d_add(E + M + 2) + T_LEVEL, 2 * fmt.width, fmt.width),
         ]
 
@@ -108,8 +110,9 @@ class FPAdd(wiring.Component):
         v = pipe.cut(dict(v, total=total, xm=Const(0, 1), ym=Const(0, 1)))
 
         # 4. count leading zeros, limited to e - 1 (subnormal results)
+        v = pipe.cut(dict(v, lz=lzc(v["total"], m)))    # (the counter, then its limit)
+        lz = v.pop("lz")
         e_msb = v["xe"] + 1          # exponent of the sum's MSB (bit M+4)
-        lz = lzc(v["total"], m)
         if self.ftz:
             s = lz
         else:
@@ -127,7 +130,8 @@ class FPAdd(wiring.Component):
         sign = Mux(exact_zero, v["zs"], v["xs"])
         e = Signal(range(-(M + 8), (1 << E) + 2), name="e_norm")
         m.d.comb += e.eq(v["e"])
-        res = round_pack(m, fmt, sign, e, v["norm"], Const(0, 1), self.rm, self.ftz)
+        res, v = round_pack(m, fmt, sign, e, v["norm"], Const(0, 1), self.rm, self.ftz,
+                            pipe=pipe, keep=dict(special=v["special"], sval=v["sval"]))
         out = Signal(W, name="res")
         m.d.comb += out.eq(Mux(v["special"], v["sval"], res))
         v = pipe.cut(dict(o=out))

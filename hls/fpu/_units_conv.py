@@ -22,7 +22,7 @@ from amaranth.lib.wiring import In, Out
 
 from ._common import (
     T_LEVEL, Pipeline, Seg, check_args, clog2, cost_from_segments, d_add, d_lzc, d_shift, lzc,
-    round_pack, shr_sticky, unpack,
+    rinc_seg, round_pack, shr_sticky, unpack,
 )
 
 __all__ = ["FPToInt", "IntToFP", "FPConvert"]
@@ -128,6 +128,7 @@ class IntToFP(wiring.Component):
             Seg("abs", d_add(width) + T_LEVEL, 2 * width, width + 1),
             Seg("count", d_lzc(width), width, width + sb + 1),
             Seg("shift", d_shift(sb) + d_add(E + 2), width * ((sb + 1) // 2) + E, width + E + 3),
+            rinc_seg(fmt, max(width, M + 2)),
             Seg("round", d_add(E + M + 2) + T_LEVEL, 2 * W, W),
         ]
 
@@ -160,7 +161,8 @@ class IntToFP(wiring.Component):
         sig = v["norm"]
         if w < M + 2:
             sig = Cat(Const(0, M + 2 - w), sig)
-        res = round_pack(m, fmt, v["neg"], v["e"], sig, Const(0, 1), self.rm, self.ftz)
+        res, _ = round_pack(m, fmt, v["neg"], v["e"], sig, Const(0, 1), self.rm, self.ftz,
+                            pipe=pipe)
         out = Signal(fmt.width, name="res")
         m.d.comb += out.eq(res)
         v = pipe.cut(dict(o=out))
@@ -208,6 +210,7 @@ class FPConvert(wiring.Component):
                 ((Ms + 1) * (1 + (sb + 1) // 2) if norm_src else 0) + 2 * Ed, Ms + 1 + Ed + 8 + dst.width),
             Seg("denorm", (d_shift(db) + d_lzc(W) if denorm else 0.0),
                 (W * (1 + (db + 1) // 2) if denorm else 0), W + Ed + 8 + dst.width),
+            rinc_seg(dst, W, dst.width + 1),
             Seg("round", d_add(Ed + Md + 2) + T_LEVEL, 2 * dst.width, dst.width),
         ]
 
@@ -254,7 +257,8 @@ class FPConvert(wiring.Component):
         else:
             v = pipe.cut(dict(v, st=Const(0, 1)))
 
-        res = round_pack(m, dst, v["sign"], v["e"], v["sig"], v["st"], self.rm, self.ftz)
+        res, v = round_pack(m, dst, v["sign"], v["e"], v["sig"], v["st"], self.rm, self.ftz,
+                            pipe=pipe, keep=dict(special=v["special"], sval=v["sval"]))
         out = Signal(dst.width, name="res")
         m.d.comb += out.eq(Mux(v["special"], v["sval"], res))
         v = pipe.cut(dict(o=out))

@@ -46,7 +46,7 @@ from amaranth.lib.wiring import In, Out
 from ._format import FPFormat
 from ._common import (
     T_LEVEL, Pipeline, Seg, check_args, clog2, cost_from_segments, d_add, d_lzc, d_shift, lzc,
-    round_pack, shr_sticky,
+    rinc_seg, round_pack, shr_sticky,
 )
 
 __all__ = ["FPDiv", "FPSqrt"]
@@ -139,6 +139,7 @@ def _finish_segs(fmt, width: int, flags: int, ftz: bool) -> list[Seg]:
                         width + 1 + 2 * ew + flags))
         segs.append(Seg("dn_shift", max(d_shift(sb), d_lzc(width) + d_add(sb)) + T_LEVEL,
                         width * ((sb + 1) // 2) + 2 * width, width + 1 + ew + flags))
+    segs.append(rinc_seg(fmt, width, 4))
     segs.append(Seg("round", d_add(E + M + 2) + 2 * T_LEVEL, 3 * fmt.width, fmt.width))
     return segs
 
@@ -161,7 +162,8 @@ def _finish(m: Module, pipe: Pipeline, fmt, st: dict, width: int, rm: str, ftz: 
         st["sig"] = _wire(m, "dn_sig", width, sd)
         st["sticky"] = _wire(m, "dn_sticky", 1, st["sticky"] | lost)
     st = pipe.cut(st)
-    res = round_pack(m, fmt, st["sign"], st["be"], st["sig"], st["sticky"], rm, ftz)
+    res, st = round_pack(m, fmt, st["sign"], st["be"], st["sig"], st["sticky"], rm, ftz,
+                         pipe=pipe, keep={k: st[k] for k in ("sign", "rnan", "rinf", "rzero")})
     E, M = fmt.exp_bits, fmt.man_bits
     o = Signal(fmt.width, name="result")
     with m.If(st["rnan"]):

@@ -33,7 +33,7 @@ from amaranth.lib.wiring import In, Out
 
 from ._common import (
     T_LEVEL, Pipeline, Seg, check_args, clog2, cost_from_segments, d_add, d_lzc, d_mul, d_shift,
-    dsp_count, lzc, round_pack, shr_sticky, unpack,
+    dsp_count, lzc, rinc_seg, round_pack, shr_sticky, unpack,
 )
 
 __all__ = ["FPMul", "FPFMA"]
@@ -149,7 +149,8 @@ class FPMul(wiring.Component):
             norm = [Seg("norm", T_LEVEL, P, P + live)]
         else:
             norm = [
-                Seg("count", max(d_lzc(P), d_add(E + 2)) + d_add(E + 2), P + 3 * E, P + sb + live),
+                Seg("lzc", max(d_lzc(P), d_add(E + 2)), P + E, P + sb + E + 4 + live),
+                Seg("count", d_add(E + 2), 2 * E, P + sb + live),
                 Seg("shift", d_shift(sb) + T_LEVEL, 2 * P * ((sb + 1) // 2) + P, P + 1 + live),
             ]
         return [
@@ -157,6 +158,7 @@ class FPMul(wiring.Component):
             Seg(pp.name, pp.delay, pp.lut, pp.live_bits + live),
             *(Seg(t.name, t.delay, t.lut, t.live_bits + live) for t in trees),
             *norm,
+            rinc_seg(fmt, P, W + 1),
             Seg("round", d_add(E + M + 2) + T_LEVEL, 2 * W, W),
         ]
 
@@ -203,13 +205,14 @@ class FPMul(wiring.Component):
             m.d.comb += norm.eq(Mux(top, v["prod"], v["prod"] << 1))
             v = pipe.cut(dict(v, prod=norm, e=e - ~top, st=Const(0, 1)))
         else:
-            lz = lzc(v["prod"], m)
             lim = e - 1
-            right = lim < 0
-            sl = Mux(lim < lz, lim[:len(lz)], lz)
             rmax = P + 1
-            sr = Mux(-lim > rmax, rmax, (-lim)[:clog2(rmax + 1)])
-            v = pipe.cut(dict(v, right=right, sl=sl, sr=sr))
+            # the counter beside the exponent's limits, then the shift distances
+            v = pipe.cut(dict(v, lz=lzc(v["prod"], m), lim=lim, right=lim < 0,
+                              sr=Mux(-lim > rmax, rmax, (-lim)[:clog2(rmax + 1)])))
+            lz, lim = v.pop("lz"), v.pop("lim")
+            sl = Mux(lim < lz, lim[:len(lz)], lz)
+            v = pipe.cut(dict(v, sl=sl))
             shl = (v["prod"] << v["sl"])[:P]
             shr, st = shr_sticky(v["prod"], v["sr"], m, "dn")
             norm = Signal(P, name="norm")
@@ -219,7 +222,8 @@ class FPMul(wiring.Component):
             v = pipe.cut(dict(sign=v["sign"], special=v["special"], sval=v["sval"], prod=norm,
                               e=en, st=st & v["right"]))
 
-        res = round_pack(m, fmt, v["sign"], v["e"], v["prod"], v["st"], self.rm, self.ftz)
+        res, v = round_pack(m, fmt, v["sign"], v["e"], v["prod"], v["st"], self.rm, self.ftz,
+                            pipe=pipe, keep=dict(special=v["special"], sval=v["sval"]))
         out = Signal(W, name="res")
         m.d.comb += out.eq(Mux(v["special"], v["sval"], res))
         v = pipe.cut(dict(o=out))
@@ -264,6 +268,7 @@ class FPFMA(wiring.Component):
             Seg("add", d_add(Wa + 1) + T_LEVEL, 4 * Wa, Wa + live),
             Seg("count", d_lzc(Wa) + d_add(E + 3), Wa + 2 * E, Wa + sb + live),
             Seg("shift", d_shift(sb), Wa * ((sb + 1) // 2), Wa + live),
+            rinc_seg(fmt, Wa, W + 1),
             Seg("round", d_add(E + M + 2) + T_LEVEL, 2 * W, W),
         ]
 
@@ -342,7 +347,8 @@ class FPFMA(wiring.Component):
         m.d.comb += norm.eq((v["mag"] << v["s"])[:Wa])
         v = pipe.cut(dict(sign=v["sign"], special=v["special"], sval=v["sval"], e=v["e"], mag=norm))
 
-        res = round_pack(m, fmt, v["sign"], v["e"], v["mag"], Const(0, 1), self.rm, self.ftz)
+        res, v = round_pack(m, fmt, v["sign"], v["e"], v["mag"], Const(0, 1), self.rm, self.ftz,
+                            pipe=pipe, keep=dict(special=v["special"], sval=v["sval"]))
         out = Signal(W, name="res")
         m.d.comb += out.eq(Mux(v["special"], v["sval"], res))
         v = pipe.cut(dict(o=out))
