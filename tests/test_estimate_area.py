@@ -212,7 +212,6 @@ def test_ecp5_estimate_within_25_percent_of_synth_ecp5():
     DP16KD counts equal; ``parts`` adds up to the totals."""
     from hls.estimate import yosys_ecp5_area
     from hls.flow import SynthOptions, synthesize
-    from hls.flow import SynthOptions, synthesize
 
     res = synthesize(GEMM, SynthOptions(top="gemm_i32", target="ecp5", clock_period_ns=10,
                                         depth={"A": 256, "B": 256, "C": 256},

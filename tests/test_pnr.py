@@ -293,13 +293,25 @@ def test_clock_uncertainty_bounds():
 # -- one writer per block RAM on ECP5 -----------------------------------------------------
 
 
+def _map_memories(tmp_path, verilog: str, top: str) -> str:
+    """Yosys ``synth_ecp5`` up to the memory mapping (not the whole synthesis): its log."""
+    from hls.estimate import yosys_command
+
+    (tmp_path / "design.v").write_text(verilog)
+    argv, _ = yosys_command()
+    proc = subprocess.run(argv + ["-p", f"read_verilog design.v; synth_ecp5 -top {top} "
+                                  "-run begin:map_ffram"], cwd=tmp_path, text=True,
+                          capture_output=True, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    return proc.stdout
+
+
 def test_ecp5_block_rams_have_one_writer(tmp_path):
     """DP16KD cannot take two writes in a cycle (collisions are undefined), so Yosys builds
     a two-writer array from flip-flops (dataflow_img: 15,000 LUT4 and 59 MHz).  On ECP5
     the flow schedules such a memory again with one port: Yosys maps every block-RAM-sized
     memory of the design to block RAM (dataflow_img; memory mapping only, not the whole
     synthesis), and the design still matches the C program."""
-    from hls.estimate import yosys_command
     from hls.flow import SynthOptions, synthesize, two_writers
     from hls.verify import cosim
 
@@ -317,13 +329,8 @@ def test_ecp5_block_rams_have_one_writer(tmp_path):
     assert r.passed, r.summary()
     if WHY_NO_TOOLS is not None:
         pytest.skip(f"no Yosys to map the memories: {WHY_NO_TOOLS}")
-    (tmp_path / "design.v").write_text(res.verilog)
-    argv, _ = yosys_command()
-    proc = subprocess.run(argv + ["-p", f"read_verilog design.v; synth_ecp5 -top {top} "
-                                  "-run begin:map_ffram"], cwd=tmp_path, text=True,
-                          capture_output=True, check=False)
-    assert proc.returncode == 0, proc.stdout[-2000:]
-    ff = [ln for ln in proc.stdout.splitlines() if "using FF mapping for memory" in ln]
+    log = _map_memories(tmp_path, res.verilog, top)
+    ff = [ln for ln in log.splitlines() if "using FF mapping for memory" in ln]
     assert ff == [], ff
 
 
@@ -409,7 +416,6 @@ def test_ecp5_small_arrays_stay_in_lut_ram(tmp_path, name, readonly):
     mat_horner_f32's 36-word array into a block RAM's read port (``$__PDPW16KD_``), so the
     path after it began at the RAM's 4.3 ns clock-to-out (90 MHz); forcing LUT RAM on a
     ROM, which has no write port, made Yosys fail on lut_gamma.  Memory mapping only."""
-    from hls.estimate import yosys_command
     from hls.flow import SynthOptions, synthesize
 
     src = Path(__file__).resolve().parents[1] / "examples" / "kernels" / f"{name}.c"
@@ -419,14 +425,9 @@ def test_ecp5_small_arrays_stay_in_lut_ram(tmp_path, name, readonly):
     small = [m for m in [*(m for f in res.module.functions for m in f.memories),
                          *res.module.globals] if m.async_read and m.readonly == readonly]
     assert small, f"{name} has no {'ROM' if readonly else 'RAM'} read asynchronously: it tests nothing"
-    (tmp_path / "design.v").write_text(res.verilog)
-    argv, _ = yosys_command()
-    proc = subprocess.run(argv + ["-p", f"read_verilog design.v; synth_ecp5 -top {meta['top']} "
-                                  "-run begin:map_ffram"], cwd=tmp_path, text=True,
-                          capture_output=True, check=False)
-    assert proc.returncode == 0, proc.stdout[-2000:]
+    log = _map_memories(tmp_path, res.verilog, meta["top"])
     for mem in small:
-        lines = [ln for ln in proc.stdout.splitlines() if f"mem_{mem.name}.store" in ln
+        lines = [ln for ln in log.splitlines() if f"mem_{mem.name}.store" in ln
                  and ("mapping" in ln)]
         want = "forced mapping to FF" if readonly else "via $__TRELLIS_DPR16X4_"
         assert any(want in ln for ln in lines), (mem.name, lines)
