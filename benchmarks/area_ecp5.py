@@ -50,13 +50,13 @@ def fit_features(res) -> dict:
     ``FSM_LUT`` needs from one synthesis: the LUTs the model counts without them (ops,
     units, memories) and the structural counts they multiply."""
     from hls.estimate import function_area, port_use
-    from hls.flow import _external
 
     out = {"fixed_lut": 0.0, "mux_var_bits": 0.0, "mux_const_bits": 0.0, "states": 0.0}
     uses = port_use(res.module, res.schedules, res.bindings)
+    external = frozenset(g for g in res.module.globals if not g.readonly)   # as the flow's
     for f in res.module.functions:
         a = function_area(res.module, res.target, f, res.schedules[f], res.bindings[f],
-                          _external(res.module, False), uses)
+                          external, uses)
         out["fixed_lut"] += sum(a.parts.get(p, [0])[0] for p in ("ops", "units", "memories"))
         for k in ("mux_var_bits", "mux_const_bits", "states"):
             out[k] += a.features.get(k, 0)
