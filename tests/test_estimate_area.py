@@ -261,3 +261,27 @@ def test_multiplies_of_different_states_are_one_dsp(tmp_path):
     assert not any(op in res.bindings[f].unit_of for op in muls)
     y = yosys_ecp5_area(res.verilog, "three")
     assert res.report["resources"]["dsp"] == y["dsp"] == 1
+
+
+Q15_SCALE = """
+#include <stdint.h>
+int32_t scale(int32_t y) { return (int32_t)(((int64_t)32604 * y + 16384) >> 15); }
+int main(void) { return scale(1000) == 0; }
+"""
+
+
+@needs_yosys
+def test_a_wide_multiply_counts_only_the_tiles_of_used_bits(tmp_path):
+    """A 64-bit product of which the design uses bits 15..46 (a Q15 scale, as in
+    dcblock_iir): the two-stage multiplier builds the tiles of all 64 bits, Yosys removes
+    the tile no used bit depends on, and the model counts the DSPs Yosys keeps."""
+    from hls.estimate import yosys_ecp5_area
+    from hls.flow import SynthOptions, synthesize
+
+    src = tmp_path / "scale.c"
+    src.write_text(Q15_SCALE)
+    res = synthesize(src, SynthOptions(top="scale", target="ecp5"))
+    muls = [op for op in res.module.top.ops() if op.kind == "mul"]
+    assert [op.width for op in muls] == [64], "not one 64-bit multiply: it tests nothing"
+    y = yosys_ecp5_area(res.verilog, "scale")
+    assert res.report["resources"]["dsp"] == y["dsp"], (res.report["resources"], y)

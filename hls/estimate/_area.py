@@ -431,12 +431,14 @@ def select_trees(f: Function) -> set:
     return out
 
 
-def _staged_mul(target: Target, op: Op) -> tuple[float, int, int]:
+def _staged_mul(target: Target, op: Op, demand: int | None = None) -> tuple[float, int, int]:
     """(LUT, FF, DSP) of a two-stage multiply (:class:`hls.rtl.PipelinedMul`): one
     MULT18X18D per tile product whose operand slices can be non-zero (a slice above a
     zero-extended operand's bits, or a constant slice of zeros, is no product; the upper
-    slices of a sign-extended operand are sign copies, products all the same), the adders
-    of their sum, the stages' registers."""
+    slices of a sign-extended operand are sign copies, products all the same) and whose
+    bits reach the ``demand`` low bits of the result the design uses (Yosys removes a
+    tile no used bit depends on: dcblock_iir's 64-bit product of which bits 15..46 are
+    used is three MULT18X18D, not four), the adders of their sum, the stages' registers."""
     from ..targets._model import mul_tiles
 
     t = op_timing(target, op)
@@ -451,15 +453,16 @@ def _staged_mul(target: Target, op: Op) -> tuple[float, int, int]:
         return v.width
 
     sig = [nonzero(v) for v in (a, b)]
+    used = min(demand or op.width, op.width)
     dsp = 0
     for xl, xh, yl, yh, _keep in mul_tiles(op.width, tile):
         wa, wb = min(xh, sig[0]) - xl, min(yh, sig[1]) - yl
-        if wa <= 0 or wb <= 0:
+        if wa <= 0 or wb <= 0 or xl + yl >= used:
             continue
         if any(isinstance(v, Const) and (v.value >> lo) & ((1 << tile) - 1) == 0
                for v, lo in ((a, xl), (b, yl))):
             continue
-        dsp += mul_dsp(wa, wb, op.width - (xl + yl))
+        dsp += mul_dsp(wa, wb, used - (xl + yl))
     return float(t.area_lut), t.area_ff, dsp
 
 
@@ -663,7 +666,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
         if op.kind == "mul" and op_timing(target, op).latency:
             # a two-stage multiplier (hls.rtl.PipelinedMul): the multiply as Yosys builds
             # it from the operands' significant bits, plus the stages' registers
-            area.add("ops", *_staged_mul(target, op))
+            area.add("ops", *_staged_mul(target, op, demand.get(op)))
             continue
         lut, dsp = _op_lut_dsp(target, op, demand, lambda v, op=op: operand_bits(v, op), tree)
         if op.kind == "mul" and dsp and op.block not in pipes:
