@@ -438,7 +438,9 @@ def _staged_mul(target: Target, op: Op, demand: int | None = None) -> tuple[floa
     slices of a sign-extended operand are sign copies, products all the same) and whose
     bits reach the ``demand`` low bits of the result the design uses (Yosys removes a
     tile no used bit depends on: dcblock_iir's 64-bit product of which bits 15..46 are
-    used is three MULT18X18D, not four), the adders of their sum, the stages' registers."""
+    used is three MULT18X18D, not four), the adders of their sum and the stages' registers
+    for those tiles only (the library's LUTs of the whole multiply, one adder per tile
+    beyond the first, scaled to the tiles kept and the bits used)."""
     from ..targets._model import mul_tiles
 
     t = op_timing(target, op)
@@ -454,8 +456,9 @@ def _staged_mul(target: Target, op: Op, demand: int | None = None) -> tuple[floa
 
     sig = [nonzero(v) for v in (a, b)]
     used = min(demand or op.width, op.width)
-    dsp = 0
-    for xl, xh, yl, yh, _keep in mul_tiles(op.width, tile):
+    tiles = mul_tiles(op.width, tile)
+    dsp, kept, regs = 0, 0, used          # the sum's register: the bits used
+    for xl, xh, yl, yh, keep in tiles:
         wa, wb = min(xh, sig[0]) - xl, min(yh, sig[1]) - yl
         if wa <= 0 or wb <= 0 or xl + yl >= used:
             continue
@@ -463,7 +466,11 @@ def _staged_mul(target: Target, op: Op, demand: int | None = None) -> tuple[floa
                for v, lo in ((a, xl), (b, yl))):
             continue
         dsp += mul_dsp(wa, wb, used - (xl + yl))
-    return float(t.area_lut), t.area_ff, dsp
+        kept += 1
+        regs += min(keep, used - (xl + yl))
+    adders = max(len(tiles) - 1, 1)
+    lut = t.area_lut * max(kept - 1, 0) / adders * used / op.width
+    return float(lut), min(regs, t.area_ff), dsp
 
 
 def _fp_measured(target: Target, op: Op) -> bool:
