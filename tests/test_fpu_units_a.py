@@ -263,6 +263,8 @@ def test_rounding_split_by_a_register(kind, name, rm, ftz):
     assert cuts[names.index("rinc")] == 1, "no register between the rounding's two halves"
     if kind in ("add", "mul") and not ftz:   # and between the leading-zero count and its limit
         assert cuts[names.index("lzc")] == 1
+    if kind == "add":     # and between the alignment's distance and trailing zeros and its shift
+        assert cuts[names.index("tz")] == 1
     _check(lambda: make(stages), f"split {kind} {name} {rm} {ftz}", inputs, expected, stages)
 
 @pytest.mark.parametrize("name,stages,rm,ftz,xtile",

@@ -44,7 +44,8 @@ from amaranth.hdl import Cat, Const, Module, Mux, Signal, Value, signed
 __all__ = [
     "T_LEVEL", "T_CARRY", "T_REG", "T_DSP", "ROUNDING_MODES",
     "Seg", "plan_cuts", "cost_from_segments", "Pipeline",
-    "Unpacked", "unpack", "wire", "lzc", "tzc", "shr_sticky", "round_pack", "rinc_seg",
+    "Unpacked", "unpack", "wire", "lzc", "tzc", "shr_sticky", "clamp_shift", "round_pack",
+    "rinc_seg",
     "check_args", "d_add", "d_shift", "d_lzc", "d_mul", "dsp_count", "clog2",
 ]
 
@@ -291,20 +292,28 @@ def tzc(v: Value, m: Module | None = None, name: str = "tzc") -> Value:
     return lzc(Cat(*[v[i] for i in reversed(range(len(v)))]), m, name)
 
 
-def shr_sticky(v: Value, amt: Value, m: Module | None = None, name: str = "shr") -> tuple[Value, Value]:
-    """``v >> amt`` (same width) and the OR of the bits shifted out.  ``amt`` is unsigned;
-    amounts >= len(v) give 0.  The sticky bit is ``amt > tzc(v)``, computed beside the
-    shifter instead of after it."""
-    v, amt = wire(m, v, f"{name}_in"), Value.cast(amt)
+def clamp_shift(amt: Value, w: int) -> Value:
+    """An unsigned shift distance for a ``w``-bit value in ``w.bit_length()`` bits:
+    distances of ``w`` or more become ``w`` (everything shifted out)."""
+    amt = Value.cast(amt)
     if amt.shape().signed:  # the caller guarantees amt >= 0
         amt = amt.as_unsigned()
-    w = len(v)
     aw = w.bit_length()
-    if len(amt) > aw:
-        amt = Mux(amt >= w, w, amt[:aw])
-    amt = wire(m, amt, f"{name}_amt")
+    return Mux(amt >= w, w, amt[:aw]) if len(amt) > aw else amt
+
+
+def shr_sticky(v: Value, amt: Value, m: Module | None = None, name: str = "shr",
+               tz: Value | None = None) -> tuple[Value, Value]:
+    """``v >> amt`` (same width) and the OR of the bits shifted out.  ``amt`` is unsigned;
+    amounts >= len(v) give 0.  The sticky bit is ``amt > tzc(v)``, computed beside the
+    shifter instead of after it; ``tz``: ``tzc(v)`` computed earlier (a stage before, with
+    :func:`clamp_shift` of ``amt``), leaving the shifter and a short compare."""
+    v = wire(m, v, f"{name}_in")
+    amt = wire(m, clamp_shift(amt, len(v)), f"{name}_amt")
     shifted = wire(m, v >> amt, f"{name}_out")
-    sticky = wire(m, amt > tzc(v, m, f"{name}_tz"), f"{name}_sticky")
+    if tz is None:
+        tz = tzc(v, m, f"{name}_tz")
+    sticky = wire(m, amt > tz, f"{name}_sticky")
     return shifted, sticky
 
 

@@ -26,8 +26,8 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ._common import (
-    T_LEVEL, Pipeline, Seg, check_args, clog2, cost_from_segments, d_add, d_lzc, d_shift, lzc,
-    rinc_seg, round_pack, shr_sticky, unpack,
+    T_LEVEL, Pipeline, Seg, check_args, clamp_shift, clog2, cost_from_segments, d_add, d_lzc,
+    d_shift, lzc, rinc_seg, round_pack, shr_sticky, tzc, unpack,
 )
 
 __all__ = ["FPAdd"]
@@ -61,6 +61,7 @@ class FPAdd(wiring.Component):
         sw = clog2(M + 5)  # useful alignment-shift bits
         return [
             Seg("swap", d_add(E + M) + T_LEVEL, 2 * (E + M) + E, 2 * (M + 1) + 2 * E + fmt.width + 4),
+            Seg("tz", max(d_lzc(M + 4), d_add(E)), M + 4, 2 * (M + 1) + 2 * E + fmt.width + 4 + sw + 1),
             Seg("align", d_shift(sw + 1) + T_LEVEL, (M + 4) * ((sw + 2) // 2) + (M + 4),
                 2 * (M + 4) + E + fmt.width + 4),
             Seg("add", d_add(M + 5), M + 5, (M + 5) + E + fmt.width + 4),
@@ -99,8 +100,11 @@ class FPAdd(wiring.Component):
         v = pipe.cut(dict(xs=xs, zs=xs & ys, eff_sub=xs ^ ys, xe=xe, d=xe - ye, xm=xm, ym=ym,
                           special=special, sval=sval))
 
-        # 2. align
-        small, st = shr_sticky(Cat(Const(0, 3), v["ym"]), v["d"], m, "align")
+        # 2. align: the distance clamped and the smaller significand's trailing zeros (for
+        # the sticky bit), then the shift
+        ym3 = Cat(Const(0, 3), v["ym"])
+        v = pipe.cut(dict(v, d=clamp_shift(v["d"], len(ym3)), tz=tzc(ym3, m, "align_tz")))
+        small, st = shr_sticky(Cat(Const(0, 3), v["ym"]), v["d"], m, "align", tz=v.pop("tz"))
         v = pipe.cut(dict(v, ym=small | st, xm=Cat(Const(0, 3), v["xm"]), d=Const(0, 1)))
 
         # 3. add (|x| >= |y| so the difference is never negative)

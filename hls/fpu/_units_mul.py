@@ -33,7 +33,7 @@ from amaranth.lib.wiring import In, Out
 
 from ._common import (
     T_LEVEL, Pipeline, Seg, check_args, clog2, cost_from_segments, d_add, d_lzc, d_mul, d_shift,
-    dsp_count, lzc, rinc_seg, round_pack, shr_sticky, unpack,
+    dsp_count, lzc, rinc_seg, round_pack, shr_sticky, tzc, unpack,
 )
 
 __all__ = ["FPMul", "FPFMA"]
@@ -209,12 +209,13 @@ class FPMul(wiring.Component):
             rmax = P + 1
             # the counter beside the exponent's limits, then the shift distances
             v = pipe.cut(dict(v, lz=lzc(v["prod"], m), lim=lim, right=lim < 0,
-                              sr=Mux(-lim > rmax, rmax, (-lim)[:clog2(rmax + 1)])))
+                              sr=Mux(-lim > rmax, rmax, (-lim)[:clog2(rmax + 1)]),
+                              tz=tzc(v["prod"], m, "dn_tz")))
             lz, lim = v.pop("lz"), v.pop("lim")
             sl = Mux(lim < lz, lim[:len(lz)], lz)
             v = pipe.cut(dict(v, sl=sl))
             shl = (v["prod"] << v["sl"])[:P]
-            shr, st = shr_sticky(v["prod"], v["sr"], m, "dn")
+            shr, st = shr_sticky(v["prod"], v["sr"], m, "dn", tz=v.pop("tz"))
             norm = Signal(P, name="norm")
             m.d.comb += norm.eq(Mux(v["right"], shr, shl))
             en = Signal(signed(E + 3), name="e_norm")
