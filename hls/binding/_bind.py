@@ -14,7 +14,7 @@
   conflict graph, i.e. a clique cover of the compatibility graph (Tseng-Siewiorek), done
   greedily in schedule order, which is optimal for interval conflicts.
 * **Floating-point units** (pipelined, a new operation every cycle) are shared the same
-  way between the ops of one unit class (:func:`hls.targets.fp_unit_key`) issued in
+  way between the ops of one unit class (:func:`hls.targets._fp.fp_unit_key`) issued in
   different FSM states, where the multiplexer a shared unit puts before its first stage
   (the target's ``port_mux_ns`` for that many sources) still fits the op's cycle.
 * **Memory ports**: in each step, the loads and stores of a memory take ports 0 and 1
