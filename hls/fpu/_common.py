@@ -328,17 +328,17 @@ def rinc_seg(fmt, sig_bits: int, keep_bits: int = 0) -> Seg:
 
 
 def round_pack(m: Module, fmt, sign: Value, e: Value, sig: Value, sticky: Value, rm: str,
-               ftz: bool, name: str = "rp", pipe: "Pipeline | None" = None,
-               keep: Mapping[str, Value] | None = None):
+               ftz: bool, *, pipe: "Pipeline", keep: Mapping[str, Value] | None = None,
+               name: str = "rp") -> tuple[Value, dict[str, Value]]:
     """Round ``sig`` (normalised as in the module docstring, ``len(sig) >= M + 2``) at
     ``M + 1`` bits with ``rm`` and pack it with the signed exponent ``e``.  Handles
     round-up into the next binade, subnormal-to-normal, overflow and (``ftz``) flushing.  A
     zero ``sig`` without sticky gives zero with ``sign``.
 
-    With ``pipe`` the rounding is two segments of the unit (:func:`rinc_seg`, then the
-    increment, the overflow test and the pack): ``pipe.cut`` between them carries the
-    decision and ``keep`` (the caller's values needed after the rounding), and the result
-    is ``(packed, kept)`` with ``kept`` those values past the cut."""
+    The rounding is two segments of the unit (:func:`rinc_seg`, then the increment, the
+    overflow test and the pack): ``pipe.cut`` between them carries the decision and
+    ``keep`` (the caller's values needed after the rounding); the result is ``(packed,
+    kept)`` with ``kept`` those values past the cut."""
     E, M = fmt.exp_bits, fmt.man_bits
     sig = wire(m, sig, f"{name}_sig")
     sticky = wire(m, sticky, f"{name}_sticky")
@@ -353,11 +353,8 @@ def round_pack(m: Module, fmt, sign: Value, e: Value, sig: Value, sticky: Value,
     else:
         inc = Const(0, 1)
     iszero = (sig == 0) & ~sticky
-    kept = None
-    if pipe is not None:
-        v = pipe.cut(dict(keep or {}, _sign=sign, _e=e, _top=top, _inc=inc, _iszero=iszero))
-        sign, e, top, inc, iszero = (v.pop(k) for k in ("_sign", "_e", "_top", "_inc", "_iszero"))
-        kept = v
+    kept = pipe.cut(dict(keep or {}, _sign=sign, _e=e, _top=top, _inc=inc, _iszero=iszero))
+    sign, e, top, inc, iszero = (kept.pop(k) for k in ("_sign", "_e", "_top", "_inc", "_iszero"))
     ew = max(len(e), E + 2) + 1
     packed = Signal(signed(ew + M + 1), name=f"{name}_packed")
     m.d.comb += packed.eq(Cat(Const(0, M), (e - 1)).as_signed() + top + inc)
@@ -374,6 +371,4 @@ def round_pack(m: Module, fmt, sign: Value, e: Value, sig: Value, sticky: Value,
         m.d.comb += out.eq(ovf_val)
     with m.Else():
         m.d.comb += out.eq(packed[:E + M])
-    if pipe is not None:
-        return Cat(out, sign), kept
-    return Cat(out, sign)
+    return Cat(out, sign), kept

@@ -15,10 +15,13 @@ def fp_unit(op: Op, target):
     return unit, timing.latency
 
 
+def fp_operands(unit, operands: list) -> list:
+    """The statements driving the unit's operand ports (``a``, ``b``, ``c``)."""
+    return [getattr(unit, name).eq(v) for name, v in zip(("a", "b", "c"), operands)]
+
+
 def connect_fp(m, unit, operands: list, ce) -> list:
-    """Drive the unit's operand ports (``a``, ``b``, ``c``) and clock enable."""
-    stmts = [unit.ce.eq(ce)]
-    for name, v in zip(("a", "b", "c"), operands):
-        stmts.append(getattr(unit, name).eq(v))
+    """Drive the unit's operand ports and clock enable."""
+    stmts = [unit.ce.eq(ce), *fp_operands(unit, operands)]
     m.d.comb += stmts
     return stmts

@@ -30,7 +30,7 @@ from ..ir import Block, Const, Function, MemoryObject, Op, Param, Value, op_def
 from ..memory import MemPorts
 from ..scheduling import op_timing, skipped
 from ..targets import MEMORY
-from ._fp import connect_fp, fp_unit
+from ._fp import connect_fp, fp_operands, fp_unit
 from ._pipeline import PipelineRTL
 from ._units import SeqDivider, comb_expr, pipelined_mul, src_attrs
 
@@ -419,8 +419,7 @@ class FunctionRTL(Elaboratable):
         elif op in bd.unit_of:
             u = unit_sigs[bd.unit_of[op]]
             if op_def(op.kind).float:
-                for name, v in zip(("a", "b", "c"), op.operands):
-                    m.d.comb += getattr(u, name).eq(rd(v))
+                m.d.comb += fp_operands(u, [rd(v) for v in op.operands])
                 return
             a, b = rd(op.operands[0]), rd(op.operands[1])
             if op.kind == "mul":
