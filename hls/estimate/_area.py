@@ -36,8 +36,8 @@ TRELLIS_DPR16X4``, the library's unit):
                structure of :class:`hls.rtl.SeqDivider`: ``k`` restoring steps of an adder
                and a mux, operand and result negation when signed, its registers)
 ``registers``  the binding's registers, argument registers, return and call-capture
-               registers, the state register (binary: ``nstates.bit_length()``, Yosys
-               keeps the encoding), pipeline slot counters, valid and first bits, and the
+               registers, the state register (one-hot: a flip-flop per state,
+               :class:`hls.rtl.StateRegister`), pipeline slot counters, valid and first bits, and the
                pipeline register chains (:func:`hls.rtl.chain_stages`): each stage only
                the bits a reader at that stage or later uses and that can be non-zero
                (:func:`_chain_ffs`; the copies of a sign bit merge, a stage nobody reads
@@ -110,12 +110,13 @@ __all__ = [
 #: the LUTs the rest of the model leaves unexplained, relative errors, over the 20
 #: kernels of ``benchmarks/results/area_ecp5.md`` (leave-one-out there).  About half a
 #: LUT per input bit agrees with a LUT4 taking two data/select pairs of a one-hot
-#: multiplexer; a constant input costs nothing beyond the state decode (an OR of
-#: decoded states); the per-state figure absorbs the decode logic ABC duplicates into
-#: each register's cone
-MUX_LUT = 0.48
-MUX_CONST_LUT = 0.0
-FSM_LUT = 5.84
+#: multiplexer (the state bits select it directly); a constant input is a state bit
+#: ANDed into an OR; the per-state figure is the next-state logic of the one-hot state
+#: register and the enables it drives (refitted after the state register became
+#: one-hot: 0.48, 0.0 and 5.84 fitted the binary one)
+MUX_LUT = 0.495
+MUX_CONST_LUT = 0.171
+FSM_LUT = 3.96
 #: the floating-point units' cost models (:mod:`hls.fpu`, LUT6-style formulas) against
 #: Yosys ``synth_ecp5`` of the units alone: binary32 ``fadd`` 871 LUT / 115 FF (model
 #: 398 / 175), ``fmul`` 1166 / 165 (model 576 / 218), both 2 stages at 10 ns
@@ -651,7 +652,6 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
         return min(bd.reg_width[r], max(_significant(x) for x in members[r]))
 
     # ---- ops with hardware of their own, FP units, call capture registers
-    fsm_muls: dict[tuple, list[int]] = {}     # (block, step) -> DSPs of its multiplies
     for op in f.ops():
         d = op_def(op.kind)
         if op.kind == "phi" and op.block in pipes:
@@ -675,22 +675,11 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
             # it from the operands' significant bits, plus the stages' registers
             area.add("ops", *_staged_mul(target, op, demand.get(op)))
             continue
+        # a multiply binding left alone is a multiplier of its own, whatever its state:
+        # Yosys's ``share`` merged those of exclusive states while the state register was
+        # binary (it proves exclusion from the state comparisons), not the one-hot bits
         lut, dsp = _op_lut_dsp(target, op, demand, lambda v, op=op: operand_bits(v, op), tree)
-        if op.kind == "mul" and dsp and op.block not in pipes:
-            fsm_muls.setdefault((op.block, fs.step[op]), []).append(dsp)
-            dsp = 0
         area.add("ops", lut, 0, dsp)
-    # Yosys's ``share`` merges multiplies whose results are used in mutually exclusive
-    # states into one (measured: mat_horner_f32's three 8-bit multiplies by constants in
-    # three FSM states are one MULT18X18D): the multiplies of the busiest state, each
-    # merged with the largest of the other states' in its rank
-    ranks: list[int] = []
-    for dsps in fsm_muls.values():
-        for i, d in enumerate(sorted(dsps, reverse=True)):
-            if i == len(ranks):
-                ranks.append(0)
-            ranks[i] = max(ranks[i], d)
-    area.add("ops", 0, 0, sum(ranks))
 
     # ---- shared units and their operand multiplexers
     for insts in bd.units.values():
@@ -731,7 +720,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
         area.add("registers", ff=w)
         _mux(area, sources.get(r, []), w)
     area.add("registers", ff=sum(p.width for p in f.scalar_params) + (f.return_width or 0)
-             + states.bit_length())
+             + states)
     area.add("fsm", FSM_LUT * states)
     area.feature("states", states)
 
@@ -852,7 +841,7 @@ def _formula_area(module: Module, target: Target, f: Function, fs, bd) -> Area:
         t = op_timing(target, insts[0][0])
         area.add("units", t.area_lut * len(insts), 0, t.area_dsp * len(insts))
     area.add("registers", ff=sum(bd.reg_width) + sum(p.width for p in f.scalar_params)
-             + max(1, states.bit_length()))
+             + states)
     for mem in f.memories + [g for g in module.globals if g.readonly]:
         area.add("memories", bram18=memory_bram18(mem, simple_dual_port=mem in bd.simple_dual_port))
     return area

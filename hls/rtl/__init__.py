@@ -9,12 +9,12 @@ from ._axilite import (
     AP_DONE, AP_IDLE, AP_READY, AP_START, AUTO_RESTART, CTRL_INTERRUPT, AxiLiteControl, Reg,
     control_addr_width, register_map,
 )
-from ._fsmd import Control, ControlSignature, FunctionRTL, InternalMemory
+from ._fsmd import Control, ControlSignature, FunctionRTL, InternalMemory, StateRegister
 from ._pipeline import chain_stages, entry_cycles, exit_time
 from ._top import TopRTL, emit_verilog
 from ._units import SeqDivider
 
 __all__ = ["AP_DONE", "AP_IDLE", "AP_READY", "AP_START", "AUTO_RESTART", "AlveoTop", "AxiDescription",
            "AxiLiteControl", "CTRL_INTERRUPT", "chain_stages", "Control", "ControlSignature", "FunctionRTL",
-           "InternalMemory", "Reg", "SeqDivider", "TopRTL", "control_addr_width", "emit_verilog",
+           "InternalMemory", "Reg", "SeqDivider", "StateRegister", "TopRTL", "control_addr_width", "emit_verilog",
            "entry_cycles", "exit_time", "register_map"]

@@ -154,7 +154,7 @@ class PipelineRTL:
     def elaborate(self, m, state, mems) -> None:
         f, lp, b = self.f, self.lp, self.block
         ii, S = lp.ii, lp.stages
-        active_state = state == self.sid
+        active_state = state.at(self.sid)
         period_end = self.r == ii - 1
 
         def active(op: Op):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from amaranth.back import verilog
-from amaranth.hdl import ClockDomain, Elaboratable, Module, Signal
+from amaranth.back import rtlil, verilog
+from amaranth.hdl import ClockDomain, Elaboratable, Fragment, Module, Signal
 from amaranth.lib import wiring
 
 from ..binding import Binding
@@ -131,10 +131,24 @@ class TopRTL(Elaboratable):
                             probes=tuple(pp for pp, _, _ in self.probes), monitor=mon)
 
 
+#: a ``switch`` on an FSM's one-hot state register in Amaranth's RTLIL
+#: (:class:`hls.rtl.StateRegister`)
+_STATE_SWITCH = re.compile(r"^(\s*)(switch \\state \[)", re.M)
+
+
 def emit_verilog(top: TopRTL, name: str) -> str:
-    """Verilog-2005 text of the design; deterministic for the same input."""
-    text = verilog.convert(top, name=name, ports=top.ports(), emit_src=False,
-                           strip_internal_attrs=True)
+    """Verilog-2005 text of the design; deterministic for the same input.
+
+    Every ``switch`` on a one-hot state register is marked ``parallel_case``: its cases
+    test one bit each and never hold together, but a pattern with don't-care bits makes
+    Yosys keep the switch's priority, one 2:1 multiplexer per case in a chain as long as
+    the FSM (proc_mux).  Marked, a register written in ``k`` states is one ``$pmux`` of
+    ``k`` inputs selected by the state bits.  Amaranth has no attribute on a switch, so
+    the mark is added to its RTLIL before Amaranth's own conversion to Verilog."""
+    text, _ = rtlil.convert_fragment(Fragment.get(top, None), top.ports(), name, emit_src=False)
+    text = _STATE_SWITCH.sub(lambda mm: f"{mm.group(1)}attribute \\parallel_case 1\n"
+                             f"{mm.group(1)}{mm.group(2)}", text)
+    text = verilog._convert_rtlil_text(text, strip_internal_attrs=True)
     # Yosys names submodule types hierarchically ("top.core"); keep them plain identifiers
     text = re.sub(r"\\([A-Za-z_][\w$]*(?:\.[\w$]+)+) ", lambda mm: mm.group(1).replace(".", "__") + " ", text)
     return text
