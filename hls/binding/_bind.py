@@ -7,7 +7,9 @@
   register (uses in the birth step read the combinational wire and need no register).
   Values interfere when one is defined where the other is live out; registers are then
   assigned by greedy colouring in order of definition (the interval-graph left-edge
-  algorithm when the CFG is a chain), only between values of equal width.
+  algorithm when the CFG is a chain), only between values of equal width, and only
+  while the register's input multiplexer (one input per write of its values) fits the
+  cycle after the latest of them (:func:`_register_writes`).
 * **Functional units**: multipliers of at least ``share_min_width`` bits and dividers
   are shared between ops whose busy intervals never overlap (different blocks never run
   together; in one block the busy steps must be disjoint).  This is a colouring of the
@@ -148,17 +150,61 @@ def _bind_registers(bd: Binding) -> None:
                 interf[values[i]] |= 1 << bit[v]
             m >>= 1
             i += 1
+    writes = _register_writes(bd, values)
+    target = fs.target
     regs_members: list[int] = []
+    reg_writes: list[tuple[int, float]] = []     # (sources, latest data) per register
     for v in values:
+        n, late = writes[v]
         for r, members in enumerate(regs_members):
-            if bd.reg_width[r] == v.width and not (members & interf[v]):
-                regs_members[r] |= 1 << bit[v]
-                bd.reg_of[v] = r
-                break
+            if bd.reg_width[r] != v.width or members & interf[v]:
+                continue
+            k, worst = reg_writes[r][0] + n, max(reg_writes[r][1], late)
+            if target.chain_budget_ns - worst < target.port_mux_ns(k) - 1e-9:
+                continue    # the register's input multiplexer would not fit the cycle
+            regs_members[r] |= 1 << bit[v]
+            reg_writes[r] = (k, worst)
+            bd.reg_of[v] = r
+            break
         else:
             bd.reg_of[v] = len(bd.reg_width)
             bd.reg_width.append(v.width)
             regs_members.append(1 << bit[v])
+            reg_writes.append((n, late))
+
+
+def _register_writes(bd: Binding, values: list[Value]) -> dict[Value, tuple[int, float]]:
+    """Value -> (writes of its register, the latest time in its cycle the data of one
+    arrives).  An op is written once, at its birth, by its chain's arrival (a multi-cycle
+    op: its output delay there); a phi once per incoming edge, by the incoming value's
+    arrival when the predecessor's last step chains it (0 from a register or a constant).
+    A register shared by values with ``k`` writes in all has a ``k``-input multiplexer
+    in front of it: the step overhead holds a 2:1 one, more must fit in what the latest
+    write leaves of the cycle (``Target.port_mux_ns``), or the values keep apart.
+    Values of pipelined loops count as arriving at 0 (their pipeline registers)."""
+    fs = bd.fsched
+    out: dict[Op, float] = {}
+    for blk, bs in fs.blocks.items():
+        if blk in fs.pipelines:
+            continue
+        for i, op in enumerate(bs.ops):
+            t = op_timing(fs.target, op)
+            out[op] = t.delay_ns if t.latency else bs.schedule.arrival_ns.get(i, 0.0)
+
+    def done(v) -> float:
+        return out.get(v, 0.0) if isinstance(v, Op) and v.kind != "phi" else 0.0
+
+    res: dict[Value, tuple[int, float]] = {}
+    for v in values:
+        if v.kind != "phi":
+            res[v] = (1, done(v))
+            continue
+        late = 0.0
+        for pred, x in v.incoming:
+            if pred not in fs.pipelines and is_wire_use(fs, x, pred, _last(fs, pred)):
+                late = max(late, done(x))
+        res[v] = (max(1, len(v.incoming)), late)
+    return res
 
 
 def _mask(bit: dict[Value, int], vs) -> int:

@@ -52,6 +52,11 @@ def op_timing(target: Target, op: Op) -> OpTiming:
     if op.kind == "load" and op.mem is not None and op.mem.async_read:
         cls = "load_async"  # a small array in LUT RAM: the data in the issue cycle
     t = target.timing(cls, min(max(width, 1), 64))
+    if cls == "load_async":
+        # LUT RAM is 16 words deep (TRELLIS_DPR16X4): a deeper array is several, and its
+        # read a multiplexer of their outputs (mips's 64-word ``dmem``: four, 1.8 ns of
+        # multiplexer and routing after the RAM's read on ECP5)
+        t = replace(t, delay_ns=round(t.delay_ns + target.port_mux_ns(-(-op.mem.depth_words // 16)), 4))
     if op.kind in ("load", "store") and op.mem is not None:
         mux = target.port_mux_ns(port_fanin(op))
         if mux:
