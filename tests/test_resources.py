@@ -41,3 +41,38 @@ def test_one_multiplier():
     assert n_lim < n_free or n_free == 0
     res = cosim(src, top, tb=src, depth=depth, synth=lim)
     assert res.passed, res.summary()
+
+
+def _register_mux_violations(res, writes_of) -> list:
+    """Registers whose input multiplexer (one input per write of their values) does not
+    fit the cycle after their latest write, by ``writes_of`` (the binding's definition of
+    a value's writes and their arrival)."""
+    out = []
+    for f in res.module.functions:
+        bd, target = res.bindings[f], res.schedules[f].target
+        members: dict[int, list] = {}
+        for v, r in bd.reg_of.items():
+            members.setdefault(r, []).append(v)
+        for r, vs in members.items():
+            w = writes_of(bd, vs)
+            k, late = sum(n for n, _ in w.values()), max(t for _, t in w.values())
+            if target.chain_budget_ns - late < target.port_mux_ns(k) - 1e-9:
+                out.append((f.name, r, k, late))
+    return out
+
+
+def test_shared_registers_keep_their_multiplexer_in_the_cycle(monkeypatch):
+    """On ECP5 a register shared by values with ``k`` writes in all has a ``k``-input
+    multiplexer in front of it, which must fit what the latest write leaves of the cycle.
+    Binding shares registers only so; without the rule (every write counted as one at
+    time 0) the same kernel gets registers that break it, so the check can fail."""
+    import hls.binding._bind as bind_mod
+
+    src, top, depth = _kernel("mat_horner_f32")    # of the kernels, the one blind sharing breaks
+    writes_of = bind_mod._register_writes
+    res = synthesize(src, SynthOptions(top=top, depth=depth, target="ecp5"))
+    assert _register_mux_violations(res, writes_of) == []
+    monkeypatch.setattr(bind_mod, "_register_writes",
+                        lambda bd, values: {v: (1, 0.0) for v in values})
+    blind = synthesize(src, SynthOptions(top=top, depth=depth, target="ecp5"))
+    assert _register_mux_violations(blind, writes_of), "the kernel does not test the rule"
