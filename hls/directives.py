@@ -436,6 +436,11 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
                 inner = [s for s in _nested(views, p.loop) if id(s) not in own_unroll]
                 for s in inner:
                     for f, lp in copies.get(id(s), []):
+                        if lp.trip_count is None:
+                            raise _perr(p, f"the loop at line {s.line} inside this one has no "
+                                        "constant trip count: pipelining a loop unrolls the "
+                                        "loops inside it fully (as Vitis HLS does); bound it "
+                                        "by a constant or pipeline that loop instead")
                         loops.append(LoopDirective(f.name, loop_line(lp), unroll="full",
                                                    origin=_where(p)))
                 if inner:
