@@ -299,7 +299,7 @@ def _run(args) -> int:
                            f"not '{bundle}'")
         m_axi[arg] = bundle or "gmem"
     opts = SynthOptions(top=args.top, target=args.target, clock_period_ns=args.clock_period,
-                        depth=dict(args.depth), cc=args.cc, cflags=cflags,
+                        depth=dict(args.depth), check_depth=True, cc=args.cc, cflags=cflags,
                         scheduler=args.scheduler,
                         max_units=dict(args.max_units), pipeline=args.pipeline,
                         profitability=args.profitability, profile=args.profile,

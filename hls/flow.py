@@ -166,6 +166,9 @@ class SynthOptions:
     #: an explicit task graph (JSON, hls.dataflow.load_task_graph): its region function is
     #: written into the module and becomes the top, a dataflow region
     task_graph: str | None = None
+    #: every ``depth`` must name a pointer argument of the top (``--depth``: an error
+    #: otherwise); False: entries for other tops' arguments are left unused
+    check_depth: bool = False
 
 
 @dataclass
@@ -424,7 +427,8 @@ def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
                                                 cflags=tuple(opts.cflags),
                                                 fp_format=dict(opts.fp_format),
                                                 dataflow=tuple(dict.fromkeys(regions)),
-                                                noinline=noinline),
+                                                noinline=noinline,
+                                                check_depth=opts.check_depth),
                 inp=inp)
 
 

@@ -47,6 +47,9 @@ class FrontendOptions:
     dataflow: tuple[str, ...] = ()
     #: functions kept out of line (``#pragma HLS inline off``), as if marked noinline
     noinline: tuple[str, ...] = ()
+    #: every ``depth`` key must name a pointer argument of the top (``pyhls --depth``:
+    #: a typo is an error); the library leaves others unused (a depth map shared by tops)
+    check_depth: bool = False
 
 
 #: the source-level marker of a dataflow region: ``__attribute__((annotate(...)))``
@@ -473,7 +476,8 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
         raise FrontendError(f"--fp-format names {', '.join(unknown)}, which is not a hardware "
                             f"function of this design (the top or a noinline function it calls; "
                             f"these are: {', '.join(tr.functions)})", inp.path, None)
-    _check_depths(module, user_depth, inp.path)
+    if options.check_depth:
+        _check_depths(module, user_depth, inp.path)
     name_loops(module, inp)
     for f in module.functions:
         verify(f)
