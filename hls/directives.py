@@ -34,7 +34,9 @@ TOML::
 JSON: ``{"loop": [{"function": "gemm", "line": 12, "ii": 2}]}``.  clang's loop pragmas
 (``#pragma clang loop pipeline(disable)``, ``pipeline_initiation_interval(N)``,
 ``unroll_count(N)``, ``unroll(full)``) say the
-same inside the source; a directives file entry overrides them.
+same inside the source; a directives file entry overrides them.  Vitis HLS's
+``#pragma HLS`` lines become entries of the same kinds (:func:`apply_pragmas`); one that
+disagrees with a file entry on the same loop or array is an error naming both.
 """
 
 from __future__ import annotations
