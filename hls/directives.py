@@ -352,8 +352,17 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
     uses: list[PragmaUse] = []
     own_unroll = {id(p.loop) for p in pragmas if p.name == "unroll" and p.loop is not None}
     regions, noinline = function_pragmas(inp)
+    seen: dict = {}
     for p in pragmas:
         words, opts = pragma_options(p)
+        if p.name in _MAPPED and p.function is not None:
+            key = (p.function, id(p.loop), p.name,
+                   opts.get("variable") if p.name == "array_partition" else None)
+            if key in seen:
+                raise _perr(p, f"a second {p.name} pragma for the same "
+                            f"{'array' if key[3] else 'loop' if p.loop else 'function'} "
+                            f"(the first is at line {seen[key]})")
+            seen[key] = p.line
         entry = {"file": p.file, "line": p.line, "pragma": p.text,
                  "function": p.function}
         use = PragmaUse(p, entry)
@@ -385,7 +394,8 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
             targets = copies.get(id(p.loop), [])
             if not targets:
                 entry.update(applied=False, why="the loop is not in the hardware (the "
-                                                "compiler removed it)")
+                                                "compiler removed it or replaced it, e.g. "
+                                                "by a memset)")
                 _pwarn(p, f"ignored: {entry['why']}")
                 continue
             kw: dict = {}
@@ -470,7 +480,8 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
         else:
             entry.update(applied=True, inline=True)
             if p.function in hw and p.function != module.top.name:
-                entry.update(applied=False, why=f"{p.function} is marked noinline")
+                entry.update(applied=False, why=f"{p.function} is kept as a module of its "
+                                                "own (noinline, or a dataflow task)")
                 _pwarn(p, f"ignored: {entry['why']}")
     pdirs = Directives(loops=loops, arrays=arrays, source=dirs.source if dirs else "",
                        dataflow=[r for r in regions if r in hw])

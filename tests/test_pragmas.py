@@ -311,6 +311,16 @@ ERRORS = {
           }
         }
         """, "pipeline", ["no constant trip count"]),
+    "twice_on_a_loop": ("""
+        void k(int a[16]) {
+          for (int i = 0; i < 16; i++) {
+        #pragma HLS pipeline II=1
+        #pragma HLS pipeline II=2
+            a[i] += 1;
+          }
+        }
+        """, "II=2", ["a second pipeline pragma for the same loop",
+                        "(the first is at line @@II=1@@)"]),
 }
 
 
@@ -326,7 +336,8 @@ def test_pragma_errors(name, tmp_path, capsys, monkeypatch):
     line = [x for x in err.splitlines() if ": error: " in x]
     assert len(line) == 1, err
     assert line[0].startswith(f"k.c:{_line_of(src, needle)}: error: "), err
-    for s in expect:
+    for s in expect:    # @@text@@: the line of the source holding text
+        s = re.sub(r"@@(.+?)@@", lambda m: str(_line_of(src, m.group(1))), s)
         assert s in line[0], line[0]
     assert not out.exists()
 

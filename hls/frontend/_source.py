@@ -145,9 +145,10 @@ def _cindex():
 
 
 @functools.lru_cache(maxsize=8)
-def _system_includes(prefix: tuple) -> tuple:
-    """The ``#include <...>`` directories of the C compiler ``prefix`` (its ``-v``)."""
-    argv = [*prefix, "-E", "-x", "c", "-", "-v"]
+def _system_includes(prefix: tuple, lang: str = "c") -> tuple:
+    """The ``#include <...>`` directories of the C compiler ``prefix`` (its ``-v``) for
+    the language ``lang`` (c, c++)."""
+    argv = [*prefix, "-E", "-x", lang, "-", "-v"]
     if any("zig" in Path(p).name for p in prefix[:4]) or "ziglang" in prefix:
         argv[len(prefix):len(prefix)] = ["-target", "x86_64-linux-gnu"]
     try:
@@ -175,7 +176,7 @@ def parse_args(path: str, cc=None, cflags=()) -> list[str]:
         prefix = tuple(find_c_compiler(cc))
     except ToolError:
         prefix = ()
-    dirs = _system_includes(prefix) if prefix else ()
+    dirs = _system_includes(prefix, "c++" if cxx else "c") if prefix else ()
     if dirs:
         args.append("-nostdinc")
         if cxx:
@@ -191,13 +192,11 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
     ci = _cindex()
     path = str(path)
     try:
-        tu = ci.Index.create().parse(path, args=parse_args(path, cc, tuple(cflags)),
-                                     options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
+        tu = ci.Index.create().parse(path, args=parse_args(path, cc, tuple(cflags)))
     except ci.TranslationUnitLoadError:
         raise ToolError(f"libclang could not parse {path}", path, None) from None
     view = SourceView(path)
-    main = tu.cursor.extent.start.file
-    mainname = main.name if main is not None else path
+    mainname = tu.spelling or path
 
     def in_main(c) -> bool:
         f = c.location.file
