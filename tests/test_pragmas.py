@@ -393,3 +393,39 @@ def test_declared_extents_need_no_depth(tmp_path, capsys, monkeypatch):
         err = capsys.readouterr().err
         assert err.startswith("d.c: error: --depth " + bad), err
         assert what in err and "Traceback" not in err
+
+
+def test_dataflow_and_inline_pragmas(tmp_path):
+    src = _write(tmp_path, "df.c", """
+        #include <stdint.h>
+        static void produce(const int32_t in[32], int32_t mid[32]) {
+          for (int i = 0; i < 32; i++) mid[i] = in[i] * 3;
+        }
+        static void consume(const int32_t mid[32], int32_t out[32]) {
+          for (int i = 0; i < 32; i++) out[i] = mid[i] + 1;
+        }
+        void df(const int32_t in[32], int32_t out[32]) {
+        #pragma HLS dataflow
+          int32_t mid[32];
+          produce(in, mid);
+          consume(mid, out);
+        }
+        static int32_t twice(int32_t x) {
+        #pragma HLS inline off
+          return 2 * x + 1;
+        }
+        void kept(int32_t a[8]) {
+          for (int i = 0; i < 8; i++) a[i] = twice(a[i]);
+        }
+        """)
+    res = synthesize(src, SynthOptions(top="df"))
+    assert res.report["dataflow"]["region"] == "df"
+    assert sorted(t["function"] for t in res.report["dataflow"]["tasks"]) == ["consume", "produce"]
+    prag = {p["line"]: p for p in res.report["pragmas"]}
+    assert prag[_line_of(src, "dataflow")]["applied"]
+    res = synthesize(src, SynthOptions(top="kept"))
+    assert "dataflow" not in res.report
+    assert {f["name"] for f in res.report["functions"]} == {"kept", "twice"}
+    prag = {p["line"]: p for p in res.report["pragmas"]}
+    assert prag[_line_of(src, "inline off")]["applied"]
+    assert prag[_line_of(src, "inline off")]["inline"] is False
