@@ -429,3 +429,17 @@ def test_dataflow_and_inline_pragmas(tmp_path):
     prag = {p["line"]: p for p in res.report["pragmas"]}
     assert prag[_line_of(src, "inline off")]["applied"]
     assert prag[_line_of(src, "inline off")]["inline"] is False
+
+
+def test_every_missing_depth_in_one_error(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    src = _write(tmp_path, "p.c", """
+        void p(const int *a, short *b, int *c, int n) {
+          for (int i = 0; i < n; i++) c[i] = a[i] + b[i];
+        }
+        """)
+    assert main(["synth", "p.c", "--top", "p", "-o", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"p.c:{_line_of(src, 'void p(')}: error: the extents of pointer "
+                          "arguments 'a', 'b', 'c' are unknown"), err
+    assert "--depth a=N --depth b=N --depth c=N" in err and "2 bytes for b" in err
