@@ -426,9 +426,9 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
                 else:
                     kw["unroll"] = "full"
             else:
-                if "min" not in opts or "max" not in opts:
-                    raise _perr(p, "give min=A and max=B")
-                lo = _count(p, "min", opts["min"], 0)
+                if "max" not in opts:
+                    raise _perr(p, "give max=B (and min=A, 0 if not given)")
+                lo = _count(p, "min", opts.get("min", "0"), 0)
                 hi = _count(p, "max", opts["max"], 0)
                 if lo > hi:
                     raise _perr(p, f"min={lo} is above max={hi}")
@@ -459,7 +459,7 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
                     entry["unrolls_nested"] = [s.name for s in inner]
             continue
         if p.name == "array_partition":
-            arrays.extend(_array_pragma(p, words, opts, views, hw, entry))
+            arrays.extend(_array_pragma(p, words, opts, views, hw, entry, module))
             continue
         if p.loop is not None:      # inline and dataflow are function-level
             why = (f"{p.name} in a loop body is not supported: give it in the function "
@@ -502,7 +502,7 @@ def _nested(views, loop) -> list:
     return []
 
 
-def _array_pragma(p, words, opts, views, hw, entry) -> list[ArrayDirective]:
+def _array_pragma(p, words, opts, views, hw, entry, module) -> list[ArrayDirective]:
     """``array_partition variable=X [type=]cyclic|block|complete [factor=N] [dim=D]``."""
     name = opts.get("variable")
     if not name:
@@ -558,7 +558,11 @@ def _array_pragma(p, words, opts, views, hw, entry) -> list[ArrayDirective]:
         return []
     entry.update(applied=True, variable=name, type=kind, factor=factor,
                  hw_function=func)
-    return [ArrayDirective(func, name, kind, factor, origin=_where(p))]
+    from .transforms._partition import _find_array
+    # a static local is the global "function.name"
+    hw_name = next((c for c in (name, f"{p.function}.{name}")
+                    if _find_array(module, hw[func], c) is not None), name)
+    return [ArrayDirective(func, hw_name, kind, factor, origin=_where(p))]
 
 
 def _check_conflicts(module, pdirs: Directives, dirs: Directives | None) -> None:

@@ -443,3 +443,21 @@ def test_every_missing_depth_in_one_error(tmp_path, capsys, monkeypatch):
     assert err.startswith(f"p.c:{_line_of(src, 'void p(')}: error: the extents of pointer "
                           "arguments 'a', 'b', 'c' are unknown"), err
     assert "--depth a=N --depth b=N --depth c=N" in err and "2 bytes for b" in err
+
+
+def test_partition_of_a_static_local(tmp_path):
+    src = _write(tmp_path, "s.c", """
+        #include <stdint.h>
+        int32_t s(const int32_t a[16]) {
+          static int32_t hist[16];
+        #pragma HLS array_partition variable=hist cyclic factor=2
+          int32_t t = 0;
+          for (int i = 0; i < 16; i++) { hist[i] += a[i]; t += hist[i]; }
+          return t;
+        }
+        """)
+    res = synthesize(src, SynthOptions(top="s", auto_partition=False))
+    assert [(a["name"], a["partition"], a["banks"], a["auto"]) for a in res.report["arrays"]] == [
+        ("s_hist", "cyclic", 2, False)]
+    (entry,) = res.report["pragmas"]
+    assert entry["line"] == _line_of(src, "array_partition") and entry["banks"] == 2
