@@ -461,3 +461,20 @@ def test_partition_of_a_static_local(tmp_path):
         ("s_hist", "cyclic", 2, False)]
     (entry,) = res.report["pragmas"]
     assert entry["line"] == _line_of(src, "array_partition") and entry["banks"] == 2
+
+
+def test_source_view_continued_pragma_and_cpp(tmp_path):
+    src = _write(tmp_path, "bs.cpp", """
+        template <int N> struct Acc { int v[N]; };
+        void bs(int a[16]) {
+          body: for (int i = 0; i < 16; i++) {
+        #pragma HLS unroll \\
+            factor=4
+            a[i] += 1;
+          }
+        }
+        """)
+    v = source_view(src)
+    (p,) = v.pragmas
+    assert (p.line, p.text, p.loop.label) == (_line_of(src, "HLS unroll"), "unroll factor=4", "body")
+    assert v.functions["bs"].params[0].dims == (16,)

@@ -259,6 +259,10 @@ def _pragmas(tu, view: SourceView, mainname: str) -> None:
               and "pragma" in d.spelling.lower()}
     lines: dict[int, list[str]] = {}
     toks = list(tu.get_tokens(extent=tu.cursor.extent))
+    try:
+        src = Path(mainname).read_text(errors="replace").splitlines()
+    except OSError:
+        src = []
     i = 0
     while i < len(toks):
         t = toks[i]
@@ -267,7 +271,6 @@ def _pragmas(tu, view: SourceView, mainname: str) -> None:
                 and toks[i + 2].spelling.upper() == "HLS" and toks[i + 2].location.line == line):
             j, words = i + 3, []
             last = line
-            src = _lines(mainname)
             while j < len(toks) and (toks[j].location.line == last or (
                     toks[j].location.line == last + 1 and 0 < last <= len(src)
                     and src[last - 1].rstrip().endswith("\\"))):
@@ -291,14 +294,6 @@ def _pragmas(tu, view: SourceView, mainname: str) -> None:
         view.pragmas.append(p)
         if fn is not None and loop is None:
             fn.pragmas.append(p)
-
-
-@functools.lru_cache(maxsize=16)
-def _lines(path: str) -> tuple:
-    try:
-        return tuple(Path(path).read_text(errors="replace").splitlines())
-    except OSError:
-        return ()
 
 
 def pragma_options(p: Pragma) -> tuple[list[str], dict[str, str]]:
