@@ -298,7 +298,7 @@ def _pwarn(p, msg: str) -> None:
 
 def _count(p, key: str, v: str, least: int) -> int:
     try:
-        n = int(v, 0)
+        n = int(v.rstrip("uUlL")) if v.rstrip("uUlL").isdigit() else int(v, 0)
     except ValueError:
         raise _perr(p, f"{key} must be an integer, not '{v}'") from None
     if n < least:

@@ -167,11 +167,12 @@ def test_fir_pipeline_pragma_reaches_ii1_and_cosimulates(tmp_path):
 def test_unroll_and_tripcount_pragmas(tmp_path):
     src = _write(tmp_path, "u.c", """
         #include <stdint.h>
+        #define UF 4
         int32_t acc_u(const int32_t a[64], int n)
         {
             int32_t s = 0;
             for (int i = 0; i < 64; i++) {
-        #pragma HLS unroll factor=4
+        #pragma HLS unroll factor=UF
                 s += a[i] * a[i];
             }
             for (int j = 0; j < 4; j++) {
@@ -192,7 +193,7 @@ def test_unroll_and_tripcount_pragmas(tmp_path):
     var = by_line[_line_of(src, "j < n")]
     assert var["latency"]["trip_count"] == {"min": 1, "max": 16}
     prag = {p["line"]: p for p in res.report["pragmas"]}
-    assert prag[_line_of(src, "factor=4")]["unrolled"] == 4
+    assert prag[_line_of(src, "factor=UF")]["unrolled"] == 4       # a macro's value
     full = next(i for i, x in enumerate(src.read_text().splitlines(), 1)
                 if x.strip() == "#pragma HLS unroll")
     assert prag[full]["unrolled"] == "full"

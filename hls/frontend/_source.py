@@ -74,6 +74,9 @@ class Pragma:
     args: tuple
     function: str | None
     loop: Loop | None
+    #: ``args`` with each object-like macro whose value is one integer literal replaced
+    #: by that literal (``factor=N`` after ``#define N 4``)
+    values: tuple = ()
 
     @property
     def text(self) -> str:
@@ -192,7 +195,8 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
     ci = _cindex()
     path = str(path)
     try:
-        tu = ci.Index.create().parse(path, args=parse_args(path, cc, tuple(cflags)))
+        tu = ci.Index.create().parse(path, args=parse_args(path, cc, tuple(cflags)),
+                                     options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
     except ci.TranslationUnitLoadError:
         raise ToolError(f"libclang could not parse {path}", path, None) from None
     view = SourceView(path)
@@ -224,7 +228,13 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
         for k in c.get_children():
             walk(k, fn, parent, None)
 
+    macros: dict[str, str] = {}
     for c in tu.cursor.get_children():
+        if c.kind.name == "MACRO_DEFINITION" and in_main(c):
+            toks = [t.spelling for t in c.get_tokens()]
+            if len(toks) == 2 and _integer(toks[1]):
+                macros[toks[0]] = toks[1]
+            continue
         if not in_main(c):
             continue
         kind = c.kind.name
@@ -239,8 +249,16 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
             elif k.kind.name == "COMPOUND_STMT":
                 walk(k, fn, None, None)
         view.functions[fn.name] = fn
-    _pragmas(tu, view, mainname)
+    _pragmas(tu, view, mainname, macros)
     return view
+
+
+def _integer(tok: str) -> bool:
+    try:
+        int(tok.rstrip("uUlL"), 0)
+        return True
+    except ValueError:
+        return tok.isdigit()
 
 
 def _dims(ci, t) -> tuple:
@@ -252,7 +270,7 @@ def _dims(ci, t) -> tuple:
     return tuple(out)
 
 
-def _pragmas(tu, view: SourceView, mainname: str) -> None:
+def _pragmas(tu, view: SourceView, mainname: str, macros: dict) -> None:
     """The active ``#pragma HLS`` lines of the main file, each in its scope."""
     active = {d.location.line for d in tu.diagnostics
               if d.location.file is not None and d.location.file.name == mainname
@@ -290,7 +308,8 @@ def _pragmas(tu, view: SourceView, mainname: str) -> None:
                 if lp.holds(line) and (loop is None or loop.holds(lp.line)):
                     loop = lp
         name = words[0].lower() if words else ""
-        p = Pragma(mainname, line, name, tuple(words[1:]), fn.name if fn else None, loop)
+        p = Pragma(mainname, line, name, tuple(words[1:]), fn.name if fn else None, loop,
+                   tuple(macros.get(w, w) for w in words[1:]))
         view.pragmas.append(p)
         if fn is not None and loop is None:
             fn.pragmas.append(p)
@@ -300,7 +319,7 @@ def pragma_options(p: Pragma) -> tuple[list[str], dict[str, str]]:
     """A pragma's own arguments: bare words (lower case) and ``key=value`` pairs (keys in
     lower case), from its tokens; a value is the tokens up to the next word."""
     words, opts = [], {}
-    toks = [t for t in p.args if t != ","]
+    toks = [t for t in (p.values or p.args) if t != ","]
     i = 0
     while i < len(toks):
         if i + 1 < len(toks) and toks[i + 1] == "=":
