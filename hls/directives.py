@@ -351,7 +351,7 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
     arrays: list[ArrayDirective] = []
     uses: list[PragmaUse] = []
     own_unroll = {id(p.loop) for p in pragmas if p.name == "unroll" and p.loop is not None}
-    regions, noinline = function_pragmas(inp)
+    regions, _noinline = function_pragmas(inp)
     seen: dict = {}
     for p in pragmas:
         words, opts = pragma_options(p)

@@ -243,7 +243,7 @@ def test_unsupported_pragmas_warn_at_their_line(tmp_path, capsys, monkeypatch):
     for needle, name in (("interface", "interface"), ("loop_flatten", "loop_flatten"),
                          ("frobnicate", "frobnicate now")):
         assert re.search(rf"^w\.c:{_line_of(src, needle)}: warning: #pragma HLS {name}\b.*"
-                         r"ignored: ", cap.err, re.M), cap.err
+                         r"ignored: ", cap.err, re.MULTILINE), cap.err
     assert "#pragma HLS loop_flatten" in cap.out          # the summary lists it too
     report = json.loads((tmp_path / "out" / "report.json").read_text())
     assert all(not p["applied"] and p["why"] for p in report["pragmas"])

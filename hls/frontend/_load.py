@@ -503,12 +503,12 @@ def _check_depths(module: Module, depth: dict, path: str) -> None:
     top = module.top
     ptrs = {p.name for p in top.ptr_params} | {str(p.index) for p in top.ptr_params}
     scalars = {p.name for p in top.params if not isinstance(p, PtrParam)}
-    for name in depth:
+    for name, n in depth.items():
         if name in ptrs:
             continue
         what = ("a scalar argument" if name in scalars else "not an argument")
         have = ", ".join(p.name for p in top.ptr_params) or "none"
-        raise FrontendError(f"--depth {name}={depth[name]}: '{name}' is {what} of "
+        raise FrontendError(f"--depth {name}={n}: '{name}' is {what} of "
                             f"{top.name} (its pointer arguments: {have})", path, None)
 
 

@@ -52,7 +52,7 @@ class Loop:
     end_line: int
     function: str
     label: str | None = None
-    parent: "Loop | None" = field(default=None, repr=False)
+    parent: Loop | None = field(default=None, repr=False)
     start: tuple = (0, 0)       # (line, col) of the whole statement (its label when labelled)
 
     def holds(self, line: int) -> bool:
@@ -155,7 +155,8 @@ def _system_includes(prefix: tuple, lang: str = "c") -> tuple:
     if any("zig" in Path(p).name for p in prefix[:4]) or "ziglang" in prefix:
         argv[len(prefix):len(prefix)] = ["-target", "x86_64-linux-gnu"]
     try:
-        proc = subprocess.run(argv, input="", capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(argv, input="", capture_output=True, text=True, timeout=120,
+                              check=False)
     except (OSError, subprocess.TimeoutExpired):
         return ()
     dirs, inside = [], False
