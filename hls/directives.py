@@ -445,7 +445,8 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
             entry.update({"applied": True} | {k: list(v) if isinstance(v, tuple) else v
                                                for k, v in kw.items()})
             if kw.get("pipeline"):      # as Vitis: the loops inside a pipelined loop unroll
-                inner = [s for s in _nested(views, p.loop) if id(s) not in own_unroll]
+                inner = [s for s in _nested(views, p.loop) if id(s) not in own_unroll
+                         and copies.get(id(s))]     # (not one clang made a memmove of)
                 for s in inner:
                     for f, lp in copies.get(id(s), []):
                         if lp.trip_count is None:

@@ -153,7 +153,9 @@ def test_fir_pipeline_pragma_reaches_ii1_and_cosimulates(tmp_path):
     prag = {p["line"]: p for p in res.report["pragmas"]}
     pl = prag[_line_of(src, "pipeline II=1")]
     assert pl["applied"] and pl["ii"] == 1 and pl["ii_reached"] == 1 and pl["pipelined"]
-    assert len(pl["unrolls_nested"]) == 2            # the shift and the taps, as in Vitis
+    # the taps loop unrolled, as in Vitis (the shift loop too, unless clang made it a memmove)
+    taps, shift = (f"fir/L{_line_of(src, s)}" for s in ("k < TAPS; k++", "k > 0; k--"))
+    assert taps in pl["unrolls_nested"] and set(pl["unrolls_nested"]) <= {taps, shift}
     ap = prag[_line_of(src, "variable=sr")]
     assert ap["applied"] and ap["banks"] == 8
     assert {(a["name"], a["banks"], a["auto"]) for a in res.report["arrays"]} >= {
