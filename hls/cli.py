@@ -299,7 +299,7 @@ def _run(args) -> int:
                            f"not '{bundle}'")
         m_axi[arg] = bundle or "gmem"
     opts = SynthOptions(top=args.top, target=args.target, clock_period_ns=args.clock_period,
-                        depth=dict(args.depth), cc=args.cc, cflags=cflags,
+                        depth=dict(args.depth), check_depth=True, cc=args.cc, cflags=cflags,
                         scheduler=args.scheduler,
                         max_units=dict(args.max_units), pipeline=args.pipeline,
                         profitability=args.profitability, profile=args.profile,
@@ -408,6 +408,8 @@ def _run(args) -> int:
         how = "complete" if a["partition"] == "complete" else f"{a['partition']} factor {a['factor']}"
         print(f"  array {a['function']}/{a['name']}: partitioned {how} into {a['banks']} banks"
               + (" (automatic: its ports held a pipelined loop's II)" if a["auto"] else ""))
+    for pr in r.get("pragmas", []):
+        print(f"  #pragma HLS {pr['pragma']} ({pr['file']}:{pr['line']}): {_pragma_effect(pr)}")
     df = r.get("dataflow")
     for reg in (df.get("regions", [df]) if df else []):
         _print_dataflow(reg)
@@ -416,6 +418,30 @@ def _run(args) -> int:
     print(summary_table(r), end="")
     _print_timing(r)
     return 0
+
+
+def _pragma_effect(pr: dict) -> str:
+    """What a ``#pragma HLS`` did, from its report.json entry."""
+    if not pr.get("applied"):
+        return "ignored: " + pr.get("why", "")
+    got = []
+    if "ii_reached" in pr:
+        got.append(f"pipelined, II={pr['ii_reached']}" if pr.get("pipelined")
+                   else "not pipelined")
+    if "unrolled" in pr:
+        got.append(f"unrolled {pr['unrolled']}" if pr["unrolled"] != 1 else "not unrolled")
+    if pr.get("unrolls_nested"):
+        got.append("inner loops unrolled: " + ", ".join(pr["unrolls_nested"]))
+    if "banks" in pr:
+        got.append(f"{pr['banks']} banks")
+    if "tripcount" in pr:
+        got.append(f"trip count {pr['tripcount'][0]}..{pr['tripcount'][1]} assumed")
+    if "region" in pr:
+        got.append("dataflow region")
+    if "inline" in pr:
+        got.append("inlined" if pr["inline"] else "kept as its own function")
+    return "applied" + (": " + "; ".join(got) if got else "") + (
+        f" ({pr['why']})" if pr.get("why") else "")
 
 
 def _print_timing(r: dict) -> None:

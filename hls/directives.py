@@ -34,11 +34,14 @@ TOML::
 JSON: ``{"loop": [{"function": "gemm", "line": 12, "ii": 2}]}``.  clang's loop pragmas
 (``#pragma clang loop pipeline(disable)``, ``pipeline_initiation_interval(N)``,
 ``unroll_count(N)``, ``unroll(full)``) say the
-same inside the source; a directives file entry overrides them.
+same inside the source; a directives file entry overrides them.  Vitis HLS's
+``#pragma HLS`` lines become entries of the same kinds (:func:`apply_pragmas`); one that
+disagrees with a file entry on the same loop or array is an error naming both.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tomllib
 from dataclasses import dataclass, field
@@ -58,6 +61,9 @@ class LoopDirective:
     ii: int | None = None
     unroll: int | str | None = None
     tripcount: tuple[int, int] | None = None
+    #: where the entry comes from: ``(file, line)`` of a ``#pragma HLS``, or ``(file,
+    #: "loop entry N")`` of a directives file (messages name it)
+    origin: tuple = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,7 @@ class ArrayDirective:
     name: str
     partition: str          # cyclic | block | complete | none
     factor: int = 0
+    origin: tuple = field(default=(), compare=False)
 
 
 _ARRAY_KEYS = {"function", "name", "partition", "factor"}
@@ -157,9 +164,10 @@ def load_directives(path: str | Path) -> Directives:
         out.loops.append(LoopDirective(e["function"], e.get("line"), e.get("label"),
                                        e.get("pipeline"), e.get("ii"), e.get("unroll"),
                                        _tripcount(e["tripcount"], where, str(p))
-                                       if "tripcount" in e else None))
+                                       if "tripcount" in e else None, (str(p), where)))
     for i, e in enumerate(data.get("array", [])):
-        out.arrays.append(_array_entry(e, f"array entry {i + 1}", str(p)))
+        out.arrays.append(dataclasses.replace(_array_entry(e, f"array entry {i + 1}", str(p)),
+                                              origin=(str(p), f"array entry {i + 1}")))
     for i, e in enumerate(data.get("dataflow", [])):
         where = f"dataflow entry {i + 1}"
         if not isinstance(e, dict) or not isinstance(e.get("function"), str):
@@ -236,3 +244,389 @@ def _array_entry(e, where: str, path: str) -> ArrayDirective:
     elif "factor" in e:
         raise HLSError(f"{where}: 'factor' does not apply to '{kind}' partitioning", path, None)
     return ArrayDirective(e["function"], e["name"], kind, factor)
+
+
+# ----------------------------------------------------------------------- #pragma HLS
+#
+# Vitis HLS pragmas in the C source (hls.frontend._source finds them) become the same
+# LoopDirective/ArrayDirective entries a directives file makes, with the pragma's place
+# as their origin; function-level ones (dataflow, inline off) are read before the
+# frontend runs (:func:`function_pragmas`).  What each pragma did is recorded for
+# report.json["pragmas"] (:func:`pragma_report`).
+
+#: pragmas pyhls does not implement, and why they are ignored (a warning each)
+_IGNORED = {
+    "interface": "ports follow from the arguments (BRAM-style memory ports and ap_ctrl_hs; "
+                 "AXI with --target alveo and --interface ARG=m_axi|axis)",
+    "stream": "channels between dataflow tasks are chosen by pyhls (FIFO where both ends "
+              "are in order; [[channel]] directives set kind and depth)",
+    "loop_flatten": "loop nests are not flattened",
+    "array_reshape": "arrays are not reshaped (array_partition splits them into banks)",
+    "latency": "latency constraints are not supported",
+    "resource": "operators and memories are bound by pyhls",
+    "bind_op": "operators are bound by pyhls",
+    "bind_storage": "memories are bound by pyhls (small arrays in LUT RAM, the rest in "
+                    "block RAM)",
+    "allocation": "unit limits are given with --max-units",
+    "top": "the top function is given with --top",
+}
+_MAPPED = ("pipeline", "unroll", "loop_tripcount", "array_partition", "inline", "dataflow")
+
+
+@dataclass
+class PragmaUse:
+    """One ``#pragma HLS`` of the design: its report entry, and the CDFG loops
+    (``(function, header)``) it addresses, whose II and unroll factor the report adds."""
+
+    pragma: object
+    entry: dict
+    loops: list = field(default_factory=list)
+
+
+def _where(p) -> tuple:
+    return (p.file, p.line)
+
+
+def _perr(p, msg: str) -> HLSError:
+    return HLSError(f"#pragma HLS {p.text}: {msg}", p.file, p.line)
+
+
+def _pwarn(p, msg: str) -> None:
+    from .frontend._common import warn
+    warn(p.file, p.line, f"#pragma HLS {p.text}: {msg}")
+
+
+def _count(p, key: str, v: str, least: int) -> int:
+    try:
+        n = int(v.rstrip("uUlL")) if v.rstrip("uUlL").isdigit() else int(v, 0)
+    except ValueError:
+        raise _perr(p, f"{key} must be an integer, not '{v}'") from None
+    if n < least:
+        raise _perr(p, f"{key}={n}: it must be at least {least}")
+    return n
+
+
+def function_pragmas(inp) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(dataflow regions, functions kept out of line) the function-level pragmas of the
+    C sources of ``inp`` ask for (``dataflow``, ``inline off``); what the frontend must
+    know before it inlines."""
+    from .frontend._source import pragma_options
+    regions, noinline = [], []
+    for view in getattr(inp, "sources", {}).values():
+        for p in view.pragmas:
+            if p.function is None or p.loop is not None:
+                continue
+            words, _ = pragma_options(p)
+            if p.name == "dataflow":
+                regions.append(p.function)
+            elif p.name == "inline" and "off" in words:
+                noinline.append(p.function)
+    return tuple(dict.fromkeys(regions)), tuple(dict.fromkeys(noinline))
+
+
+def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | None, list]:
+    """The directives of the ``#pragma HLS`` lines of ``inp``'s C sources for the
+    frontend's ``module`` together with the file's ``dirs`` (an entry of each on the
+    same loop or array that disagree: an error naming both), and one
+    :class:`PragmaUse` per pragma.  Unsupported pragmas are warned about; a pragma that
+    cannot apply is an error at its line."""
+    from .analysis import find_loops, loop_line
+    from .frontend._load import source_loop
+    from .frontend._source import pragma_options
+    views = getattr(inp, "sources", {}) or {}
+    pragmas = [p for v in views.values() for p in v.pragmas]
+    if not pragmas:
+        return dirs, []
+    hw = {f.name: f for f in module.functions}
+    # the CDFG loops of each source loop (an inlined function's loop: one per call site)
+    copies: dict = {}
+    for f in module.functions:
+        for lp in find_loops(f):
+            src = source_loop(inp, lp)
+            if src is not None:
+                copies.setdefault(id(src), []).append((f, lp))
+    in_design = set(hw) | {lp.function for v in views.values() for lp in v.loops
+                           if id(lp) in copies}
+    loops: list[LoopDirective] = []
+    arrays: list[ArrayDirective] = []
+    uses: list[PragmaUse] = []
+    own_unroll = {id(p.loop) for p in pragmas if p.name == "unroll" and p.loop is not None}
+    regions, _noinline = function_pragmas(inp)
+    seen: dict = {}
+    for p in pragmas:
+        words, opts = pragma_options(p)
+        if p.name in _MAPPED and p.function is not None:
+            key = (p.function, id(p.loop), p.name,
+                   opts.get("variable") if p.name == "array_partition" else None)
+            if key in seen:
+                raise _perr(p, f"a second {p.name} pragma for the same "
+                            f"{'array' if key[3] else 'loop' if p.loop else 'function'} "
+                            f"(the first is at line {seen[key]})")
+            seen[key] = p.line
+        entry = {"file": p.file, "line": p.line, "pragma": p.text,
+                 "function": p.function}
+        use = PragmaUse(p, entry)
+        uses.append(use)
+        if p.loop is not None:
+            entry["loop"] = p.loop.name
+        if p.name in _IGNORED or p.name not in _MAPPED:
+            why = _IGNORED.get(p.name, "not a pragma pyhls knows" if p.name else
+                               "no pragma name")
+            entry.update(applied=False, why=why)
+            _pwarn(p, f"ignored: {why}")
+            continue
+        if p.function is None:
+            entry.update(applied=False, why="outside any function")
+            _pwarn(p, "ignored: outside any function")
+            continue
+        if p.function not in in_design:
+            entry.update(applied=False, why=f"{p.function} is not part of the design "
+                                            f"(top {module.top.name})")
+            continue
+        if p.name in ("pipeline", "unroll", "loop_tripcount"):
+            if p.loop is None:
+                if p.name == "pipeline" and "off" in words:
+                    entry.update(applied=True, why="functions are not pipelined")
+                    continue
+                raise _perr(p, "it must be the first statement of a loop body: pyhls "
+                            f"pipelines, unrolls and bounds loops, not functions "
+                            f"(this one is in {p.function}, outside any loop)")
+            targets = copies.get(id(p.loop), [])
+            if not targets:
+                entry.update(applied=False, why="the loop is not in the hardware (the "
+                                                "compiler removed it or replaced it, e.g. "
+                                                "by a memset)")
+                _pwarn(p, f"ignored: {entry['why']}")
+                continue
+            kw: dict = {}
+            if p.name == "pipeline":
+                unknown = sorted(set(opts) - {"ii"}) + [w for w in words if w not in ("off",)]
+                if unknown:
+                    _pwarn(p, f"option(s) {', '.join(unknown)} ignored")
+                if "off" in words:
+                    kw["pipeline"] = False
+                else:
+                    kw["pipeline"] = True
+                    if "ii" in opts:
+                        kw["ii"] = _count(p, "II", opts["ii"], 1)
+            elif p.name == "unroll":
+                unknown = sorted(set(opts) - {"factor"}) + [w for w in words
+                                                            if w not in ("off",)]
+                if unknown:
+                    _pwarn(p, f"option(s) {', '.join(unknown)} ignored")
+                if "off" in words:
+                    kw["unroll"] = 1
+                elif "factor" in opts:
+                    n = _count(p, "factor", opts["factor"], 1)
+                    for _f, lp in targets:
+                        if lp.trip_count is not None and n > lp.trip_count:
+                            raise _perr(p, f"factor={n} does not fit: the loop runs "
+                                        f"{lp.trip_count} times")
+                    kw["unroll"] = n
+                else:
+                    kw["unroll"] = "full"
+            else:
+                if "max" not in opts:
+                    raise _perr(p, "give max=B (and min=A, 0 if not given)")
+                lo = _count(p, "min", opts.get("min", "0"), 0)
+                hi = _count(p, "max", opts["max"], 0)
+                if lo > hi:
+                    raise _perr(p, f"min={lo} is above max={hi}")
+                if "avg" in opts:
+                    avg = _count(p, "avg", opts["avg"], 0)
+                    if not lo <= avg <= hi:
+                        raise _perr(p, f"avg={avg} is outside min..max")
+                kw["tripcount"] = (lo, hi)
+            for f, lp in targets:
+                loops.append(LoopDirective(f.name, loop_line(lp), pipeline=kw.get("pipeline"),
+                                           ii=kw.get("ii"), unroll=kw.get("unroll"),
+                                           tripcount=kw.get("tripcount"), origin=_where(p)))
+                use.loops.append((f.name, lp.header.name))
+            entry.update({"applied": True} | {k: list(v) if isinstance(v, tuple) else v
+                                               for k, v in kw.items()})
+            if kw.get("pipeline"):      # as Vitis: the loops inside a pipelined loop unroll
+                inner = [s for s in _nested(views, p.loop) if id(s) not in own_unroll
+                         and copies.get(id(s))]     # (not one clang made a memmove of)
+                for s in inner:
+                    for f, lp in copies.get(id(s), []):
+                        if lp.trip_count is None:
+                            raise _perr(p, f"the loop at line {s.line} inside this one has no "
+                                        "constant trip count: pipelining a loop unrolls the "
+                                        "loops inside it fully (as Vitis HLS does); bound it "
+                                        "by a constant or pipeline that loop instead")
+                        loops.append(LoopDirective(f.name, loop_line(lp), unroll="full",
+                                                   origin=_where(p)))
+                if inner:
+                    entry["unrolls_nested"] = [s.name for s in inner]
+            continue
+        if p.name == "array_partition":
+            arrays.extend(_array_pragma(p, words, opts, views, hw, entry, module))
+            continue
+        if p.loop is not None:      # inline and dataflow are function-level
+            why = (f"{p.name} in a loop body is not supported: give it in the function "
+                   "body")
+            entry.update(applied=False, why=why)
+            _pwarn(p, f"ignored: {why}")
+            continue
+        if p.name == "dataflow":
+            if p.function in hw:
+                entry.update(applied=True, region=p.function)
+            else:
+                entry.update(applied=False, why=f"{p.function} is inlined into its caller")
+                _pwarn(p, f"ignored: {entry['why']}")
+            continue
+        # inline
+        if "off" in words:
+            entry.update(applied=p.function in hw, inline=False)
+        else:
+            entry.update(applied=True, inline=True)
+            if p.function in hw and p.function != module.top.name:
+                entry.update(applied=False, why=f"{p.function} is kept as a module of its "
+                                                "own (noinline, or a dataflow task)")
+                _pwarn(p, f"ignored: {entry['why']}")
+    pdirs = Directives(loops=loops, arrays=arrays, source=dirs.source if dirs else "",
+                       dataflow=[r for r in regions if r in hw])
+    _check_conflicts(module, pdirs, dirs)
+    if dirs is None:
+        return pdirs, uses
+    # the file's entries after the pragmas' (later entries win; conflicts are errors)
+    return Directives(loops=loops + dirs.loops, arrays=arrays + dirs.arrays,
+                      source=dirs.source,
+                      dataflow=list(dict.fromkeys(dirs.dataflow + pdirs.dataflow)),
+                      dataflow_entries=dirs.dataflow_entries, channels=dirs.channels), uses
+
+
+def _nested(views, loop) -> list:
+    for v in views.values():
+        if loop in v.loops:
+            return v.nested(loop)
+    return []
+
+
+def _array_pragma(p, words, opts, views, hw, entry, module) -> list[ArrayDirective]:
+    """``array_partition variable=X [type=]cyclic|block|complete [factor=N] [dim=D]``."""
+    name = opts.get("variable")
+    if not name:
+        raise _perr(p, "give the array with variable=NAME")
+    kinds = [w for w in words if w in ("cyclic", "block", "complete")]
+    kind = opts.get("type", kinds[0] if kinds else "complete").lower()
+    if kind not in ("cyclic", "block", "complete"):
+        raise _perr(p, f"type={kind}: it must be cyclic, block or complete")
+    view = next(v for v in views.values() if p in v.pragmas)
+    fn = view.functions[p.function]
+    var = fn.param(name) or fn.variables.get(name) or view.variables.get(name)
+    if var is None:
+        known = [q.name for q in fn.params] + [v.name for v in fn.variables.values()
+                                               if v.is_array]
+        raise _perr(p, f"{p.function} has no variable '{name}' (its arrays and "
+                    f"arguments: {', '.join(known) or 'none'})")
+    if not var.is_array and "*" not in var.type:
+        raise _perr(p, f"'{name}' is not an array (it is {var.type})")
+    dim = _count(p, "dim", opts["dim"], 0) if "dim" in opts else 1
+    rank = max(1, len(var.dims))
+    if dim > rank:
+        raise _perr(p, f"dim={dim}: '{name}' has {rank} dimension(s)")
+    factor = 0
+    if kind in ("cyclic", "block"):
+        if "factor" not in opts:
+            raise _perr(p, f"{kind} partitioning needs factor=N")
+        factor = _count(p, "factor", opts["factor"], 0)
+        if factor == 0:
+            raise _perr(p, "factor=0: give the number of banks, at least 2")
+        extent = var.dims[dim - 1] if var.dims and dim >= 1 else None
+        if extent is not None and factor > extent:
+            raise _perr(p, f"factor={factor} does not fit: '{name}' has {extent} elements")
+    if len(var.dims) > 1 and not (kind == "complete" and dim == 0):
+        why = ("partitioning one dimension of a multi-dimensional array is not supported "
+               "(dim=0 complete partitions all of it)")
+        entry.update(applied=False, why=why)
+        _pwarn(p, f"ignored: {why}")
+        return []
+    if factor == 1:
+        entry.update(applied=True, banks=1, why="factor=1: one bank, the array as it is")
+        return []
+    func = p.function if p.function in hw else None
+    if func is None:            # a local array of a function inlined into one of hw
+        holders = [f.name for f in hw.values() if any(
+            m.kind == "local" and m.name.removeprefix(f.name + "_") == name
+            for m in f.memories)]
+        func = holders[0] if len(holders) == 1 else None
+    if func is None:
+        why = (f"{p.function} is inlined into its caller, where '{name}' is not an array "
+               "of its own")
+        entry.update(applied=False, why=why)
+        _pwarn(p, f"ignored: {why}")
+        return []
+    entry.update(applied=True, variable=name, type=kind, factor=factor,
+                 hw_function=func)
+    from .transforms._partition import _find_array
+    # a static local is the global "function.name"
+    hw_name = next((c for c in (name, f"{p.function}.{name}")
+                    if _find_array(module, hw[func], c) is not None), name)
+    return [ArrayDirective(func, hw_name, kind, factor, origin=_where(p))]
+
+
+def _check_conflicts(module, pdirs: Directives, dirs: Directives | None) -> None:
+    """A directives-file entry and a pragma that set one loop or array differently."""
+    if dirs is None:
+        return
+    from .analysis import find_loops, loop_line
+    keys = ("pipeline", "ii", "unroll", "tripcount")
+    byname = {f.name: f for f in module.functions}
+    for d in dirs.loops:
+        f = byname.get(d.function)
+        if f is None:
+            continue
+        for lp in find_loops(f):
+            line = loop_line(lp)
+            if not ((d.line is not None and d.line == line)
+                    or (d.label is not None and d.label == lp.header.name)):
+                continue
+            for e in pdirs.loops:
+                if e.function != d.function or e.line != line:
+                    continue
+                for k in keys:
+                    a, b = getattr(e, k), getattr(d, k)
+                    if a is not None and b is not None and a != b:
+                        raise HLSError(f"the pragma here sets {k} = {a!r} on loop "
+                                       f"{lp.header.name} of {d.function}, and the "
+                                       f"directives file {d.origin[0]} ({d.origin[1]}) sets "
+                                       f"{k} = {b!r}: give it in one place",
+                                       *e.origin)
+    for d in dirs.arrays:
+        for e in pdirs.arrays:
+            if (e.function, e.name) == (d.function, d.name) and (
+                    (e.partition, e.factor) != (d.partition, d.factor)):
+                raise HLSError(f"the pragma here partitions {d.name} of {d.function} "
+                               f"{e.partition} {e.factor or ''}, and the directives file "
+                               f"{d.origin[0]} ({d.origin[1]}) {d.partition} "
+                               f"{d.factor or ''}: give it in one place".replace("  ", " "),
+                               *e.origin)
+
+
+def pragma_report(uses: list, report: dict) -> list[dict]:
+    """report.json["pragmas"]: per pragma what it did; a loop pragma's entry gets the II
+    its loops reached and the factor they were unrolled by (from the report's loops;
+    a fully unrolled loop is gone)."""
+    loops = {(e["function"], e["loop"]): e for e in report.get("loops", [])}
+    arrays = {(e["function"], e["name"]): e for e in report.get("arrays", [])}
+    out = []
+    for u in uses:
+        e = dict(u.entry)
+        p = u.pragma
+        if u.loops and e.get("applied"):
+            got = [loops.get(k) for k in u.loops]
+            if p.name == "pipeline" and e.get("pipeline"):
+                iis = [g["ii"] for g in got if g is not None]
+                e["ii_reached"] = iis[0] if len(set(iis)) == 1 else iis
+                e["pipelined"] = all(g is not None and g.get("pipelined") for g in got)
+            elif p.name == "unroll":
+                fs = ["full" if g is None else g.get("unrolled", 1) for g in got]
+                e["unrolled"] = fs[0] if len(set(map(str, fs))) == 1 else fs
+        if p.name == "array_partition" and e.get("applied") and "hw_function" in e:
+            a = next((a for (fn, n), a in arrays.items() if fn == e["hw_function"]
+                      and (n == e["variable"] or n.endswith("_" + e["variable"]))), None)
+            if a is not None:
+                e["banks"] = a["banks"]
+        out.append(e)
+    return out

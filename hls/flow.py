@@ -30,7 +30,7 @@ from .dataflow import (
     choose_channels, choose_instances, extract_graph, graph_report, load_task_graph,
     region_estimate, region_ir, task_graph_nx,
 )
-from .directives import load_directives
+from .directives import apply_pragmas, function_pragmas, load_directives, pragma_report
 from .errors import HLSError
 from .estimate import (area_report, dataflow_resources, latency_report, memory_bram18, yosys_area,
                        yosys_ecp5_area)
@@ -166,6 +166,9 @@ class SynthOptions:
     #: an explicit task graph (JSON, hls.dataflow.load_task_graph): its region function is
     #: written into the module and becomes the top, a dataflow region
     task_graph: str | None = None
+    #: every ``depth`` must name a pointer argument of the top (``--depth``: an error
+    #: otherwise); False: entries for other tops' arguments are left unused
+    check_depth: bool = False
 
 
 @dataclass
@@ -295,10 +298,14 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     dirs = load_directives(opts.directives) if opts.directives else None
     opts, inp = with_task_graph(path, opts, inp)
     module = _load(path, opts, inp)
+    # a design built again (single-port memories, LUT RAM back to block RAM) has warned
+    with warnings_off() if (opts.single_port or opts.block_ram) else contextlib.nullcontext():
+        dirs, pragmas = apply_pragmas(inp, module, dirs)
     alveo = target.family == "ultrascale+"
-    profit, keep, unroll = plan_loops(path, opts, dirs, alveo, target, inp, module)
-    partitions, schedules, bindings, t1 = _lower_and_schedule(module, opts, dirs, alveo, target,
-                                                              profit, keep, unroll=unroll)
+    with _pragma_notes(pragmas):
+        profit, keep, unroll = plan_loops(path, opts, dirs, alveo, target, inp, module)
+        partitions, schedules, bindings, t1 = _lower_and_schedule(
+            module, opts, dirs, alveo, target, profit, keep, unroll=unroll)
     t2 = time.perf_counter()
     if opts.m_axi and not alveo:
         raise HLSError(f"m_axi interfaces need an Alveo target (--target alveo), not "
@@ -351,6 +358,8 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     report = build_report(module, target, schedules, bindings, iface, dirs,
                           external=frozenset(ext))
     report["arrays"] = partitions
+    if pragmas:
+        report["pragmas"] = pragma_report(pragmas, report)
     if opts.single_port:
         report["single_port"] = {
             "memories": list(opts.single_port),
@@ -412,11 +421,32 @@ def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
     regions = tuple(opts.dataflow)
     if opts.directives:
         regions += tuple(load_directives(opts.directives).dataflow)
+    pragma_regions, noinline = function_pragmas(inp)
+    regions += pragma_regions
     return load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
                                                 cflags=tuple(opts.cflags),
                                                 fp_format=dict(opts.fp_format),
-                                                dataflow=tuple(dict.fromkeys(regions))),
+                                                dataflow=tuple(dict.fromkeys(regions)),
+                                                noinline=noinline,
+                                                check_depth=opts.check_depth),
                 inp=inp)
+
+
+@contextlib.contextmanager
+def _pragma_notes(uses):
+    """An error at the line of a loop a ``#pragma HLS`` addresses names the pragma."""
+    try:
+        yield
+    except HLSError as exc:
+        for u in uses:
+            lp = u.pragma.loop
+            if (u.loops and lp is not None and exc.line == lp.line and exc.file is not None
+                    and Path(exc.file).name == Path(lp.file).name
+                    and "#pragma HLS" not in exc.message):
+                exc.message += f" (asked by #pragma HLS {u.pragma.text} at line {u.pragma.line})"
+                exc.args = (exc.message,)
+                break
+        raise
 
 
 def dataflow_streams(module: Module, dirs=None, target: Target | None = None,
@@ -918,6 +948,7 @@ def ir_module(path, opts: SynthOptions, after: str = "frontend",
         target = target.with_clock(opts.clock_period_ns)
     opts, inp = with_task_graph(path, opts, inp)
     module = _load(path, opts, inp)
+    dirs, _pragmas = apply_pragmas(inp, module, dirs)
     alveo = target.family == "ultrascale+"
     keep, unroll = frozenset(), ()
     if _stage(after) != "frontend":  # the loops synthesize leaves unconverted, likewise

@@ -35,9 +35,9 @@ def test_unrolled_where_it_pays_and_checked(tmp_path):
     res = synthesize(src, SynthOptions(top="main", loop_probes=True))
     plain = synthesize(src, SynthOptions(top="main", auto_unroll=False))
     got, before = _loops(res), _loops(plain)
-    dot, hash_ = got[7], got[10]
+    dot, hash_ = got[6], got[9]       # by the lines of their for statements
     assert dot["unrolled"] in (2, 4) and dot["pipelined"]
-    assert dot["estimate"]["pipelined_cycles"] <= 0.9 * before[7]["estimate"]["pipelined_cycles"]
+    assert dot["estimate"]["pipelined_cycles"] <= 0.9 * before[6]["estimate"]["pipelined_cycles"]
     # the multiply recurrence: II doubles with two copies, so no gain and no unrolling
     assert "unrolled" not in hash_ and hash_["pipelined"]
     assert all("unrolled" not in lp for lp in before.values())
@@ -53,9 +53,9 @@ def test_a_directive_keeps_a_loop_rolled(tmp_path):
     src = tmp_path / "dot.c"
     src.write_text(PROGRAM)
     dirs = tmp_path / "d.toml"
-    dirs.write_text('[[loop]]\nfunction = "main"\nline = 7\nunroll = 1\n')
+    dirs.write_text('[[loop]]\nfunction = "main"\nline = 6\nunroll = 1\n')
     res = synthesize(src, SynthOptions(top="main", directives=str(dirs)))
-    assert "unrolled" not in _loops(res)[7]
+    assert "unrolled" not in _loops(res)[6]
 
 
 NEST = """
@@ -87,8 +87,8 @@ def test_short_inner_loop_fully_unrolled_and_its_parent_pipelined(tmp_path):
     plain = synthesize(src, SynthOptions(top="main", auto_unroll=False))
     got = {lp["loop"]: lp for lp in res.report["loops"]}
     before = {lp["loop"]: lp for lp in plain.report["loops"]}
-    # before: the k loop of line 12 pipelined inside a sequential i loop
-    inner = next(name for name, lp in before.items() if lp["source_line"] == 12)
+    # before: the k loop of line 11 pipelined inside a sequential i loop
+    inner = next(name for name, lp in before.items() if lp["source_line"] == 11)
     # the i loop around it: the second of the two outer loops (the first initialises m)
     outer = [name for name, lp in before.items()
              if lp.get("not_pipelined_reason") == "not an innermost loop"][-1]

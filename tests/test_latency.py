@@ -166,18 +166,18 @@ def test_tripcount_directive_bounds_the_while_loop(search, tmp_path, capfd):
     assert res0.report["latency"]["max"] is None
     d = tmp_path / "d.toml"
     # Collatz steps of v < 256: at most 127, so at most 128 header executions per entry
-    d.write_text('[[loop]]\nfunction = "search"\nline = 44\ntripcount = [0, 128]\n'
-                 '[[loop]]\nfunction = "search"\nline = 34\ntripcount = 3\n')
+    d.write_text('[[loop]]\nfunction = "search"\nline = 43\ntripcount = [0, 128]\n'
+                 '[[loop]]\nfunction = "search"\nline = 33\ntripcount = 3\n')
     res = synthesize(SRC, SynthOptions(top="search", depth=DEPTH, directives=str(d)))
     assert res.verilog == res0.verilog          # a reporting directive: the design is unchanged
     lat = res.report["latency"]
     assert lat["max"] is not None and not lat["exact"] and lat["min"] == res0.report["latency"]["min"]
     assert any("tripcount directive, assumed, not proven" in a for a in lat["assumptions"])
     assert all(lat["min"] <= c.cycles <= lat["max"] for c in r.calls)
-    lp = next(lp for lp in res.report["loops"] if lp["source_line"] == 44)
+    lp = next(lp for lp in res.report["loops"] if lp["source_line"] == 43)
     assert lp["latency"]["trip_count"] == {"min": 1, "max": 128} and "assumed" in lp["latency"]
     err = capfd.readouterr().err
-    assert "latency.c:34: warning: tripcount directive 3..3" in err and "constant 8" in err
+    assert "latency.c:33: warning: tripcount directive 3..3" in err and "constant 8" in err
 
 
 @pytest.mark.parametrize("value", ["-1", "[5, 2]", "true", '"many"', "[1, 2, 3]"])

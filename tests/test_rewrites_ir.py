@@ -445,20 +445,20 @@ int32_t unr(int32_t *a, uint8_t *b, int n, int k) {
     return s;
 }
 """
-# by source line as pyhls prints it: the loop body's first line (clang -O1 would act
-# on '#pragma clang loop unroll' itself)
+# by source line as pyhls prints it: the line of the loop's for statement (clang -O1
+# would act on '#pragma clang loop unroll' itself)
 UNROLL_TOML = """
 [[loop]]
 function = "unr"
-line = 6
+line = 5
 unroll = 3
 [[loop]]
 function = "unr"
-line = 10
+line = 9
 unroll = "full"
 [[loop]]
 function = "unr"
-line = 13
+line = 12
 unroll = 4
 """
 

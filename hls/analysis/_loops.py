@@ -18,8 +18,14 @@ class Loop:
 
 
 def loop_line(lp: Loop) -> int | None:
-    """The source line of a loop: its header's first non-phi op with a location (phis
-    carry the line of the function when clang gives them none)."""
+    """The source line of a loop: the line of its ``for``/``while``/``do`` statement
+    (the frontend's ``loop_md["line"]`` on a latch branch, from clang's loop metadata),
+    else its header's first non-phi op with a location (phis carry the line of the
+    function when clang gives them none)."""
+    for latch in lp.latches:
+        line = latch.terminator.attrs.get("loop_md", {}).get("line")
+        if line is not None:
+            return line
     for op in lp.header.ops:
         if op.kind != "phi" and op.loc is not None and op.loc.line is not None:
             return op.loc.line

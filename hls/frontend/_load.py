@@ -18,9 +18,10 @@ from pathlib import Path
 import llvmlite.binding as llvm
 
 from ..errors import FrontendError, HLSError, ToolError, UnsupportedError
-from ..ir import Module, verify
+from ..ir import Module, PtrParam, verify
 from ..ir import parse_module as parse_ir_text
 from ..toolchain import compile_c_to_ll
+from ._source import source_view
 from ._translate import AddressTakenGrew, Translator
 
 _initialised = False
@@ -44,6 +45,11 @@ class FrontendOptions:
     #: dataflow regions by function name (``--dataflow``, ``[[dataflow]]`` directives); the
     #: functions annotated ``pyhls_dataflow`` in the source are added to them
     dataflow: tuple[str, ...] = ()
+    #: functions kept out of line (``#pragma HLS inline off``), as if marked noinline
+    noinline: tuple[str, ...] = ()
+    #: every ``depth`` key must name a pointer argument of the top (``pyhls --depth``:
+    #: a typo is an error); the library leaves others unused (a depth map shared by tops)
+    check_depth: bool = False
 
 
 #: the source-level marker of a dataflow region: ``__attribute__((annotate(...)))``
@@ -86,6 +92,9 @@ class LoadedInput:
     #: files the input's own lowering made, written beside the design (an .ekl input:
     #: NAME.ll, NAME.h)
     extra_files: dict = field(default_factory=dict)
+    #: C/C++ inputs: path -> their source view (:mod:`._source`: declared types, loop
+    #: labels, ``#pragma HLS``)
+    sources: dict = field(default_factory=dict)
 
 
 def read_input(path, cc: str | None = None, cflags=(),
@@ -126,12 +135,14 @@ def _read_linked(paths: list[str], cc, cflags, mlir_bare_ptr) -> LoadedInput:
             raise FrontendError(f"linking {part.path} into {parts[0].path} failed: "
                                 f"{_first_line(str(e))}", part.path, None) from None
     depths: dict[str, dict[str, int]] = {}
+    sources: dict = {}
     for part in parts:
         depths.update(part.depths)
+        sources.update(part.sources)
     kinds = {p.kind for p in parts}
     kind = kinds.pop() if len(kinds) == 1 else "ll"
     return LoadedInput(parts[0].path, str(linked), "c" if kind == "c" else "linked", depths,
-                       tuple(paths))
+                       tuple(paths), sources=sources)
 
 
 def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
@@ -163,7 +174,8 @@ def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
                 if m and (m.group(1) == str(p) or Path(m.group(1)).is_file()):
                     raise FrontendError(m.group(3).strip(), m.group(1), int(m.group(2))) from None
                 raise
-            return LoadedInput(str(p), out.read_text(), "c")
+            return LoadedInput(str(p), out.read_text(), "c",
+                               sources={str(p): source_view(p, cc, cflags)})
     if suffix == ".hir":
         with open(p, encoding="utf-8", errors="replace", newline="") as fh:
             text = fh.read()            # newline="": the embedded LLVM IR stays exact
@@ -356,12 +368,14 @@ def line_map(text: str) -> dict:
     return out
 
 
-def canonicalise(mod, top: str, keep_calls_of: tuple[str, ...] = ()) -> None:
+def canonicalise(mod, top: str, keep_calls_of: tuple[str, ...] = (),
+                 noinline: tuple[str, ...] = ()) -> None:
     """LLVM's own passes: inline every function not marked noinline into its callers,
     then SROA/mem2reg, instcombine, loop rotation, GVN and CFG simplification.  No loop
     unrolling (pragmas are honoured by hls.transforms' unroller).  The functions a
     function of ``keep_calls_of`` (a dataflow region) calls directly are not inlined
-    there: each call is a task."""
+    there: each call is a task.  The functions of ``noinline`` (``#pragma HLS inline
+    off``) stay out of line, as if marked noinline."""
     _init()
     keep = set()
     for name in keep_calls_of:
@@ -385,7 +399,7 @@ def canonicalise(mod, top: str, keep_calls_of: tuple[str, ...] = ()) -> None:
         attrs = b" ".join(fn.attributes)
         if b"noinline" in attrs or b"optnone" in attrs:
             continue
-        if fn.name in keep:
+        if fn.name in keep or fn.name in noinline:
             fn.add_function_attribute("noinline")
             continue
         fn.add_function_attribute("alwaysinline")
@@ -423,8 +437,11 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
     inp = inp or read_input(path, cc=options.cc, cflags=options.cflags)
     if inp.kind == "hir":
         return _load_hir(inp, top, options)
-    if inp.depths.get(top):  # the user's --depth wins over the memref shapes
-        options = dataclasses.replace(options, depth={**inp.depths[top], **options.depth})
+    user_depth = dict(options.depth)
+    declared = declared_depths(inp, top)
+    if inp.depths.get(top) or declared:  # the user's --depth wins over the memref shapes
+        options = dataclasses.replace(options, depth={**declared, **inp.depths.get(top, {}),
+                                                      **options.depth})
     mod = parse_module(inp)
     lmap = line_map(inp.text) if inp.kind == "ll" else {}
     # reject unsupported constructs on the IR as written (its lines are the user's lines)
@@ -434,7 +451,7 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
                lmap).check(top)
     regions = tuple(dict.fromkeys(options.dataflow + tuple(
         annotated_functions(mod, DATAFLOW_ANNOTATION))))
-    canonicalise(mod, top, regions)
+    canonicalise(mod, top, regions, options.noinline)
     text = str(mod)
     seed: tuple = ()
     while True:  # again when pointers loaded from memory may point into more memories
@@ -459,9 +476,73 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
         raise FrontendError(f"--fp-format names {', '.join(unknown)}, which is not a hardware "
                             f"function of this design (the top or a noinline function it calls; "
                             f"these are: {', '.join(tr.functions)})", inp.path, None)
+    if options.check_depth:
+        _check_depths(module, user_depth, inp.path)
+    name_loops(module, inp)
     for f in module.functions:
         verify(f)
     return module
+
+
+def declared_depths(inp: LoadedInput, top: str) -> dict[str, int]:
+    """--depth defaults from the C declaration of the top: an array parameter with a
+    declared extent (``int32_t y[256]``, ``int m[4][8]``: 4 rows) needs no --depth."""
+    out = {}
+    for view in inp.sources.values():
+        fn = view.functions.get(top)
+        if fn is None:
+            continue
+        for p in fn.params:
+            if p.dims and p.dims[0]:
+                out[p.name] = p.dims[0]
+    return out
+
+
+def _check_depths(module: Module, depth: dict, path: str) -> None:
+    """Every --depth names a pointer argument of the top (by name or position)."""
+    top = module.top
+    ptrs = {p.name for p in top.ptr_params} | {str(p.index) for p in top.ptr_params}
+    scalars = {p.name for p in top.params if not isinstance(p, PtrParam)}
+    for name, n in depth.items():
+        if name in ptrs:
+            continue
+        what = ("a scalar argument" if name in scalars else "not an argument")
+        have = ", ".join(p.name for p in top.ptr_params) or "none"
+        raise FrontendError(f"--depth {name}={n}: '{name}' is {what} of "
+                            f"{top.name} (its pointer arguments: {have})", path, None)
+
+
+def name_loops(module: Module, inp: LoadedInput) -> None:
+    """A loop whose C statement is labelled (``row: for (...)``) is named by the label:
+    its header block takes the label's name (unless another block has it)."""
+    if not inp.sources:
+        return
+    from ..analysis import find_loops
+    for f in module.functions:
+        names = {b.name for b in f.blocks}
+        for lp in find_loops(f):
+            src = source_loop(inp, lp)
+            if src is None or not src.label or src.label in names:
+                continue
+            names.discard(lp.header.name)
+            lp.header.name = src.label
+            names.add(src.label)
+
+
+def source_loop(inp: LoadedInput, lp):
+    """The source view's loop (:class:`._source.Loop`) of a CDFG loop, by the start
+    location the frontend keeps on its latch branch, or None."""
+    for latch in lp.latches:
+        t = latch.terminator
+        md = t.attrs.get("loop_md", {})
+        if "line" not in md:
+            continue
+        files = [t.loc.file] if t.loc is not None and t.loc.file in inp.sources else []
+        for path in files or list(inp.sources):
+            got = inp.sources[path].loop_at(md["line"], md.get("col"))
+            if got is not None:
+                return got
+    return None
 
 
 def _load_hir(inp: LoadedInput, top: str, options: FrontendOptions) -> Module:

@@ -102,6 +102,7 @@ def lower_memories(functions: list[Function], globals_: list[MemoryObject],
     for m in allmems:
         groups.setdefault(find(m), []).append(m)
     res = Residues()
+    unknown: list[MemoryObject] = []
     by_group: dict[MemoryObject, list[Access]] = {}
     for acc in accesses:
         by_group.setdefault(find(acc.ptr.mem), []).append(acc)
@@ -120,8 +121,8 @@ def lower_memories(functions: list[Function], globals_: list[MemoryObject],
         for m in members:
             if m.kind == "arg" and m not in top_mems:
                 m.depth_words = max(sized, default=0)
-            if m.depth_words == 0:
-                _infer_depth(m, accs, path)
+            if m.depth_words == 0 and not _infer_depth(m, accs):
+                unknown.append(m)
         fl = {a.float_bits for a in accs}
         if len(fl) == 1 and fl != {0}:
             fbits = next(iter(fl))
@@ -133,6 +134,8 @@ def lower_memories(functions: list[Function], globals_: list[MemoryObject],
             if m.kind == "arg":
                 m.readonly = not writes
                 m.writeonly = writes and not reads
+    if unknown:
+        _unknown_depths(unknown, path)
     for acc in accesses:
         _lower_access(acc, res)
     for op, binds in call_binds:
@@ -145,21 +148,37 @@ def lower_memories(functions: list[Function], globals_: list[MemoryObject],
             op.operands.append(wa)  # word offsets follow the scalar arguments
         op.attrs["ptr_args"] = out
 
-def _infer_depth(m: MemoryObject, accs: list[Access], path: str) -> None:
-    """An argument without --depth: only constant offsets give a provable extent."""
+def _infer_depth(m: MemoryObject, accs: list[Access]) -> bool:
+    """An argument without --depth: only constant offsets give a provable extent.
+    False: unknown."""
     offs = [a.ptr.off for a in accs]
     if accs and all(isinstance(o, Const) for o in offs):
         end = max(a.ptr.off.value + a.size for a in accs)
         m.depth_words = max(1, -(-end // m.word_bytes))
-        return
+        return True
     if not accs:
         m.depth_words = 1
-        return
-    loc = m.loc or Loc(path, None)
+        return True
+    return False
+
+
+def _unknown_depths(mems: list[MemoryObject], path: str) -> None:
+    """One error for every argument whose extent is unknown (at the first one)."""
+    mems = sorted(dict.fromkeys(mems), key=lambda m: (m.arg_index is None, m.arg_index or 0))
+    loc = mems[0].loc or Loc(path, None)
+    if len(mems) == 1:
+        m = mems[0]
+        raise FrontendError(
+            f"the extent of pointer argument '{m.name}' is unknown: give it with "
+            f"--depth {m.name}=N (N elements of {m.elem_bytes or m.word_bytes} bytes)",
+            loc.file, loc.line)
+    sizes = [m.elem_bytes or m.word_bytes for m in mems]
+    each = (f"{sizes[0]} bytes" if len(set(sizes)) == 1 else
+            ", ".join(f"{n} bytes for {m.name}" for n, m in zip(sizes, mems)))
     raise FrontendError(
-        f"the extent of pointer argument '{m.name}' is unknown: give it with "
-        f"--depth {m.name}=N (N elements of {m.elem_bytes or m.word_bytes} bytes)",
-        loc.file, loc.line)
+        "the extents of pointer arguments " + ", ".join(f"'{m.name}'" for m in mems)
+        + " are unknown: give them with " + " ".join(f"--depth {m.name}=N" for m in mems)
+        + f" (N elements of {each})", loc.file, loc.line)
 
 def _size_memory(m: MemoryObject, w: int, top_mems: set, depths: dict) -> None:
     if m.kind in ("global", "local"):

@@ -1038,7 +1038,8 @@ class Translator(Legality, LibraryCalls):
     def _loop_metadata(self, text: str) -> dict:
         """clang's loop pragmas on a latch branch (``!llvm.loop``): ``pipeline`` (False for
         ``pipeline(disable)``), ``ii`` (``pipeline_initiation_interval(N)``), ``unroll``
-        (``unroll_count(N)``, ``"full"``, or 1 for ``unroll(disable)``)."""
+        (``unroll_count(N)``, ``"full"``, or 1 for ``unroll(disable)``); and ``line``,
+        ``col``: where the loop statement starts (its first debug location)."""
         m = re.search(r"!llvm\.loop (!\d+)", text)
         if not m:
             return {}
@@ -1049,6 +1050,15 @@ class Translator(Legality, LibraryCalls):
         out = {}
         for node in re.findall(r"!\d+", nodes.get(m.group(1), "")):
             body = nodes.get(node, "")
+            if "line" not in out:   # the first location: the start of the loop statement
+                loc = self.dbg.nodes.get(int(node[1:])) if hasattr(self, "dbg") else None
+                if loc is not None and loc[0] == "DILocation":
+                    line, col = loc[1].get("line", "0"), loc[1].get("column", "0")
+                    if line.isdigit() and int(line) > 0:
+                        out["line"] = int(line)
+                        if col.isdigit():
+                            out["col"] = int(col)
+                continue
             k = re.match(r'!"([\w.]+)"(?:, i\d+ (-?\d+|true|false))?', body)
             if not k:
                 continue

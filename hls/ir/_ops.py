@@ -234,9 +234,10 @@ _FMT = {"fmt": Attr(FPFormat)}
 _MEM = {"mem": Attr("MemoryObject"), "lane": Attr(int), "size": Attr(int),
         "guard": Attr(int, required=False)}
 #: loop metadata on back-edge branches: ``loop_md`` the loop's pragmas (the frontend's
-#: ``_loop_metadata``: ``ii``, ``pipeline``, ``unroll``), ``unrolled`` what unrolling did
-#: ``(factor, exact)``
-_LOOP = {"loop_md": Attr(dict, required=False, keys=frozenset({"ii", "pipeline", "unroll"})),
+#: ``_loop_metadata``: ``ii``, ``pipeline``, ``unroll``; ``line``, ``col`` where the loop
+#: statement starts), ``unrolled`` what unrolling did ``(factor, exact)``
+_LOOP = {"loop_md": Attr(dict, required=False,
+                         keys=frozenset({"ii", "pipeline", "unroll", "line", "col"})),
          "unrolled": Attr(tuple, required=False)}
 
 

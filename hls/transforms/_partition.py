@@ -41,26 +41,29 @@ def partition_by_directives(module: Module, dirs, alveo: bool) -> tuple[list[dic
     done: list[dict] = []
     for d in (dirs.arrays if dirs else []):
         where = f"array directive {d.function}/{d.name}: "
+        at = (dirs.source, None)
+        if d.origin and isinstance(d.origin[1], int):   # a #pragma HLS: at its line
+            where, at = "#pragma HLS array_partition: ", d.origin
         func = next((f for f in module.functions if f.name == d.function), None)
         if func is None:
             raise HLSError(f"{where}no hardware function '{d.function}' (functions: "
-                           f"{', '.join(f.name for f in module.functions)})", dirs.source, None)
+                           f"{', '.join(f.name for f in module.functions)})", *at)
         mem = _find_array(module, func, d.name)
         if mem is None:
             names = [p.name for p in func.ptr_params] + [_local_name(func, m) for m in func.memories]
             raise HLSError(f"{where}'{d.function}' has no array '{d.name}' (arrays: "
-                           f"{', '.join(names) or 'none'})", dirs.source, None)
+                           f"{', '.join(names) or 'none'})", *at)
         if d.partition == "none":
             keep_whole.add(mem)
             continue
         if mem in keep_whole:
             raise HLSError(f"{where}'{d.name}' is an m_axi argument: partitioning applies to "
-                           "on-chip arrays and BRAM-port arguments", dirs.source, None)
+                           "on-chip arrays and BRAM-port arguments", *at)
         part = Partition(d.partition, d.factor)
         try:
             partition_array(module, mem, part)
         except HLSError as exc:
-            raise HLSError(f"{where}{exc.message}", dirs.source, None) from None
+            raise HLSError(f"{where}{exc.message}", *at) from None
         keep_whole.add(mem)
         done.append(array_entry(func, mem, part, auto=False))
     return done, keep_whole

@@ -1,0 +1,332 @@
+"""The source-level view of a C/C++ input, from clang's own parser (the ``libclang``
+wheel): functions and their parameters with the declared types (array extents), local
+arrays, loops (``for``/``while``/``do``) with the line and column of their statement and
+their C label, and the ``#pragma HLS`` lines with the function and the loop whose body
+holds them.
+
+clang keeps no unknown pragma in its AST, so the pragmas are found in the token stream
+of the main file (``#`` ``pragma`` ``HLS`` ...), and only those clang itself reported as
+"unknown pragma ignored" count (a pragma inside ``#if 0`` is not one).  Each is given
+to the innermost loop, else the function, whose source range holds it.  The parse uses
+the include paths the C compiler of the flow uses (asked with ``-v``) and the user's
+``-I/-D/-U/-std`` flags, so that it sees what the compile sees.
+
+The CDFG's loops meet these through the debug location clang writes into each loop's
+``!llvm.loop`` metadata (the start of the loop statement, :meth:`SourceView.loop_at`).
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import ToolError
+
+LOOP_KINDS = {"FOR_STMT": "for", "WHILE_STMT": "while", "DO_STMT": "do"}
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A parameter or a local/global variable: its declared type as C spells it, and for
+    arrays the declared extents (``int32_t y[256]`` -> ``(256,)``; an incomplete first
+    extent, ``int a[][8]``, is None)."""
+
+    name: str
+    type: str
+    dims: tuple = ()
+    line: int | None = None
+
+    @property
+    def is_array(self) -> bool:
+        return bool(self.dims)
+
+
+@dataclass(eq=False)
+class Loop:
+    kind: str                   # for | while | do
+    file: str
+    line: int                   # of the for/while/do keyword
+    col: int
+    end_line: int
+    function: str
+    label: str | None = None
+    parent: Loop | None = field(default=None, repr=False)
+    start: tuple = (0, 0)       # (line, col) of the whole statement (its label when labelled)
+
+    def holds(self, line: int) -> bool:
+        return self.line <= line <= self.end_line
+
+    @property
+    def name(self) -> str:
+        return self.label or f"{self.function}/L{self.line}"
+
+
+@dataclass(frozen=True)
+class Pragma:
+    """``#pragma HLS NAME ARGS...``: ``args`` the tokens after the name; ``function`` and
+    ``loop`` the innermost scope whose body holds the line (None: outside any)."""
+
+    file: str
+    line: int
+    name: str
+    args: tuple
+    function: str | None
+    loop: Loop | None
+    #: ``args`` with each object-like macro whose value is one integer literal replaced
+    #: by that literal (``factor=N`` after ``#define N 4``)
+    values: tuple = ()
+
+    @property
+    def text(self) -> str:
+        out = self.name
+        for t in self.args:
+            out += t if (t in "=," or out.endswith("=")) else " " + t
+        return out
+
+
+@dataclass
+class FunctionView:
+    name: str
+    file: str
+    line: int
+    end_line: int
+    params: list = field(default_factory=list)          # Variable, in order
+    variables: dict = field(default_factory=dict)       # local name -> Variable
+    loops: list = field(default_factory=list)           # Loop, in source order
+    pragmas: list = field(default_factory=list)         # function-level Pragma
+
+    def param(self, name: str) -> Variable | None:
+        return next((p for p in self.params if p.name == name), None)
+
+
+@dataclass
+class SourceView:
+    path: str
+    functions: dict = field(default_factory=dict)       # name -> FunctionView
+    variables: dict = field(default_factory=dict)       # global name -> Variable
+    loops: list = field(default_factory=list)
+    pragmas: list = field(default_factory=list)
+
+    def loop_at(self, line: int, col: int | None = None, file: str | None = None) -> Loop | None:
+        """The loop whose ``for``/``while``/``do`` is at ``line`` (and ``col``, when
+        given and several loops start on the line)."""
+        cands = [lp for lp in self.loops if lp.line == line
+                 and (file is None or _same_file(lp.file, file))]
+        if len(cands) > 1 and col is not None:
+            cands = [lp for lp in cands if lp.col == col] or cands
+        return cands[0] if cands else None
+
+    def nested(self, loop: Loop) -> list:
+        """The loops inside ``loop`` (at any depth)."""
+        out = []
+        for lp in self.loops:
+            p = lp.parent
+            while p is not None and p is not loop:
+                p = p.parent
+            if p is loop:
+                out.append(lp)
+        return out
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return a == b
+
+
+def _cindex():
+    try:
+        import clang.cindex as ci
+    except ImportError:
+        raise ToolError("reading the C source (#pragma HLS, loop labels, declared array "
+                        "extents) needs the libclang Python package: pip install "
+                        "'libclang>=18.1,<19'") from None
+    return ci
+
+
+@functools.lru_cache(maxsize=8)
+def _system_includes(prefix: tuple, lang: str = "c") -> tuple:
+    """The ``#include <...>`` directories of the C compiler ``prefix`` (its ``-v``) for
+    the language ``lang`` (c, c++)."""
+    argv = [*prefix, "-E", "-x", lang, "-", "-v"]
+    if any("zig" in Path(p).name for p in prefix[:4]) or "ziglang" in prefix:
+        argv[len(prefix):len(prefix)] = ["-target", "x86_64-linux-gnu"]
+    try:
+        proc = subprocess.run(argv, input="", capture_output=True, text=True, timeout=120,
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    dirs, inside = [], False
+    for line in proc.stderr.splitlines():
+        if line.startswith("#include <...> search starts here"):
+            inside = True
+        elif line.startswith("End of search list"):
+            break
+        elif inside and line.startswith(" "):
+            dirs.append(line.strip().removesuffix(" (framework directory)"))
+    return tuple(dirs)
+
+
+def parse_args(path: str, cc=None, cflags=()) -> list[str]:
+    """The arguments libclang parses ``path`` with: the language by suffix, the flow's
+    compiler's include directories, the user's flags (-I -D -U -std)."""
+    from ..toolchain import find_c_compiler
+    cxx = Path(path).suffix.lower() in (".cc", ".cpp", ".cxx")
+    args = ["-x", "c++" if cxx else "c", "-Wunknown-pragmas"]
+    try:
+        prefix = tuple(find_c_compiler(cc))
+    except ToolError:
+        prefix = ()
+    dirs = _system_includes(prefix, "c++" if cxx else "c") if prefix else ()
+    if dirs:
+        args.append("-nostdinc")
+        if cxx:
+            args.append("-nostdinc++")
+        for d in dirs:
+            args += ["-isystem", d]
+    args += [f for f in cflags if f not in ("-w", "-Wno-unknown-pragmas")]
+    return args
+
+
+def source_view(path, cc=None, cflags=()) -> SourceView:
+    """Parse the C/C++ file ``path`` as the flow compiles it and return its view."""
+    ci = _cindex()
+    path = str(path)
+    try:
+        tu = ci.Index.create().parse(path, args=parse_args(path, cc, tuple(cflags)),
+                                     options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
+    except ci.TranslationUnitLoadError:
+        raise ToolError(f"libclang could not parse {path}", path, None) from None
+    view = SourceView(path)
+    mainname = tu.spelling or path
+
+    def in_main(c) -> bool:
+        f = c.location.file
+        return f is not None and f.name == mainname
+
+    def variable(c) -> Variable:
+        return Variable(c.spelling, c.type.spelling, _dims(ci, c.type), c.location.line)
+
+    def walk(c, fn: FunctionView, parent: Loop | None, label: str | None):
+        kind = c.kind.name
+        if kind == "LABEL_STMT":
+            kids = list(c.get_children())
+            for k in kids:
+                walk(k, fn, parent, c.spelling if k.kind.name in LOOP_KINDS else None)
+            return
+        if kind in LOOP_KINDS:
+            s, e = c.extent.start, c.extent.end
+            lp = Loop(LOOP_KINDS[kind], mainname, s.line, s.column, e.line, fn.name, label,
+                      parent)
+            fn.loops.append(lp)
+            view.loops.append(lp)
+            parent = lp
+        elif kind == "VAR_DECL":
+            fn.variables.setdefault(c.spelling, variable(c))
+        for k in c.get_children():
+            walk(k, fn, parent, None)
+
+    macros: dict[str, str] = {}
+    for c in tu.cursor.get_children():
+        if c.kind.name == "MACRO_DEFINITION" and in_main(c):
+            toks = [t.spelling for t in c.get_tokens()]
+            if len(toks) == 2 and _integer(toks[1]):
+                macros[toks[0]] = toks[1]
+            continue
+        if not in_main(c):
+            continue
+        kind = c.kind.name
+        if kind == "VAR_DECL":
+            view.variables[c.spelling] = variable(c)
+        if kind not in ("FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE") or not c.is_definition():
+            continue
+        fn = FunctionView(c.spelling, mainname, c.extent.start.line, c.extent.end.line)
+        for k in c.get_children():
+            if k.kind.name == "PARM_DECL":
+                fn.params.append(variable(k))
+            elif k.kind.name == "COMPOUND_STMT":
+                walk(k, fn, None, None)
+        view.functions[fn.name] = fn
+    _pragmas(tu, view, mainname, macros)
+    return view
+
+
+def _integer(tok: str) -> bool:
+    try:
+        int(tok.rstrip("uUlL"), 0)
+        return True
+    except ValueError:
+        return tok.isdigit()
+
+
+def _dims(ci, t) -> tuple:
+    out = []
+    while t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY,
+                     ci.TypeKind.VARIABLEARRAY, ci.TypeKind.DEPENDENTSIZEDARRAY):
+        out.append(t.element_count if t.kind == ci.TypeKind.CONSTANTARRAY else None)
+        t = t.element_type
+    return tuple(out)
+
+
+def _pragmas(tu, view: SourceView, mainname: str, macros: dict) -> None:
+    """The active ``#pragma HLS`` lines of the main file, each in its scope."""
+    active = {d.location.line for d in tu.diagnostics
+              if d.location.file is not None and d.location.file.name == mainname
+              and "pragma" in d.spelling.lower()}
+    lines: dict[int, list[str]] = {}
+    toks = list(tu.get_tokens(extent=tu.cursor.extent))
+    try:
+        src = Path(mainname).read_text(errors="replace").splitlines()
+    except OSError:
+        src = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        line = t.location.line
+        if (t.spelling == "#" and i + 2 < len(toks) and toks[i + 1].spelling == "pragma"
+                and toks[i + 2].spelling.upper() == "HLS" and toks[i + 2].location.line == line):
+            j, words = i + 3, []
+            last = line
+            while j < len(toks) and (toks[j].location.line == last or (
+                    toks[j].location.line == last + 1 and 0 < last <= len(src)
+                    and src[last - 1].rstrip().endswith("\\"))):
+                last = toks[j].location.line
+                words.append(toks[j].spelling)
+                j += 1
+            if line in active:
+                lines[line] = words
+            i = j
+            continue
+        i += 1
+    for line, words in sorted(lines.items()):
+        fn = next((f for f in view.functions.values() if f.line <= line <= f.end_line), None)
+        loop = None
+        if fn is not None:
+            for lp in fn.loops:       # the innermost loop holding the line
+                if lp.holds(line) and (loop is None or loop.holds(lp.line)):
+                    loop = lp
+        name = words[0].lower() if words else ""
+        p = Pragma(mainname, line, name, tuple(words[1:]), fn.name if fn else None, loop,
+                   tuple(macros.get(w, w) for w in words[1:]))
+        view.pragmas.append(p)
+        if fn is not None and loop is None:
+            fn.pragmas.append(p)
+
+
+def pragma_options(p: Pragma) -> tuple[list[str], dict[str, str]]:
+    """A pragma's own arguments: bare words (lower case) and ``key=value`` pairs (keys in
+    lower case), from its tokens; a value is the tokens up to the next word."""
+    words, opts = [], {}
+    toks = [t for t in (p.values or p.args) if t != ","]
+    i = 0
+    while i < len(toks):
+        if i + 1 < len(toks) and toks[i + 1] == "=":
+            opts[toks[i].lower()] = toks[i + 2] if i + 2 < len(toks) else ""
+            i += 3
+        else:
+            words.append(toks[i].lower())
+            i += 1
+    return words, opts
