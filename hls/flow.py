@@ -31,7 +31,7 @@ from .dataflow import (
     region_estimate, region_ir, task_graph_nx,
 )
 from .directives import apply_pragmas, function_pragmas, load_directives, pragma_report
-from .errors import HLSError
+from .errors import HLSError, InternalError
 from .estimate import (area_report, dataflow_resources, latency_report, memory_bram18, yosys_area,
                        yosys_ecp5_area)
 from .estimate._summary import summary_table
@@ -317,6 +317,9 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
         check_stream_arg(module, arg)
     if target.tech.ram_single_writer:
         two = two_writers(module, schedules)
+        if two and set(two) <= set(opts.single_port):
+            raise InternalError(f"memories given one port are still written twice in a "
+                                f"cycle: {', '.join(two)}")
         if two:
             return _synthesize(path, dataclasses.replace(
                 opts, single_port=tuple(sorted(set(opts.single_port) | set(two)))), inp)
@@ -520,6 +523,14 @@ def dataflow_graphs(module: Module, dirs, target: Target, schedules=None) -> dic
     return graphs
 
 
+def _single_port(module: Module, opts: SynthOptions) -> None:
+    """Give the memories ``opts.single_port`` names (``function/memory``) one port."""
+    for f in module.functions:
+        for op in f.ops():
+            if op.mem is not None and f"{f.name}/{op.mem.name}" in opts.single_port:
+                op.mem.ports = 1
+
+
 def _lower_and_schedule(module: Module, opts: SynthOptions, dirs, alveo: bool, target: Target,
                         profit: Profitability | None, keep: frozenset, quiet: bool = False,
                         bind_too: bool = True, unroll: tuple = ()):
@@ -528,11 +539,7 @@ def _lower_and_schedule(module: Module, opts: SynthOptions, dirs, alveo: bool, t
     (report.json entries), schedules, bindings and the time the passes ended."""
     partitions, keep_whole = lower_module(module, opts, dirs, alveo, keep=keep, quiet=quiet,
                                           unroll=unroll)
-    if opts.single_port:
-        for f in module.functions:
-            for op in f.ops():
-                if op.mem is not None and f"{f.name}/{op.mem.name}" in opts.single_port:
-                    op.mem.ports = 1
+    _single_port(module, opts)
     t1 = time.perf_counter()
     schedules, bindings = {}, {}
 
@@ -553,6 +560,7 @@ def _lower_and_schedule(module: Module, opts: SynthOptions, dirs, alveo: bool, t
             users = partition_array(module, mem, part)
             partitions.append(array_entry(users[0], mem, part, auto=True))
             redo.update(users)
+        _single_port(module, opts)     # the banks of an automatic partition are new memories
         for f in module.functions:
             if f in redo:
                 run_passes(f, options={"div-by-constant": divconst_options(opts)})

@@ -76,3 +76,41 @@ def test_shared_registers_keep_their_multiplexer_in_the_cycle(monkeypatch):
                         lambda bd, values: {v: (1, 0.0) for v in values})
     blind = synthesize(src, SynthOptions(top=top, depth=depth, target="ecp5"))
     assert _register_mux_violations(blind, writes_of), "the kernel does not test the rule"
+
+
+SINGLE_PORT_BANKS = """
+#define N 32
+int main(void) {
+  int A[N][N], r[N], p[N], s[N], q[N];
+  for (int i = 0; i < N; i++) { r[i] = i * 3 + 1; p[i] = i ^ 5; for (int j = 0; j < N; j++) A[i][j] = (i * j) % N; }
+  for (int i = 0; i < N; i++) s[i] = 0;
+  for (int i = 0; i < N; i++) {
+    q[i] = 0;
+    for (int j = 0; j < N; j++) {
+      s[j] = s[j] + r[i] * A[i][j];
+      q[i] = q[i] + A[i][j] * p[j];
+    }
+  }
+  int h = 0;
+  for (int i = 0; i < N; i++) h += s[i] ^ q[i];
+  return h & 255;
+}
+"""
+
+
+def test_single_port_retry_reaches_the_banks_of_an_automatic_partition(tmp_path):
+    """ECP5 takes one write per cycle into an on-chip memory, so a memory the schedule
+    writes twice in a cycle is scheduled again with one port.  When it is a bank of an
+    automatic partition (made after the first schedule), the one-port setting must reach
+    the bank too: it did not, and the retry repeated itself without end (bicg at a 0.7 ns
+    clock uncertainty)."""
+    from hls.flow import two_writers
+
+    src = tmp_path / "banks.c"
+    src.write_text(SINGLE_PORT_BANKS)
+    res = synthesize(src, SynthOptions(top="main", target="ecp5"))
+    single = res.report.get("single_port", {}).get("memories", [])
+    assert any(m.rsplit("_", 1)[-1].isdigit() for m in single), f"no bank given one port: {single}"
+    assert two_writers(res.module, res.schedules) == []
+    r = cosim(src, "main", synth=res)
+    assert r.passed, r.summary()
