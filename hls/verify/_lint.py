@@ -15,6 +15,10 @@ some of its habits everywhere.  The classes in :data:`STYLISTIC` are those habit
   implicit extensions are the writer's, not lost bits.
 * ``CASEINCOMPLETE`` -- ``casez`` on the FSM state without a ``default``: the writer
   emits the default assignment before the ``case`` (so no latch is inferred).
+* ``CASEOVERLAP`` -- ``casez`` on the one-hot FSM state (:class:`hls.rtl.StateRegister`):
+  each case tests its state's bit and leaves the others don't-care, so as patterns they
+  overlap (``4'b??1?`` and ``4'b?1??`` both match ``4'b0110``), while the register holds
+  one set bit in every reachable state; the case is marked ``parallel_case``.
 * ``UNUSEDSIGNAL`` -- the writer keeps every named Amaranth signal (unused bits of a
   load's read port, debug-friendly copies of ports, unused outputs of a shared unit).
 * ``PROCASSINIT`` -- ``reg x = 32'd0;`` declarations (the Amaranth ``init`` value, also
@@ -47,8 +51,8 @@ __all__ = ["STYLISTIC", "DEFECTS", "LintMessage", "LintResult", "lint_verilog"]
 
 #: warning classes that are habits of the Verilog writer, not defects (see module doc)
 STYLISTIC: frozenset[str] = frozenset({
-    "WIDTHEXPAND", "WIDTHTRUNC", "CASEINCOMPLETE", "UNUSEDSIGNAL", "PROCASSINIT",
-    "VARHIDDEN", "DECLFILENAME",
+    "WIDTHEXPAND", "WIDTHTRUNC", "CASEINCOMPLETE", "CASEOVERLAP", "UNUSEDSIGNAL",
+    "PROCASSINIT", "VARHIDDEN", "DECLFILENAME",
 })
 
 #: warning classes that always mean a defect of the generated hardware
