@@ -525,6 +525,8 @@ def dataflow_graphs(module: Module, dirs, target: Target, schedules=None) -> dic
 
 def _single_port(module: Module, opts: SynthOptions) -> None:
     """Give the memories ``opts.single_port`` names (``function/memory``) one port."""
+    if not opts.single_port:
+        return
     for f in module.functions:
         for op in f.ops():
             if op.mem is not None and f"{f.name}/{op.mem.name}" in opts.single_port:

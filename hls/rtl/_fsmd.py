@@ -160,8 +160,9 @@ class StateRegister:
         return self.sig.eq(1 << k)
 
     def case(self, k: int) -> str:
-        """The ``m.Case`` pattern of state ``k``: its bit, the others don't care (one bit
-        is set at a time, so the cases never overlap)."""
+        """The ``m.Case`` pattern of state ``k``: its bit, the others don't care.  As
+        patterns the cases overlap, but one bit is set at a time, so no two hold together
+        (``emit_verilog`` marks the switch ``parallel_case``)."""
         return "-" * (self.n - 1 - k) + "1" + "-" * k
 
 
@@ -235,7 +236,7 @@ class FunctionRTL(Elaboratable):
         m = Module()
         f, fs, bd = self.func, self.fs, self.bd
         self._states()
-        state = self.state = StateRegister(self.nstates)
+        state = StateRegister(self.nstates)
         advance = Signal(name="advance")
         self.preg = {p: Signal(p.width, name=f"arg_{p.name}") for p in f.scalar_params}
         self.regs = [Signal(w, name=f"r{i}") for i, w in enumerate(bd.reg_width)]
