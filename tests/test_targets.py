@@ -216,3 +216,96 @@ def test_port_mux_delay_grows_with_the_sources(tmp_path):
         assert ecp5_t.delay_ns == pytest.approx(res.target.timing("load_async", 32).delay_ns + extra)
     else:   # block RAM: the multiplexer is before the RAM's register
         assert ecp5_t.in_delay_ns == pytest.approx(extra) and ecp5_t.latency == 1
+
+
+_BRANCHY = """
+int branchy(int x, int y, int lim) {
+    int n = 0;
+    while (x + y < lim) {
+        x += 3;
+        y -= 1;
+        n++;
+    }
+    return n;
+}
+"""
+
+
+def _branch_slack(res) -> list[float]:
+    """Per FSM block whose condition is chained into its branch's step: the cycle the
+    condition's arrival leaves (chain budget less its arrival)."""
+    out = []
+    for f in res.module.functions:
+        fs = res.schedules[f]
+        for b, bs in fs.blocks.items():
+            if b in fs.pipelines or b.terminator.kind != "condbr":
+                continue
+            cond = b.terminator.operands[0]
+            if cond not in bs.ops:
+                continue
+            i, j = bs.ops.index(cond), bs.ops.index(b.terminator)
+            if bs.schedule.steps[i] == bs.schedule.steps[j]:
+                out.append(fs.target.chain_budget_ns - bs.schedule.arrival_ns[i])
+    return out
+
+
+def test_a_branch_leaves_the_controller_its_time(tmp_path, monkeypatch):
+    """On ECP5 a branch's condition drives the FSM's next-state logic and the enables of
+    the next cycle's registers (2mm: 4.6 ns after a loop's exit compare): ``condbr``
+    costs ``branch_ns``, so a condition chained into its branch's step arrives at least
+    that long before the budget ends.  Without it the same function chains its condition
+    later, so the check can fail."""
+    from hls.flow import SynthOptions, synthesize
+    import hls.targets._registry as reg
+    src = tmp_path / "br.c"
+    src.write_text(_BRANCHY)
+    t = get_target("ecp5")
+    assert t.tech.branch_ns > 0
+    res = synthesize(src, SynthOptions(top="branchy", target="ecp5"))
+    from hls.scheduling import op_timing
+    br = [b.terminator for f in res.module.functions for b in f.blocks
+          if b.terminator.kind == "condbr"]
+    assert br and all(op_timing(t, op).delay_ns == pytest.approx(t.tech.branch_ns) for op in br)
+    slack = _branch_slack(res)
+    assert all(s >= t.tech.branch_ns - 1e-9 for s in slack)
+    monkeypatch.setattr(reg, "ECP5_TECH", dataclasses.replace(reg.ECP5_TECH, branch_ns=0.0))
+    blind = synthesize(src, SynthOptions(top="branchy", target="ecp5"))
+    assert min(_branch_slack(blind)) < t.tech.branch_ns
+
+
+_SCRATCH = """
+int scratch(const int *a, int n) {
+    int t[24];
+    int s = 0;
+    for (int i = 0; i < 24; i++)
+        t[i] = a[i] * 3;
+    for (int i = 0; i < n; i++)
+        s += t[(i * 5) % 24] ^ a[i];
+    return s;
+}
+"""
+
+
+def test_lut_ram_accesses_pay_their_fanout(tmp_path):
+    """A LUT-RAM array's address and write data fan out to every TRELLIS_DPR16X4 of it
+    (durbin's 40-word arrays: 1-1.9 ns more than the characterised LUT levels): on ECP5
+    every load and store of an ``async_read`` memory costs ``lutram_route_ns`` more than
+    the same access would without it; block-RAM accesses do not."""
+    from hls.flow import SynthOptions, synthesize
+    from hls.scheduling import op_timing
+    src = tmp_path / "scratch.c"
+    src.write_text(_SCRATCH)
+    t = get_target("ecp5")
+    res = synthesize(src, SynthOptions(top="scratch", target="ecp5", depth={"a": 64}))
+    kinds = set()
+    for f in res.module.functions:
+        for op in f.ops():
+            if op.kind not in ("load", "store") or op.mem is None:
+                continue
+            plain = op_timing(dataclasses.replace(
+                t, tech=dataclasses.replace(t.tech, lutram_route_ns=0.0)), op)
+            got = op_timing(t, op)
+            extra = t.tech.lutram_route_ns if op.mem.async_read else 0.0
+            assert got.delay_ns == pytest.approx(plain.delay_ns + extra), (op.kind, op.mem.name)
+            kinds.add((op.kind, op.mem.async_read))
+    assert {("load", True), ("store", True), ("load", False)} <= kinds

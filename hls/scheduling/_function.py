@@ -57,6 +57,8 @@ def op_timing(target: Target, op: Op) -> OpTiming:
         # read a multiplexer of their outputs (mips's 64-word ``dmem``: four, 1.8 ns of
         # multiplexer and routing after the RAM's read on ECP5)
         t = replace(t, delay_ns=round(t.delay_ns + target.port_mux_ns(-(-op.mem.depth_words // 16)), 4))
+    if op.kind in ("load", "store") and op.mem is not None and op.mem.async_read:
+        t = replace(t, delay_ns=round(t.delay_ns + target.tech.lutram_route_ns, 4))
     if op.kind in ("load", "store") and op.mem is not None:
         mux = target.port_mux_ns(port_fanin(op))
         if mux:
@@ -64,6 +66,8 @@ def op_timing(target: Target, op: Op) -> OpTiming:
             # register for a block RAM load, in the chain for the others
             t = (replace(t, in_delay_ns=round(t.in_delay_ns + mux, 4)) if t.latency
                  else replace(t, delay_ns=round(t.delay_ns + mux, 4)))
+    if op.kind in ("condbr", "switch") and target.tech.branch_ns:
+        t = replace(t, delay_ns=round(t.delay_ns + target.tech.branch_ns, 4))
     return t
 
 

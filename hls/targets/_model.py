@@ -124,6 +124,18 @@ class TechParams:
     #: RAM's data output to the first LUT on mat_horner_f32 and on hist_cdf_u8, where the
     #: characterisation's register sits beside the RAM); added to every block-RAM load
     ram_route_ns: float = 0.0
+    #: a conditional branch's decision into the controller in a whole design: the FSM's
+    #: next-state logic and the enables it drives (a pipelined loop's exit into the state
+    #: register, then the next loop's stage enables and register multiplexers: 4.6 ns after
+    #: the exit compare on 2mm's divider loop, where the step overhead holds 3); the delay
+    #: of ``condbr`` and ``switch``, so that a condition's chain leaves it in the cycle
+    branch_ns: float = 0.0
+    #: routing of a LUT-RAM array's address and write data in a whole design: they fan
+    #: out to every TRELLIS_DPR16X4 of the array (ceil(depth / 16) x ceil(width / 4)
+    #: cells, spread over as many slices): on durbin's 40-word ``y`` and ``z`` about 1 ns
+    #: more into the RAM's address, and 1.9 ns from the data's last LUT into the RAMW
+    #: slice, than the characterised LUT levels; added to every LUT-RAM load and store
+    lutram_route_ns: float = 0.0
 
 
 #: Most quotient bits a sequential divider retires per cycle (restoring steps chained in one

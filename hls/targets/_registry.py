@@ -45,7 +45,7 @@ ECP5_TECH = TechParams(
     mul_base_ns=3.0, mul_per_bit_ns=0.15, mul_uses_dsp=True,
     ram_out_ns=4.1, store_ns=0.2, reg_out_ns=0.0,
     step_overhead_ns=3.0, fp_scale=1.6, fp_mul_tile=18, ram_single_writer=True,
-    mul_tile=18, dsp_route_ns=2.5, ram_route_ns=0.8,
+    mul_tile=18, dsp_route_ns=2.5, ram_route_ns=0.8, branch_ns=2.5, lutram_route_ns=1.0,
 )
 ECP5_DEFAULT_PART = ("85k", 8)
 
