@@ -13,6 +13,14 @@ the index that ``xrt::kernel::set_arg`` and ``group_id`` take).  A return value 
 register (0x10) but no ``<arg>``: Vitis kernels are ``void``, and the host reads it
 with ``xrt::kernel::read_register`` (see the host example).
 
+The C types (kernel.xml's ``type`` and ``hostSize``, the header's comments, host.cpp's
+buffers and scalars) are the declared ones where the flow knows them
+(:class:`hls.interface.CType` on the interface's scalars, argument memories and return
+value, copied onto the registers: ``float*``, ``short*`` for ``const int16_t *``,
+``unsigned int*``, ``int``, ``float``, ``struct pt*``; typedefs resolved, qualifiers
+dropped), else types of the widths (an ``int*`` for any 4-byte element, ``unsigned`` for
+every scalar).  Vitis does not read the type names; the host code does use them.
+
 The m_axi side is described by :class:`MAxiPort` (or plain ``(bundle, data_width[,
 address_width])`` tuples) and a mapping from pointer-argument name to bundle.
 
@@ -243,11 +251,14 @@ def kernel_xml(k: VitisKernel) -> str:
     args = ET.SubElement(kern, "args")
     for i, r in enumerate(k.all_args()):
         if isinstance(r, MemoryPort):         # an AXI4-Stream: no register
+            t = r.ctype
+            elem = (t.host if t is not None and t.host is not None and t.size == r.word_bytes
+                    else _INT_STDINT[r.word_bytes] if r.word_bytes in _INT_STDINT
+                    else f"ap_uint<{8 * r.word_bytes}>")
             ET.SubElement(args, "arg", {
                 "name": r.name, "addressQualifier": "4", "id": str(i), "port": r.name,
                 "size": "0x4", "offset": "0x0", "hostOffset": "0x0", "hostSize": "0x4",
-                "type": "stream<" + (f"{_INT_STDINT[r.word_bytes]}" if r.word_bytes in _INT_STDINT
-                                     else f"ap_uint<{8 * r.word_bytes}>") + ">&",
+                "type": f"stream<{elem}>&",
             })
             continue
         ptr = r.kind == "pointer"
