@@ -208,6 +208,26 @@ def test_default_bundle():
     assert VitisKernel.build(TopInterface("s", "s", (sc("a", 0),), (), 0)).m_axi == ()
 
 
+def test_declared_c_types():
+    """CTypes on the interface reach every register of their argument, and kernel.xml and
+    the host code use them; a type narrower than its port is an error."""
+    from hls.interface import CType
+    f32, s16 = CType("float", "float", 4, True), CType("short", "int", 2, True)
+    itf = ITF.with_c_types({0: f32, 1: s16, 3: CType("int", "int", 4, True)}, f32)
+    assert [m.ctype for m in itf.memories] == [f32, s16, None, None]
+    assert itf.return_ctype == f32
+    args = {a.get("name"): (a.get("type"), a.get("hostSize")) for a in
+            ET.fromstring(kernel_xml(VitisKernel.build(itf, M_AXI, BUNDLES))).iter("arg")}
+    assert args == {"in1": ("float*", "0x8"), "in2": ("short*", "0x8"),
+                    "out": ("long long*", "0x8"), "n": ("int", "0x4"),
+                    "scale": ("unsigned long long", "0x8"), "flag": ("unsigned char", "0x1")}
+    host = host_cpp(VitisKernel.build(itf, M_AXI, BUNDLES))
+    assert "    std::vector<float> in1_host(IN1_COUNT);" in host.splitlines()
+    assert "static const size_t IN1_COUNT = 64;  // elements of in1 (256 bytes)" in host
+    with pytest.raises(ValueError, match="narrower"):
+        ITF.with_c_types({3: s16})
+
+
 def test_bundle_errors():
     with pytest.raises(HLSError, match="not one of"):
         VitisKernel.build(ITF, M_AXI, {"out": "gmem7"})

@@ -128,16 +128,21 @@ def test_without_types_the_widths_stay(types_src, tmp_path):
 
 def test_float_return_and_array_parameter(tmp_path):
     src = tmp_path / "dot.c"
-    src.write_text("float dot(const float a[2][4], const float *b, unsigned char k) {\n"
+    src.write_text("float dot(const float a[2][4], const float *b, unsigned char k, "
+                   "_Bool *pos) {\n"
                    "    float s = 0;\n"
                    "    for (int i = 0; i < 4; i++) s += a[k & 1][i] * b[i];\n"
+                   "    pos[0] = s > 0;\n"
                    "    return s;\n}\n")
-    files = _package(src, "dot", tmp_path / "pkg", {"b": 4})
+    files = _package(src, "dot", tmp_path / "pkg", {"b": 4, "pos": 1})
     assert _xml_args(files) == {"a": ("float*", "0x8"), "b": ("float*", "0x8"),
-                                "k": ("unsigned char", "0x1")}
+                                "k": ("unsigned char", "0x1"), "pos": ("bool*", "0x8")}
     assert "// 0x10 : Data signal of ap_return (float)" in files["header"].read_text()
     host = files["host"].read_text().splitlines()
     assert "static const size_t A_COUNT = 8;  // elements of a (32 bytes)" in host
+    assert "    unsigned char k;" not in host and "    uint8_t k;" in host
+    # bytes, not a std::vector<bool> (packed bits without data())
+    assert "    std::vector<uint8_t> pos_host(POS_COUNT);" in host
     # ap_return holds the float's bits: reinterpreted, not converted
     assert ("    uint32_t ret_bits = (uint32_t)krnl.read_register(XDOT_CONTROL_ADDR_AP_RETURN);"
             in host)

@@ -189,6 +189,8 @@ def _stdint(r: Reg) -> str:
     """The host C++ type holding an argument (pointers: one element, or one byte of an
     element without a C++ type of its own, see :func:`_bytes_per_elem`)."""
     t = r.ctype
+    if r.kind == "pointer" and t is not None and t.kind == "bool":
+        return "uint8_t"        # a std::vector<bool> is packed bits, without data()
     if t is not None and t.host is not None:
         return t.host
     if r.kind == "pointer":
