@@ -38,7 +38,7 @@ from .estimate._summary import summary_table
 from .frontend._common import warn
 from .pnr import flow_for_target, timing_report
 from .pnr._wrapper import HARNESS_TOP, pnr_harness
-from .frontend import FrontendOptions, LoadedInput, load, read_input, warnings_off
+from .frontend import FrontendOptions, LoadedInput, arg_c_types, load, read_input, warnings_off
 from .frontend import parse_module as parse_llvm
 from .interface import TopInterface
 from .ir import Function, Module, print_module
@@ -301,6 +301,7 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     # a design built again (single-port memories, LUT RAM back to block RAM) has warned
     with warnings_off() if (opts.single_port or opts.block_ram) else contextlib.nullcontext():
         dirs, pragmas = apply_pragmas(inp, module, dirs)
+        ctypes = arg_c_types(inp, module)       # the top's declared C types (package)
     alveo = target.family == "ultrascale+"
     with _pragma_notes(pragmas):
         profit, keep, unroll = plan_loops(path, opts, dirs, alveo, target, inp, module)
@@ -335,7 +336,7 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     rtl = TopRTL(bindings, module.top, ext, probes=opts.loop_probes, dataflow=graphs,
                  monitor=opts.dataflow_monitor and not alveo)
     name = module_name(opts.top)
-    iface = rtl.interface(name)
+    iface = rtl.interface(name).with_c_types(ctypes.args, ctypes.ret)
     axi = None
     try:
         if alveo:

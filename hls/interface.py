@@ -22,9 +22,46 @@ Port naming of a generated top module (all active-high except ``ap_rst_n``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .ir import Bank
+
+
+@dataclass(frozen=True, slots=True)
+class CType:
+    """The declared C type of a top-level argument's value (a scalar) or of one element
+    (a pointer or array argument), as the source view (libclang) or the debug info
+    gives it; the Vitis package (:mod:`hls.package`) writes it.  ``name`` is the C
+    spelling with typedefs resolved and qualifiers dropped (``float``, ``unsigned int``,
+    ``short`` for ``const int16_t``, ``struct pt``, ``enum color``, ``bool``); ``kind``
+    is ``int`` (enums too), ``float``, ``bool`` or ``record`` (struct, union); ``size``
+    is ``sizeof`` in bytes; ``signed`` for integers (an enum: its underlying type's)."""
+
+    name: str
+    kind: str
+    size: int
+    signed: bool = False
+
+    KINDS = ("int", "float", "bool", "record")
+
+    def __post_init__(self):
+        if self.kind not in self.KINDS:
+            raise ValueError(f"CType kind must be one of {self.KINDS}, not {self.kind!r}")
+        if self.size < 1:
+            raise ValueError(f"CType size must be positive, not {self.size}")
+
+    @property
+    def host(self) -> str | None:
+        """The C++ type a host program holds one value in (``<cstdint>`` names for
+        integers), or None when it has none of its own (records, ``long double``,
+        ``__int128``, half floats): then it is moved as ``size`` bytes."""
+        if self.kind == "float":
+            return {4: "float", 8: "double"}.get(self.size)
+        if self.kind == "bool":
+            return "bool" if self.size == 1 else None
+        if self.kind == "int" and self.size in (1, 2, 4, 8):
+            return f"{'' if self.signed else 'u'}int{8 * self.size}_t"
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +70,8 @@ class ScalarPort:
     arg_index: int     # position in the top function's argument list
     width: int         # bits
     signed: bool = False  # informative only; values are passed as raw bits
+    #: the declared C type (None: unknown; hls.flow.c_types sets it)
+    ctype: CType | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +117,8 @@ class MemoryPort:
     #: Alveo tops: "in"/"out" when the pointer argument is an AXI4-Stream (``--interface
     #: ARG=axis``; ports ``ARG_TDATA``... instead of a buffer, no control register)
     stream: str = ""
+    #: a pointer argument: the declared C type of one element (None: unknown)
+    ctype: CType | None = None
 
     @property
     def addr_bits(self) -> int:
@@ -130,6 +171,27 @@ class TopInterface:
     return_float: int = 0               # 32/64: a float/double (NaN-aware comparison)
     probes: tuple[ProbePort, ...] = ()  # profiling outputs (designs built with probes)
     monitor: MonitorPort | None = None  # a dataflow top's deadlock monitor
+    return_ctype: CType | None = None   # the declared C type of the return value
+
+    def with_c_types(self, args, ret: CType | None = None) -> TopInterface:
+        """This interface with the declared C types ``args`` (argument index -> CType:
+        the value's for a scalar, one element's for a pointer) and ``ret`` set on its
+        scalars, argument memories (every bank of one) and return value.  A scalar
+        type narrower than its port is an error: the port holds the C value."""
+        for s in self.scalars:
+            t = args.get(s.arg_index)
+            if t is not None and 8 * t.size < s.width:
+                raise ValueError(f"argument {s.name}: C type {t.name} ({t.size} bytes) is "
+                                 f"narrower than its {s.width}-bit port")
+        if ret is not None and 8 * ret.size < self.return_width:
+            raise ValueError(f"return value: C type {ret.name} is narrower than its "
+                             f"{self.return_width}-bit port")
+        return replace(
+            self,
+            scalars=tuple(replace(s, ctype=args.get(s.arg_index)) for s in self.scalars),
+            memories=tuple(replace(m, ctype=args.get(m.arg_index)) if m.arg_index is not None
+                           else m for m in self.memories),
+            return_ctype=ret if self.return_width else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from hls.errors import ToolError
@@ -32,3 +35,50 @@ def assert_alveo_lint_clean(verilog: str, top: str) -> None:
         pytest.skip(f"Verilator is not available: {exc}")
     problems = [m for m in res.problems if not (m.code == "SYMRSVDWORD" and "interrupt" in m.text)]
     assert not res.defects and not problems, res.summary()
+
+
+# one stub for the three XRT headers, under an include guard: "#pragma once" would
+# merge the three identical files only when GCC sees the same modification time on them
+_XRT_STUB = """
+#ifndef PYHLS_XRT_STUB_H
+#define PYHLS_XRT_STUB_H
+#include <cstddef>
+#include <cstdint>
+#include <string>
+enum ert_cmd_state { ERT_CMD_STATE_COMPLETED = 4 };
+enum xclBOSyncDirection { XCL_BO_SYNC_BO_TO_DEVICE, XCL_BO_SYNC_BO_FROM_DEVICE };
+namespace xrt {
+struct uuid {};
+struct device { explicit device(unsigned) {} uuid load_xclbin(const std::string &) { return {}; } };
+struct bo {
+  bo(const device &, size_t n, int) : n_(n) {}
+  template <typename T> T map() { return nullptr; }
+  size_t size() const { return n_; }
+  void sync(xclBOSyncDirection) {}
+  size_t n_;
+};
+struct run { ert_cmd_state wait() { return ERT_CMD_STATE_COMPLETED; } };
+struct kernel {
+  enum class cu_access_mode { exclusive, shared };
+  kernel(const device &, const uuid &, const std::string &,
+         cu_access_mode = cu_access_mode::shared) {}
+  int group_id(int) const { return 0; }
+  uint32_t read_register(uint32_t) const { return 0; }
+  template <typename... A> run operator()(A &&...) { return {}; }
+};
+}
+#endif
+"""
+
+
+def assert_host_compiles(files: dict, tmp_path: Path) -> None:
+    """``host.cpp`` of a written Vitis package (:func:`hls.package.write_vitis_package`'s
+    files) compiles with g++ -Wall -Werror against a stub of the XRT headers."""
+    inc = tmp_path / "xrt_stub_inc" / "xrt"
+    inc.mkdir(parents=True, exist_ok=True)
+    for h in ("xrt_bo.h", "xrt_device.h", "xrt_kernel.h"):
+        (inc / h).write_text(_XRT_STUB)
+    proc = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Werror",
+                           f"-I{inc.parent}", f"-I{files['header'].parent}",
+                           str(files["host"])], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

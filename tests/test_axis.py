@@ -284,6 +284,9 @@ def test_ports_registers_and_package(fir, tmp_path):
     for name in ("x", "y"):
         assert args[name]["addressQualifier"] == "4" and args[name]["port"] == name
         assert int(args[name]["offset"], 16) == 0
+    # the declared C types (const int16_t *x, int32_t *y, int32_t h0..h3)
+    assert [args[a]["type"] for a in args] == ["stream<int16_t>&", "stream<int32_t>&"] + \
+        ["int"] * 4
     header = (out / "vitis" / "xfir_axis_hw.h").read_text()
     defs = {m.group(1): int(m.group(2), 0) for m in re.finditer(
         r"#define[ \t]+XFIR_AXIS_CONTROL_(\w+)[ \t]+(\S+)", header)}

@@ -7,8 +7,9 @@ LLVM's passes and translates the top function into a ``hls.ir.Module``.
 """
 
 from ._load import FrontendOptions, LoadedInput, canonicalise, load, parse_module, read_input
+from ._ctypes import ArgCTypes, arg_c_types
 from ._common import ABORT_GLOBAL, EXIT_GLOBAL, INTERNAL_GLOBALS, warnings_off
 from ._translate import sanitize_name
 
-__all__ = ["ABORT_GLOBAL", "EXIT_GLOBAL", "INTERNAL_GLOBALS", "FrontendOptions", "LoadedInput", "canonicalise", "load", "parse_module", "read_input", "sanitize_name", "warnings_off"]
+__all__ = ["ABORT_GLOBAL", "ArgCTypes", "arg_c_types", "EXIT_GLOBAL", "INTERNAL_GLOBALS", "FrontendOptions", "LoadedInput", "canonicalise", "load", "parse_module", "read_input", "sanitize_name", "warnings_off"]
 

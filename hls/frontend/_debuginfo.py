@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 
+from ..interface import CType
+
 _MD = re.compile(r"^!(\d+) = (?:distinct )?!(\w+)\((.*)\)\s*$")
+_TUPLE = re.compile(r"^!(\d+) = (?:distinct )?!\{(.*)\}\s*$")
 _FIELD = re.compile(r'(\w+): ("(?:[^"\\]|\\.)*"|![0-9]+|[^,]+)')
 _DBG_REF = re.compile(r"!dbg !(\d+)")
 
@@ -16,6 +19,8 @@ _DBG_REF = re.compile(r"!dbg !(\d+)")
 class DebugInfo:
     def __init__(self, text: str):
         self.nodes: dict[int, tuple[str, dict[str, str]]] = {}
+        #: ``!N = !{...}`` tuples: their elements as written (``!5``, ``null``, ...)
+        self.tuples: dict[int, list[str]] = {}
         for line in text.splitlines():
             if not line.startswith("!"):
                 continue
@@ -23,6 +28,12 @@ class DebugInfo:
             if m:
                 fields = {k: v.strip() for k, v in _FIELD.findall(m.group(3))}
                 self.nodes[int(m.group(1))] = (m.group(2), fields)
+                continue
+            m = _TUPLE.match(line)
+            if m:
+                self.tuples[int(m.group(1))] = [e.strip() for e in m.group(2).split(",")]
+        self.cxx = any(k == "DICompileUnit" and "C_plus_plus" in f.get("language", "")
+                       for k, f in self.nodes.values())
 
     def _ref(self, s: str | None) -> int | None:
         if s and s.startswith("!") and s[1:].isdigit():
@@ -117,3 +128,88 @@ class DebugInfo:
                 return None
             return bits // 8 or None
         return None
+
+    # ------------------------------------------------------------------ C types
+
+    def c_types(self, define_text: str) -> tuple[CType | None, list[tuple]] | None:
+        """The declared C types of a defined function, from its subprogram's subroutine
+        type: the return value's, and per C argument in order (the value's type for a
+        scalar, one element's for a pointer or array argument; whether it is a pointer
+        or array); a type None where it has no :class:`CType` (void, a pointer to a
+        pointer).  None without debug info."""
+        m = _DBG_REF.search(define_text.split("{")[0])
+        node = self.nodes.get(int(m.group(1))) if m else None
+        if node is None or node[0] != "DISubprogram":
+            return None
+        st = self.nodes.get(self._ref(node[1].get("type")) or -1)
+        if st is None or st[0] != "DISubroutineType":
+            return None
+        types = self.tuples.get(self._ref(st[1].get("types")) or -1)
+        if types is None:
+            return None
+        ret = None if types[0] == "null" else self._ctype(types[0])
+        return ret, [(self._ctype(t, element=True), self._indirect(t)) for t in types[1:]]
+
+    def _indirect(self, ref: str | None) -> bool:
+        node = self._strip(ref)
+        return node is not None and node[1].get("tag") in ("DW_TAG_pointer_type",
+                                                           "DW_TAG_array_type")
+
+    def _ctype(self, ref: str | None, element: bool = False) -> CType | None:
+        """The CType of a DI type (typedefs and qualifiers looked through; an anonymous
+        struct, union or enum takes the typedef name it was reached by)."""
+        alias, pointer = None, False
+        for _ in range(64):
+            node = self.nodes.get(self._ref(ref) or -1)
+            if node is None:
+                return None
+            kind, f = node
+            tag = f.get("tag", "")
+            if kind == "DIDerivedType" and tag == "DW_TAG_typedef":
+                alias = f.get("name", '""').strip('"') or alias
+                ref = f.get("baseType")
+            elif kind == "DIDerivedType" and tag in (
+                    "DW_TAG_const_type", "DW_TAG_volatile_type", "DW_TAG_restrict_type",
+                    "DW_TAG_atomic_type"):
+                ref = f.get("baseType")
+            elif element and (tag == "DW_TAG_array_type" or (
+                    tag == "DW_TAG_pointer_type" and not pointer)):
+                pointer |= tag == "DW_TAG_pointer_type"     # one level of pointer only
+                ref, alias = f.get("baseType"), None
+            else:
+                return self._leaf(kind, f, alias)
+        return None
+
+    def _leaf(self, kind: str, f: dict, alias: str | None) -> CType | None:
+        try:
+            size = int(f.get("size", "0")) // 8
+        except ValueError:
+            return None
+        if size < 1:
+            return None
+        name = f.get("name", '""').strip('"')
+        if kind == "DIBasicType":
+            enc = f.get("encoding", "")
+            if enc == "DW_ATE_boolean":
+                return CType("bool", "bool", size)
+            if enc == "DW_ATE_float":
+                return CType(name, "float", size, True)
+            if enc in ("DW_ATE_signed", "DW_ATE_signed_char"):
+                return CType(name, "int", size, True)
+            if enc in ("DW_ATE_unsigned", "DW_ATE_unsigned_char", "DW_ATE_UTF"):
+                return CType(name, "int", size, False)
+            return None
+        if kind != "DICompositeType":
+            return None
+        tag = f.get("tag", "")
+        words = {"DW_TAG_structure_type": "struct", "DW_TAG_class_type": "class",
+                 "DW_TAG_union_type": "union", "DW_TAG_enumeration_type": "enum"}
+        if tag not in words:
+            return None
+        spelled = (name if self.cxx else f"{words[tag]} {name}") if name else alias
+        if tag == "DW_TAG_enumeration_type":
+            base = self._ctype(f.get("baseType"))
+            if spelled is None:
+                return base
+            return CType(spelled, "int", size, base.signed if base else False)
+        return CType(spelled, "record", size) if spelled else None

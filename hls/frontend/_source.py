@@ -18,11 +18,13 @@ The CDFG's loops meet these through the debug location clang writes into each lo
 from __future__ import annotations
 
 import functools
+import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ToolError
+from ..interface import CType
 
 LOOP_KINDS = {"FOR_STMT": "for", "WHILE_STMT": "while", "DO_STMT": "do"}
 
@@ -37,6 +39,11 @@ class Variable:
     type: str
     dims: tuple = ()
     line: int | None = None
+    #: the C type of the value, or of one element for a pointer or an array
+    #: (:func:`c_type`; None: no C type the package can name, e.g. ``void *``)
+    ctype: CType | None = None
+    #: declared as a pointer or an array (a parameter: passed by address)
+    indirect: bool = False
 
     @property
     def is_array(self) -> bool:
@@ -96,6 +103,7 @@ class FunctionView:
     variables: dict = field(default_factory=dict)       # local name -> Variable
     loops: list = field(default_factory=list)           # Loop, in source order
     pragmas: list = field(default_factory=list)         # function-level Pragma
+    returns: CType | None = None                        # the return value's C type
 
     def param(self, name: str) -> Variable | None:
         return next((p for p in self.params if p.name == name), None)
@@ -208,7 +216,10 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
         return f is not None and f.name == mainname
 
     def variable(c) -> Variable:
-        return Variable(c.spelling, c.type.spelling, _dims(ci, c.type), c.location.line)
+        canon = c.type.get_canonical().kind
+        return Variable(c.spelling, c.type.spelling, _dims(ci, c.type), c.location.line,
+                        c_type(ci, c.type, element=True),
+                        canon == ci.TypeKind.POINTER or canon.name.endswith("ARRAY"))
 
     def walk(c, fn: FunctionView, parent: Loop | None, label: str | None):
         kind = c.kind.name
@@ -243,7 +254,8 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
             view.variables[c.spelling] = variable(c)
         if kind not in ("FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE") or not c.is_definition():
             continue
-        fn = FunctionView(c.spelling, mainname, c.extent.start.line, c.extent.end.line)
+        fn = FunctionView(c.spelling, mainname, c.extent.start.line, c.extent.end.line,
+                          returns=c_type(ci, c.result_type))
         for k in c.get_children():
             if k.kind.name == "PARM_DECL":
                 fn.params.append(variable(k))
@@ -260,6 +272,46 @@ def _integer(tok: str) -> bool:
         return True
     except ValueError:
         return tok.isdigit()
+
+
+_INT_KINDS = {
+    "CHAR_S": True, "SCHAR": True, "SHORT": True, "INT": True, "LONG": True,
+    "LONGLONG": True, "INT128": True,
+    "CHAR_U": False, "UCHAR": False, "USHORT": False, "UINT": False, "ULONG": False,
+    "ULONGLONG": False, "UINT128": False,
+}
+_FLOAT_KINDS = ("HALF", "FLOAT16", "FLOAT", "DOUBLE", "LONGDOUBLE", "FLOAT128")
+_QUALIFIERS = re.compile(r"\b(?:const|volatile|restrict|__restrict|_Atomic)\b\s*")
+
+
+def c_type(ci, t, element: bool = False) -> CType | None:
+    """The :class:`hls.interface.CType` of the libclang type ``t`` (typedefs resolved,
+    qualifiers dropped); ``element``: of one element when ``t`` is a pointer or an array
+    (``int m[4][8]`` -> int).  None for a type without one (void, a pointer to a pointer
+    or to a function, a vector or complex type)."""
+    t = t.get_canonical()
+    if element:
+        while t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY,
+                         ci.TypeKind.VARIABLEARRAY, ci.TypeKind.DEPENDENTSIZEDARRAY):
+            t = t.element_type.get_canonical()
+        if t.kind == ci.TypeKind.POINTER:
+            t = t.get_pointee().get_canonical()
+    kind, size = t.kind.name, t.get_size()
+    name = _QUALIFIERS.sub("", t.spelling).strip()
+    if size < 1:
+        return None                 # void, incomplete
+    if kind == "BOOL":
+        return CType("bool", "bool", size)
+    if kind in _INT_KINDS:
+        return CType(name, "int", size, _INT_KINDS[kind])
+    if kind in _FLOAT_KINDS:
+        return CType(name, "float", size, True)
+    if kind == "ENUM":
+        base = c_type(ci, t.get_declaration().enum_type)
+        return CType(name, "int", size, base.signed if base else False)
+    if kind == "RECORD":
+        return CType(name, "record", size)
+    return None
 
 
 def _dims(ci, t) -> tuple:

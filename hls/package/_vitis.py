@@ -13,6 +13,14 @@ the index that ``xrt::kernel::set_arg`` and ``group_id`` take).  A return value 
 register (0x10) but no ``<arg>``: Vitis kernels are ``void``, and the host reads it
 with ``xrt::kernel::read_register`` (see the host example).
 
+The C types (kernel.xml's ``type`` and ``hostSize``, the header's comments, host.cpp's
+buffers and scalars) are the declared ones where the flow knows them
+(:class:`hls.interface.CType` on the interface's scalars, argument memories and return
+value, copied onto the registers: ``float*``, ``short*`` for ``const int16_t *``,
+``unsigned int*``, ``int``, ``float``, ``struct pt*``; typedefs resolved, qualifiers
+dropped), else types of the widths (an ``int*`` for any 4-byte element, ``unsigned`` for
+every scalar).  Vitis does not read the type names; the host code does use them.
+
 The m_axi side is described by :class:`MAxiPort` (or plain ``(bundle, data_width[,
 address_width])`` tuples) and a mapping from pointer-argument name to bundle.
 
@@ -156,7 +164,11 @@ def _host_bytes(width: int) -> int:
 
 
 def c_type(r: Reg) -> str:
-    """The C type of an argument register as kernel.xml and the host code name it."""
+    """The C type of an argument register as kernel.xml names it: the declared one
+    (:class:`hls.interface.CType`; a pointer's element type with ``*``) when the flow
+    knows it, else one of the register's width (pointers: of the element's bytes)."""
+    if r.ctype is not None:
+        return r.ctype.name + ("*" if r.kind == "pointer" else "")
     if r.kind == "pointer":
         return f"{_INT_NAMES[r.elem_bytes]}*" if r.elem_bytes in _INT_NAMES else "unsigned char*"
     n = _host_bytes(r.width)
@@ -166,15 +178,49 @@ def c_type(r: Reg) -> str:
     return base if r.signed else f"unsigned {base}"
 
 
-def _stdint(r: Reg) -> str:
-    """The <cstdint> type holding an argument (pointers: one element)."""
+def _host_size(r: Reg) -> int:
+    """kernel.xml's ``hostSize``: the bytes the host passes (a pointer: 8)."""
     if r.kind == "pointer":
+        return 8
+    return r.ctype.size if r.ctype is not None else _host_bytes(r.width)
+
+
+def _stdint(r: Reg) -> str:
+    """The host C++ type holding an argument (pointers: one element, or one byte of an
+    element without a C++ type of its own, see :func:`_bytes_per_elem`)."""
+    t = r.ctype
+    if r.kind == "pointer" and t is not None and t.kind == "bool":
+        return "uint8_t"        # a std::vector<bool> is packed bits, without data()
+    if t is not None and t.host is not None:
+        return t.host
+    if r.kind == "pointer":
+        if t is not None:
+            return "uint8_t"
         return _INT_STDINT.get(r.elem_bytes, "uint8_t")
     n = _host_bytes(r.width)
     if n not in (1, 2, 4, 8):
         raise PackageError(f"argument {r.name}: the host example supports arguments of up "
                            f"to 64 bits, not {r.width}")
     return f"{'' if r.signed else 'u'}int{8 * n}_t"
+
+
+def _bytes_per_elem(r: Reg) -> int:
+    """A pointer whose element type has no C++ type of its own (a struct, a union):
+    the host moves each element as this many bytes (``sizeof``); else 1."""
+    t = r.ctype
+    return t.size if t is not None and t.host is None else 1
+
+
+def _elem_count(k: VitisKernel, r: Reg) -> int:
+    """C elements of a pointer argument's buffer."""
+    size = k.memory_of(r).whole_bytes
+    eb = r.ctype.size if r.ctype is not None else (
+        r.elem_bytes if r.elem_bytes in _INT_STDINT else 1)
+    return -(-size // eb)
+
+
+def _is_float(r: Reg) -> bool:
+    return r.ctype is not None and r.ctype.kind == "float" and r.ctype.host is not None
 
 
 # ----------------------------------------------------------------------------- kernel.xml
@@ -207,11 +253,14 @@ def kernel_xml(k: VitisKernel) -> str:
     args = ET.SubElement(kern, "args")
     for i, r in enumerate(k.all_args()):
         if isinstance(r, MemoryPort):         # an AXI4-Stream: no register
+            t = r.ctype
+            elem = (t.host if t is not None and t.host is not None and t.size == r.word_bytes
+                    else _INT_STDINT[r.word_bytes] if r.word_bytes in _INT_STDINT
+                    else f"ap_uint<{8 * r.word_bytes}>")
             ET.SubElement(args, "arg", {
                 "name": r.name, "addressQualifier": "4", "id": str(i), "port": r.name,
                 "size": "0x4", "offset": "0x0", "hostOffset": "0x0", "hostSize": "0x4",
-                "type": "stream<" + (f"{_INT_STDINT[r.word_bytes]}" if r.word_bytes in _INT_STDINT
-                                     else f"ap_uint<{8 * r.word_bytes}>") + ">&",
+                "type": f"stream<{elem}>&",
             })
             continue
         ptr = r.kind == "pointer"
@@ -223,7 +272,7 @@ def kernel_xml(k: VitisKernel) -> str:
             "size": f"0x{4 * r.words:X}",
             "offset": f"0x{r.offset:X}",
             "hostOffset": "0x0",
-            "hostSize": f"0x{8 if ptr else _host_bytes(r.width):X}",
+            "hostSize": f"0x{_host_size(r):X}",
             "type": c_type(r),
         })
     ET.indent(root, "  ")
@@ -292,9 +341,11 @@ def c_header(k: VitisKernel) -> str:
         if r.kind not in ("return", "scalar", "pointer"):
             continue
         mode = "Read" if r.kind == "return" else "Read/Write"
+        # the declared C type, where the flow knows it (a pointer: its buffer's address)
+        typed = f" ({c_type(r)})" if r.ctype is not None else ""
         for w in range(r.words):
             lo, hi = 32 * w, min(32 * w + 31, r.width - 1)
-            lines.append(f"// 0x{r.offset + 4 * w:02x} : Data signal of {r.name}")
+            lines.append(f"// 0x{r.offset + 4 * w:02x} : Data signal of {r.name}{typed}")
             lines.append(f"//        bit {hi - lo}~0 - {r.name}[{hi}:{lo}] ({mode})")
             if hi - lo < 31:
                 lines.append("//        others - reserved")
@@ -435,7 +486,14 @@ def connectivity_cfg(k: VitisKernel, memory: str | Mapping[str, str] = "HBM[0]",
 def host_cpp(k: VitisKernel) -> str:
     """An XRT native-API (C++) host example: one ``xrt::bo`` per pointer argument, sync
     to the device, run with the arguments in order, wait, sync back, compare with the
-    output of a reference function the user fills in."""
+    output of a reference function the user fills in.
+
+    Buffers are vectors of the arguments' declared C element types (``float``,
+    ``int16_t``, ...: :class:`hls.interface.CType`); an element type without a C++ type
+    of its own (a struct, a union) is moved as its ``sizeof`` bytes.  A scalar is passed
+    as a value of its C type (``float scale``): ``xrt::run::set_arg`` copies its bytes
+    into the register, as ``clSetKernelArg`` does; a float return value is its bits read
+    back from ``ap_return``.  Without declared types, the types of the widths."""
     args = k.args
     ptrs = [r for r in args if r.kind == "pointer"]
     scal = [r for r in args if r.kind == "scalar"]
@@ -447,12 +505,26 @@ def host_cpp(k: VitisKernel) -> str:
         t = _stdint(r)
         ref_params.append(f"{t} *{r.name}" if r.kind == "pointer" else f"{t} {r.name}")
     ret_t = _stdint(ret) if ret is not None else "void"
+
+    def length(r: Reg) -> str:        # host values in a pointer's buffer
+        n = f"{r.name.upper()}_COUNT"
+        return n if _bytes_per_elem(r) == 1 else f"{n} * {r.name.upper()}_ELEM_BYTES"
+
+    def shown(r: Reg, v: str) -> str:  # a value as std::cerr prints it
+        return f"(double){v}" if _is_float(r) else f"(long long){v}"
+
+    def differ(r: Reg, a: str, b: str) -> str:
+        if _is_float(r):               # NaNs compare equal, whatever their payload
+            return f"!({a} == {b} || (std::isnan({a}) && std::isnan({b})))"
+        return f"{a} != {b}"
+
     L: list[str] = []
     a = L.append
     a(f"// XRT host example for the pyhls RTL kernel {k.name} (generated by pyhls).")
     a("// Build: g++ -std=c++17 host.cpp -I$XILINX_XRT/include -L$XILINX_XRT/lib "
       "-lxrt_coreutil -pthread -o host")
     a(f"// Run:   ./host {k.name}.xclbin")
+    a("#include <cmath>")
     a("#include <cstdint>")
     a("#include <cstdio>")
     a("#include <cstring>")
@@ -468,9 +540,11 @@ def host_cpp(k: VitisKernel) -> str:
     a("")
     for r in ptrs:
         mem = k.memory_of(r)
-        n = mem.size_bytes // (r.elem_bytes if r.elem_bytes in _INT_STDINT else 1)
-        a(f"static const size_t {r.name.upper()}_COUNT = {n};  "
-          f"// elements of {r.name} ({mem.size_bytes} bytes)")
+        a(f"static const size_t {r.name.upper()}_COUNT = {_elem_count(k, r)};  "
+          f"// elements of {r.name} ({mem.whole_bytes} bytes)")
+        if _bytes_per_elem(r) > 1:
+            a(f"static const size_t {r.name.upper()}_ELEM_BYTES = {_bytes_per_elem(r)};  "
+              f"// sizeof({r.ctype.name}): {r.name} moves as bytes")
     a("")
     a("// ======================================================================")
     a("// USER: fill in.  The C function the kernel was synthesised from, run on")
@@ -478,6 +552,10 @@ def host_cpp(k: VitisKernel) -> str:
     a("// the expected return value.  Replace the body with a call of that function.")
     a("// Return false to skip the comparison (as this placeholder does).")
     a("// ======================================================================")
+    for r in ptrs:
+        if _bytes_per_elem(r) > 1:
+            a(f"// {r.name}: {r.name.upper()}_COUNT elements of {r.ctype.name} as bytes: pass "
+              f"({r.ctype.name} *){r.name}")
     params = ", ".join(ref_params + ([f"{ret_t} *ret"] if ret is not None else []))
     a(f"static bool reference_{k.name}({params or 'void'}) {{")
     for r in args:
@@ -518,14 +596,14 @@ def host_cpp(k: VitisKernel) -> str:
     for r in scal:
         a(f"    {_stdint(r)} {r.name};")
     for r in ptrs:
-        a(f"    std::vector<{_stdint(r)}> {r.name}_host({r.name.upper()}_COUNT);")
+        a(f"    std::vector<{_stdint(r)}> {r.name}_host({length(r)});")
     a("    init_inputs(" + ", ".join([f"&{r.name}" for r in scal] + [f"{r.name}_host"
                                                                      for r in ptrs]) + ");")
     a("")
     for r in ptrs:
         i = k.arg_id(r)
         t = _stdint(r)
-        a(f"    xrt::bo {r.name}_bo(device, {r.name.upper()}_COUNT * sizeof({t}), "
+        a(f"    xrt::bo {r.name}_bo(device, {r.name}_host.size() * sizeof({t}), "
           f"krnl.group_id({i}));")
         a(f"    std::memcpy({r.name}_bo.map<{t} *>(), {r.name}_host.data(), "
           f"{r.name}_bo.size());")
@@ -552,11 +630,17 @@ def host_cpp(k: VitisKernel) -> str:
             a(f"    {r.name}_bo.sync(XCL_BO_SYNC_BO_FROM_DEVICE);")
     if ret is not None:
         t = ret_t
-        if ret.words == 1:
-            a(f"    {t} ret = ({t})krnl.read_register({P}_ADDR_AP_RETURN);")
+        raw = f"krnl.read_register({P}_ADDR_AP_RETURN)"
+        if ret.words > 1:
+            raw = (f"((uint64_t){raw} |\n        ((uint64_t)krnl.read_register("
+                   f"{P}_ADDR_AP_RETURN + 4) << 32))")
+        if _is_float(ret):             # the register holds the value's bits
+            bits = f"uint{8 * ret.ctype.size}_t"
+            a(f"    {bits} ret_bits = ({bits}){raw};")
+            a(f"    {t} ret;")
+            a("    std::memcpy(&ret, &ret_bits, sizeof ret);")
         else:
-            a(f"    {t} ret = ({t})((uint64_t)krnl.read_register({P}_ADDR_AP_RETURN) |")
-            a(f"        ((uint64_t)krnl.read_register({P}_ADDR_AP_RETURN + 4) << 32));")
+            a(f"    {t} ret = ({t}){raw};")
     a("")
     a("    // expected values: the reference applied to copies of the inputs")
     for r in ptrs:
@@ -572,18 +656,20 @@ def host_cpp(k: VitisKernel) -> str:
     a("    size_t errors = 0;")
     for r in ptrs:
         t = _stdint(r)
-        a(f"    const {t} *{r.name}_out = {r.name}_bo.map<const {t} *>();")
-        a(f"    for (size_t i = 0; i < {r.name.upper()}_COUNT; ++i)")
-        a(f"        if ({r.name}_out[i] != {r.name}_expected[i]) {{")
-        a(f'            if (errors < 10) std::cerr << "{r.name}[" << i << "] = " '
-          f"<< (long long){r.name}_out[i] << \", expected \" << (long long){r.name}_expected[i] "
+        n = r.name
+        a(f"    const {t} *{n}_out = {n}_bo.map<const {t} *>();")
+        a(f"    for (size_t i = 0; i < {n}_expected.size(); ++i)")
+        a(f"        if ({differ(r, f'{n}_out[i]', f'{n}_expected[i]')}) {{")
+        what = f"{n}[" if _bytes_per_elem(r) == 1 else f"{n} byte ["
+        a(f'            if (errors < 10) std::cerr << "{what}" << i << "] = " '
+          f"<< {shown(r, f'{n}_out[i]')} << \", expected \" << {shown(r, f'{n}_expected[i]')} "
           '<< "\\n";')
         a("            ++errors;")
         a("        }")
     if ret is not None:
-        a("    if (ret != ret_expected) {")
-        a('        std::cerr << "return value " << (long long)ret << ", expected " '
-          '<< (long long)ret_expected << "\\n";')
+        a(f"    if ({differ(ret, 'ret', 'ret_expected')}) {{")
+        a(f'        std::cerr << "return value " << {shown(ret, "ret")} << ", expected " '
+          f'<< {shown(ret, "ret_expected")} << "\\n";')
         a("        ++errors;")
         a("    }")
     a('    std::cout << (errors ? "TEST FAILED" : "TEST PASSED") << "\\n";')

@@ -51,7 +51,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ..errors import RTLError
-from ..interface import TopInterface
+from ..interface import CType, TopInterface
 
 __all__ = [
     "Reg", "register_map", "control_addr_width", "AxiLiteControl",
@@ -98,6 +98,9 @@ class Reg:
     arg_index: int | None = None  # C argument position (scalar/pointer registers)
     signed: bool = False          # informative (C type in kernel.xml/host code)
     elem_bytes: int = 0           # pointers: bytes of one pointed-to element
+    #: the declared C type (pointers: of one element; None: unknown, see
+    #: hls.interface.CType); informative, for kernel.xml and the host code
+    ctype: CType | None = None
 
     def __post_init__(self):
         if self.kind not in _KINDS:
@@ -144,21 +147,23 @@ def register_map(interface: TopInterface) -> list[Reg]:
     if interface.return_width:
         r = Reg("ap_return", off, interface.return_width, "R",
                 f"Data signal of ap_return ({interface.return_width} bits)", kind="return",
-                signed=interface.return_signed)
+                signed=interface.return_signed, ctype=interface.return_ctype)
         regs.append(r)
         off += r.span
     args: list[tuple[int, Reg]] = []
     for s in interface.scalars:
         args.append((s.arg_index, Reg(s.name, 0, s.width, "RW",
                                       f"Data signal of {s.name} ({s.width} bits)",
-                                      kind="scalar", arg_index=s.arg_index, signed=s.signed)))
+                                      kind="scalar", arg_index=s.arg_index, signed=s.signed,
+                                      ctype=s.ctype)))
     for m in interface.memories:
         if m.arg_index is None or m.stream:     # AXI4-Stream arguments have no register
             continue
         args.append((m.arg_index, Reg(m.name, 0, POINTER_BITS, "RW",
                                       f"Data signal of {m.name} (64-bit buffer offset)",
                                       kind="pointer", arg_index=m.arg_index,
-                                      elem_bytes=m.elem_bytes or m.word_bytes)))
+                                      elem_bytes=m.elem_bytes or m.word_bytes,
+                                      ctype=m.ctype)))
     args.sort(key=lambda t: t[0])
     seen: set[str] = {r.name for r in regs}
     for _, r in args:
@@ -166,7 +171,8 @@ def register_map(interface: TopInterface) -> list[Reg]:
             raise RTLError(f"control register names must be unique, not {r.name!r} twice")
         seen.add(r.name)
         r = Reg(r.name, off, r.width, r.access, r.description, kind=r.kind,
-                arg_index=r.arg_index, signed=r.signed, elem_bytes=r.elem_bytes)
+                arg_index=r.arg_index, signed=r.signed, elem_bytes=r.elem_bytes,
+                ctype=r.ctype)
         regs.append(r)
         off += r.span
     return regs
