@@ -15,6 +15,7 @@ import traceback
 from pathlib import Path
 
 from .errors import CosimError, HLSError
+from .names import demangle_text, verilog_name
 from .estimate._summary import summary_table
 from .pnr import timing_line
 
@@ -222,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     except HLSError as e:
         if getattr(args, "debug", False):
             traceback.print_exc()
-        print(e.format(), file=sys.stderr)
+        print(demangle_text(e.format()), file=sys.stderr)   # C++ functions by name
         return 1
     except KeyboardInterrupt:
         print("pyhls: error: interrupted", file=sys.stderr)
@@ -331,7 +332,7 @@ def _run(args) -> int:
         else:
             sys.stdout.write(text)
         return 0
-    out = Path(args.output or f"hls_{args.top}")
+    out = Path(args.output or f"hls_{args.top if args.top.isidentifier() else verilog_name(args.top)}")
     result = synthesize(inputs, opts)
     extra = {}
     if args.command == "cosim":

@@ -20,7 +20,7 @@ import llvmlite.binding as llvm
 from ..errors import FrontendError, HLSError, ToolError, UnsupportedError
 from ..ir import Module, PtrParam, verify
 from ..ir import parse_module as parse_ir_text
-from ..toolchain import compile_c_to_ll
+from ..toolchain import compile_c_to_ll, is_cxx
 from ._source import source_view
 from ._translate import AddressTakenGrew, Translator
 
@@ -161,7 +161,7 @@ def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
         except RuntimeError as e:
             raise FrontendError(f"malformed LLVM bitcode: {_first_line(str(e))}", str(p), None) from None
         return LoadedInput(str(p), str(mod), "bc")
-    if suffix in (".c", ".cc", ".cpp"):
+    if suffix == ".c" or is_cxx(p):
         with tempfile.TemporaryDirectory(prefix="pyhls-cc-") as d:
             out = Path(d) / (p.stem + ".ll")
             try:
@@ -194,7 +194,7 @@ def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
         extra = {f"{stem}.ll": text,
                  f"{stem}.h": c_header(kernels, guard=re.sub(r"\W", "_", stem).upper() + "_H")}
         return LoadedInput(str(p), text, "ekl", depths, extra_files=extra)
-    raise FrontendError(f"input must be .c, .ll, .bc, .mlir, .ekl or .hir, not "
+    raise FrontendError(f"input must be .c, .cpp/.cc/.cxx, .ll, .bc, .mlir, .ekl or .hir, not "
                         f"'{suffix or p.name}'", str(p), None)
 
 

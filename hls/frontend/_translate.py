@@ -125,6 +125,12 @@ class Translator(Legality, LibraryCalls):
     # ------------------------------------------------------------------ errors
     def loc_of(self, instr_text: str, fn_name: str) -> Loc:
         line = self.dbg.line_of(instr_text)
+        f0 = self.dbg.file_of(instr_text) if line is not None else None
+        if f0 is not None and not self._is_input(f0):
+            # in a header (ap_int.h, the user's own): where the user's code used it
+            f, ln = self.dbg.user_location(instr_text, self._is_input)
+            if ln is not None:
+                return Loc(self._input_path(f), ln)
         if line is None:
             s = _strip_instr(instr_text).split(", !dbg")[0]
             line = self.line_map.get((fn_name, s))
@@ -138,6 +144,20 @@ class Translator(Legality, LibraryCalls):
             line = self.dbg.subprogram_line(d) or self.line_map.get((fn_name, None))
             return Loc(self._input_of(d.split("{")[0]), line)
         return Loc(self._input_of(instr_text), line)
+
+    def _inputs(self) -> tuple:
+        return tuple(self.opts.get("paths") or (self.path,))
+
+    def _is_input(self, f: str) -> bool:
+        return self._input_path(f) is not None
+
+    def _input_path(self, f: str) -> str | None:
+        """The input file that the debug-info file name ``f`` is, or None."""
+        for p in self._inputs():
+            if p == f or Path(p).resolve() == Path(f).resolve():
+                return p
+        names = [p for p in self._inputs() if Path(p).name == Path(f).name]
+        return names[0] if len(names) == 1 and not Path(f).is_absolute() else None
 
     def _input_of(self, text: str) -> str:
         """Of several linked inputs, the one whose debug info holds ``text``."""
@@ -259,6 +279,9 @@ class Translator(Legality, LibraryCalls):
             func.return_width = ret_t.bits
             func.return_float = ret_t.bits if isinstance(ret_t, FloatT) else 0
         vals: dict[int, Value | Ptr] = {}
+        wide = _wide_int(str(ftype))
+        if wide:
+            raise self.too_wide(wide, floc)
         for i, arg in enumerate(llfn.arguments):
             t = self.tp.type_of(str(arg.type))
             dname, pointee = dbg_params.get(i, (None, None))
@@ -566,6 +589,9 @@ class Translator(Legality, LibraryCalls):
         text = self._ins_text(ins)
         self._itext = text
         self._loc = self.loc_of(text, self._llname)
+        wide = _wide_int(str(ins.type), *(str(o.type) for o in ins.operands))
+        if wide:
+            raise self.too_wide(wide, self._loc)
         handler = getattr(self, "_i_" + opc, None)
         if handler is not None:
             handler(ins, text)
@@ -586,6 +612,15 @@ class Translator(Legality, LibraryCalls):
             "inttoptr": "an integer-to-pointer conversion",
         }.get(opc, f"the LLVM instruction '{opc}'")
         raise self.unsupported(what, text, self._llname)
+
+    @staticmethod
+    def too_wide(bits: int, loc: Loc | None) -> UnsupportedError:
+        """The error of an integer wider than the datapath's 64 bits."""
+        return UnsupportedError(
+            f"an integer of {bits} bits is not supported for hardware yet: pyhls's datapath "
+            f"handles integers of 1 to 64 bits (an ap_int/ap_uint or _BitInt wider than "
+            f"64 bits, or arithmetic whose result is kept in more than 64 bits)",
+            loc.file if loc else None, loc.line if loc else None)
 
     def _set(self, ins, v) -> None:
         self._vals[key(ins)] = v
@@ -1313,3 +1348,12 @@ def sanitize_name(name: str) -> str:
     if not s or s[0].isdigit():
         s = "v" + s
     return s
+
+
+_INT_TYPE = re.compile(r"\bi(\d+)\b")
+
+
+def _wide_int(*types: str) -> int:
+    """The widest integer type wider than 64 bits among the LLVM type strings, else 0."""
+    return max((int(m.group(1)) for t in types for m in _INT_TYPE.finditer(t)
+                if int(m.group(1)) > 64), default=0)
