@@ -176,10 +176,10 @@ def resolve_function(query: str, syms, what: str = "--top", file: str | None = N
     if len(hits) == 1:
         return hits[0]
     if hits:
-        cands = "; ".join(f"{demangle(s)} ({s})" for s in hits)
+        cands = "; ".join(demangle(s) for s in hits)
         raise HLSError(f"{what} {query}: the name is ambiguous, it names {len(hits)} "
-                       f"functions: {cands}; give the whole signature or the mangled name",
-                       file, None)
+                       f"functions: {cands}; give the whole signature (e.g. {what} "
+                       f"'{demangle(hits[0])}') or the mangled name", file, 1 if file else None)
     shown = sorted(display_names(syms).values())
     head = (f"top function '{query}' is not defined in the input" if what == "--top"
             else f"{what} {query}: no function of that name is defined in the input")

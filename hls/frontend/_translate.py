@@ -19,6 +19,7 @@ import numpy as np
 
 from ..errors import FrontendError, UnsupportedError
 from ..fpu import BINARY32, BINARY64, FPFormat, ref
+from ..names import hardware_names, is_mangled, short_name, verilog_name
 from ..ir import Block, Const, Function, Loc, MemoryObject, Module, Op, Param, PtrParam, Value
 from ._access import OFF_W, TAG_W, Access, Ptr
 from ._common import ABORT_GLOBAL, EXIT_GLOBAL, LIBC_CALLS, key, pointer_differences, value_kind
@@ -106,7 +107,7 @@ class Translator(Legality, LibraryCalls):
         self.opts = opts
         self.dbg = DebugInfo(text)
         named = {}
-        for m in re.finditer(r"^(%[-\w.$\"]+) = type (.*)$", text, re.M):
+        for m in re.finditer(r'^(%"(?:[^"\\]|\\.)*"|%[-\w.$]+) = type (.*)$', text, re.M):
             named[m.group(1)] = m.group(2)
         self.tp = TypeParser(named)
         self.tp.ptr_const = self._init_ptr
@@ -144,6 +145,14 @@ class Translator(Legality, LibraryCalls):
             line = self.dbg.subprogram_line(d) or self.line_map.get((fn_name, None))
             return Loc(self._input_of(d.split("{")[0]), line)
         return Loc(self._input_of(instr_text), line)
+
+    def _hw_name(self, fn: str) -> str:
+        """A function's name in the names of what it owns (its local memories): a C++
+        function's Verilog-safe C++ name (``dsp_smooth``), not its mangled symbol."""
+        if "_hw_names" not in self.__dict__:
+            self._hw_names = hardware_names(f.name for f in self.llmod.functions
+                                            if not f.is_declaration)
+        return self._hw_names.get(fn, fn)
 
     def _inputs(self) -> tuple:
         return tuple(self.opts.get("paths") or (self.path,))
@@ -411,7 +420,12 @@ class Translator(Legality, LibraryCalls):
             if any(isinstance(x, FloatT) for x in _leaves(t)) and self.opts.get("reject_float", True):
                 pass  # float data in memory is plain bits; arithmetic on it is rejected later
             eb, dims, fields = element_layout(t)
-            mem = MemoryObject(name=sanitize_name(name), kind="global", elem_bytes=eb,
+            mname = sanitize_name(name)
+            if is_mangled(name):           # a C++ global: by its C++ name, dsp::COEF -> dsp_COEF
+                shown = verilog_name(short_name(name))
+                if shown not in {g.name for g in self.globals.values()}:
+                    mname = shown
+            mem = MemoryObject(name=mname, kind="global", elem_bytes=eb,
                                init=init, readonly=(kind == "constant"), symbol=name,
                                elem_dims=dims, elem_fields=fields)
             self.globals[name] = mem
@@ -618,8 +632,9 @@ class Translator(Legality, LibraryCalls):
         """The error of an integer wider than the datapath's 64 bits."""
         return UnsupportedError(
             f"an integer of {bits} bits is not supported for hardware yet: pyhls's datapath "
-            f"handles integers of 1 to 64 bits (an ap_int/ap_uint or _BitInt wider than "
-            f"64 bits, or arithmetic whose result is kept in more than 64 bits)",
+            f"handles integers of 1 to 64 bits (here an ap_int/ap_uint or _BitInt wider than "
+            f"64 bits, which ap_int.h holds in a multiple of 64 bits, or arithmetic whose "
+            f"result is kept in more than 64 bits)",
             loc.file if loc else None, loc.line if loc else None)
 
     def _set(self, ins, v) -> None:
@@ -953,7 +968,7 @@ class Translator(Legality, LibraryCalls):
         if self._cur is not self._fn.entry:
             raise self.unsupported("a stack allocation outside the entry block", text, self._llname)
         name = sanitize_name(ins.name or f"local{len(self._fn.memories)}")
-        mem = MemoryObject(name=f"{self._fn.name}_{name}", kind="local", elem_bytes=sizeof(t),
+        mem = MemoryObject(name=f"{self._hw_name(self._fn.name)}_{name}", kind="local", elem_bytes=sizeof(t),
                            init=bytes(sizeof(t)), loc=self._loc)
         self._fn.memories.append(mem)
         self._mem_align[mem] = align_of(text)

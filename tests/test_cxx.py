@@ -1,0 +1,277 @@
+"""C++ inputs: compiled by the C++ driver, functions by their C++ names (``--top``,
+report.json, RTL names, messages), constructs without hardware meaning as ``file:line``
+errors, and pyhls's ``ap_int.h`` bit-exact against a model of its (Vitis HLS's)
+semantics, in native execution and in pyhls's IR interpreter, and in co-simulation."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import struct
+from pathlib import Path
+
+import pytest
+
+from hls.cli import main
+from hls.flow import SynthOptions, ir_module
+from hls.ir import run_function
+from hls.names import demangle, display_names, resolve_function, verilog_names
+from hls.toolchain import find_cxx_compiler, include_dir
+from hls.verify import Call, run_calls
+
+CXX = Path(__file__).parent / "cxx"
+M64 = (1 << 64) - 1
+
+
+def _run(argv, capsys) -> tuple[int, str, str]:
+    rc = main([str(a) for a in argv])
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+# --------------------------------------------------------------------------- the C++ kernel
+
+def test_cxx_kernel_cosimulates_by_its_cxx_name(tmp_path, capsys):
+    """Namespace, class template with methods, reference parameter, constexpr table: the
+    testbench main of the same file drives co-simulation with only --top and --tb."""
+    k = CXX / "ns_kernel.cpp"
+    out = tmp_path / "out"
+    rc, so, err = _run(["cosim", k, "--top", "dsp::smooth", "--tb", k, "-o", out], capsys)
+    assert rc == 0, err
+    assert "co-simulation of dsp::smooth: 3 call(s)" in so and "PASSED" in so
+    r = json.loads((out / "report.json").read_text())
+    assert r["cosim"]["passed"]
+    assert (r["top"], r["top_symbol"], r["module"]) == ("dsp::smooth", "_ZN3dsp6smoothEPKsPs",
+                                                        "dsp_smooth")
+    assert [(f["name"], f["symbol"]) for f in r["functions"]] == [
+        ("dsp::smooth", "_ZN3dsp6smoothEPKsPs")]
+    assert {lp["function"] for lp in r["loops"]} == {"dsp::smooth"}
+    # no mangled name anywhere but the symbols, in the report or the Verilog
+    text = json.dumps({k: v for k, v in r.items() if k != "top_symbol"
+                       } | {"functions": [{k: v for k, v in f.items() if k != "symbol"}
+                                          for f in r["functions"]]})
+    assert "_Z" not in text
+    v = (out / "rtl" / "dsp_smooth.v").read_text()
+    assert "_Z" not in v
+    assert "module dsp_smooth(" in v
+    assert "dsp_COEF" in v                    # the constexpr table, a ROM, by its C++ name
+
+
+def test_cxx_callee_modules_by_cxx_name(tmp_path):
+    """A noinline callee's instance and module are named by its C++ name."""
+    src = tmp_path / "calls.cc"             # .cc is C++ too
+    src.write_text("namespace q { __attribute__((noinline)) int sq(int x) { return x * x; }\n"
+                   "int top(int a, int b) { return sq(a) + sq(b); } }\n")
+    rc = main(["synth", str(src), "--top", "q::top", "-o", str(tmp_path / "o")])
+    assert rc == 0
+    v = (tmp_path / "o" / "rtl" / "q_top.v").read_text()
+    assert "call_q_sq" in v and "_Z" not in v
+    r = json.loads((tmp_path / "o" / "report.json").read_text())
+    assert [f["name"] for f in r["functions"]] == ["q::top", "q::sq"]
+
+
+# --------------------------------------------------------------------------- --top
+
+@pytest.mark.parametrize("top,expect", [
+    ("nosuch", ["top function 'nosuch' is not defined in the input; defined functions: ",
+                "dsp::smooth", "dsp::scale(int)", "dsp::scale(float)", "main"]),
+    ("dsp::scale", ["--top dsp::scale: the name is ambiguous, it names 2 functions: ",
+                    "dsp::scale(int); dsp::scale(float);",
+                    "give the whole signature (e.g. --top 'dsp::scale(int)') or the mangled name"]),
+    ("smooth", ["top function 'smooth' is not defined"]),   # C++ names are qualified
+])
+def test_top_errors(top, expect, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(CXX)
+    out = tmp_path / "out"
+    rc, so, err = _run(["synth", "ns_kernel.cpp", "--top", top, "-o", out], capsys)
+    assert rc == 1 and so == "" and "Traceback" not in err
+    (line,) = err.splitlines()
+    assert re.match(r"ns_kernel\.cpp:1: error: ", line), line
+    for s in expect:
+        assert s in line, line
+    if top == "nosuch":
+        assert "_Z" not in line               # the list is demangled
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("top,symbol", [
+    ("dsp::smooth", "_ZN3dsp6smoothEPKsPs"),
+    ("_ZN3dsp6smoothEPKsPs", "_ZN3dsp6smoothEPKsPs"),       # the mangled name
+    ("dsp::scale(float)", "_ZN3dsp5scaleEf"),               # an overload by signature
+    ("dsp::scale( int )", "_ZN3dsp5scaleEi"),
+])
+def test_top_resolves(top, symbol):
+    m = ir_module(str(CXX / "ns_kernel.cpp"), SynthOptions(top=top))
+    assert m.top.name == symbol
+
+
+def test_names_unit():
+    syms = ["_Z1gi", "_Z1gf", "_ZN2ns1fEPKiPii", "_ZN2ns1gIiEET_S1_", "main", "_ZNK1S3getEv"]
+    assert demangle("_ZN2ns1fEPKiPii") == "ns::f(int const*, int*, int)"
+    assert demangle("main") == "main" and demangle("_Znotmangled") == "_Znotmangled"
+    assert display_names(syms) == {"_Z1gi": "g(int)", "_Z1gf": "g(float)", "_ZN2ns1fEPKiPii": "ns::f",
+                                   "_ZN2ns1gIiEET_S1_": "ns::g<int>", "main": "main",
+                                   "_ZNK1S3getEv": "S::get"}
+    v = verilog_names(syms)
+    assert v == verilog_names(list(reversed(syms)))          # deterministic
+    assert len(set(v.values())) == len(syms)                # distinct: g and g_2
+    assert all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$]*", x) for x in v.values())
+    assert resolve_function("ns::g<int>", syms) == "_ZN2ns1gIiEET_S1_"
+    assert resolve_function("::ns::f", syms) == "_ZN2ns1fEPKiPii"
+
+
+# --------------------------------------------------------------------------- the compiler
+
+def test_cxx_driver_from_cc():
+    assert find_cxx_compiler("python -m ziglang cc")[-1] == "c++"
+    if shutil.which("clang-19") and shutil.which("clang++-19"):
+        assert Path(find_cxx_compiler("clang-19")[0]).name == "clang++-19"
+        assert Path(find_cxx_compiler("clang++-19")[0]).name == "clang++-19"
+    assert (include_dir() / "ap_int.h").is_file()
+
+
+BAD = [
+    ("ctor.cpp", """
+        #include <stdio.h>
+        struct T { int v[4]; T() { for (int i = 0; i < 4; i++) v[i] = i * 3; puts("init"); } };
+        T tab;
+        int f(int i) { return tab.v[i & 3]; }
+        """, 3, "the global 'tab' is initialised by a C++ constructor at run time"),
+    ("wide.cpp", """
+        #include <ap_int.h>
+        long long f(long long x, long long y) {
+          ap_int<100> a = x, b = y;
+          ap_int<100> c = a * b + 1;
+          return (c >> 40).to_int64();
+        }
+        """, 4, "an integer of 128 bits is not supported for hardware yet"),
+    ("wide_arg.cpp", """
+        #include <ap_int.h>
+        ap_uint<65> f(ap_uint<65> a) { return a + 1; }
+        """, 2, "an integer of 128 bits is not supported for hardware yet"),
+    ("throw.cpp", """
+        int f(int x) {
+          if (x < 0) throw 1;
+          return x;
+        }
+        """, 2, "cannot use 'throw' with exceptions disabled"),
+]
+
+
+@pytest.mark.parametrize("name,src,line,expect", BAD, ids=[b[0] for b in BAD])
+def test_bad_cxx(name, src, line, expect, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_text(src[1:].replace("\n        ", "\n").lstrip())
+    rc, so, err = _run(["synth", name, "--top", "f", "-o", tmp_path / "out"], capsys)
+    assert rc == 1 and "Traceback" not in err, err
+    (msg,) = err.splitlines()
+    assert msg.startswith(f"{name}:{line}: error: "), msg
+    assert expect in msg, msg
+
+
+# --------------------------------------------------------------------------- ap_int
+
+WIDTHS = (1, 7, 17, 33, 64)
+NOPS = 40
+
+
+def _wrap(x: int, w: int, signed: bool) -> int:
+    x &= (1 << w) - 1
+    return x - (1 << w) if signed and x >> (w - 1) else x
+
+
+def _tdiv(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _model(w: int, x: int, y: int, z: int) -> list[int]:
+    """What tests/cxx/apint_ops.cpp's ops<W> writes, by Vitis HLS's rules (as ap_int.h
+    documents them), as int64 values."""
+    a, b, u, v = _wrap(x, w, True), _wrap(y, w, True), _wrap(x, w, False), _wrap(y, w, False)
+    zu = z & M64
+    sh = (z & 127) - 32
+    i, j = zu % w, (zu >> 8) % w
+    hi, lo = max(i, j), min(i, j)
+
+    def shl(val, n, s):
+        return 0 if n >= w else _wrap(val << n, w, s)
+
+    def shr(val, n, s):
+        return (-1 if val < 0 else 0) if n >= w else val >> n
+
+    def shift(val, n, s, left):
+        if n < 0:
+            n, left = -n, not left
+        return shl(val, n, s) if left else shr(val, n, s)
+
+    mask = (1 << w) - 1
+    ww = u ^ (1 << j)
+    m = ((1 << (hi - lo + 1)) - 1) << lo
+    ww = (ww & ~m) | (((b & mask) << lo) & m)
+    t = _wrap(a + 1, w, True)
+    t = _wrap(t * b, w, True)
+    t = _wrap(t - 7, w, True)
+    t = shr(t, 1, True)
+    out = [a + b, a - b, a * b, u + v, u - v, u * b, a & v, a | v, a ^ b, u ^ mask, -a,
+           shift(a, sh, True, True), shift(a, sh, True, False), shift(u, sh, False, False),
+           shl(u, z & 127, False),
+           int(a < b), int(u < v), int(a == b), int(u >= v), int(a < 3),
+           (a >> i) & 1, (u >> lo) & ((1 << (hi - lo + 1)) - 1), ww, t,
+           ((a & mask) << w | u) & M64, a & mask, _wrap(u, w, True),
+           _wrap(a, 32, True), u & 0xFFFFFFFF, w]
+    if w < 64:
+        out += [int(u < a), u + a,
+                _tdiv(a, b) if b else 0, a - b * _tdiv(a, b) if b else 0,
+                u // v if v else 0, u % v if v else 0]
+    return [_wrap(r, 64, True) for r in out]
+
+
+def _inputs() -> list[tuple[int, int, int]]:
+    edges = sorted({e & M64 for w in WIDTHS for e in
+                    (0, 1, -1, 2, 3, 1 << (w - 1), (1 << (w - 1)) - 1, (1 << w) - 1, 1 << w)})
+    rng = random.Random(1)
+    out = []
+    for k, x in enumerate(edges):
+        for y in (edges[(k * 7 + 3) % len(edges)], edges[(k * 5 + 1) % len(edges)], x):
+            out.append((x, y, rng.randrange(1 << 64)))
+    for _ in range(40):
+        w = rng.choice(WIDTHS)
+        out.append((rng.randrange(1 << 64), rng.randrange(1 << w) if rng.random() < 0.5
+                    else rng.randrange(1 << 64), rng.randrange(1 << 64)))
+    return out
+
+
+def test_ap_int_bit_exact():
+    """ap_int/ap_uint operations at widths 1, 7, 17, 33, 64 on edge and random values:
+    native execution of the canonicalised IR equals the model of Vitis's semantics, and
+    pyhls's IR interpreter on the CDFG after the pass pipeline equals native execution."""
+    module = ir_module(str(CXX / "apint_ops.cpp"), SynthOptions(top="apint_ops"), after="passes")
+    top = module.top
+    calls = [Call(scalars={}, mem_in={0: struct.pack("<3Q", x, y, z), 1: bytes(8 * 5 * NOPS)})
+             for x, y, z in _inputs()]
+    native = run_calls(module.llvm_ir, top.name, calls, {0: 24, 1: 8 * 5 * NOPS})
+    checked = 0
+    for c, got in zip(calls, native):
+        x, y, z = struct.unpack("<3Q", c.mem_in[0])
+        words = struct.unpack(f"<{5 * NOPS}q", got.mem_out[1])
+        for n, w in enumerate(WIDTHS):
+            want = _model(w, x, y, z)
+            have = list(words[n * NOPS:n * NOPS + len(want)])
+            bad = [(k, h, e) for k, (h, e) in enumerate(zip(have, want)) if h != e]
+            assert not bad, f"W={w} x={x:#x} y={y:#x} z={z:#x}: (op, native, model) {bad[:4]}"
+            checked += len(want)
+        r = run_function(top, {}, {0: c.mem_in[0], 1: c.mem_in[1]})
+        assert r.memories["arg1"] == got.mem_out[1], f"interpreter != native for {x:#x} {y:#x} {z:#x}"
+    assert checked > 5000
+
+
+def test_ap_int_cosim(tmp_path, capsys):
+    """An ap_int FIR (ap_int<17> samples, ap_uint<7> coefficients, ap_int<33> sums, bit
+    and range writes, concatenation) co-simulated against its testbench main."""
+    k = CXX / "ap_fir.cpp"
+    rc, so, err = _run(["cosim", k, "--top", "ap_fir", "--tb", k, "-o", tmp_path / "o"], capsys)
+    assert rc == 0, err
+    assert "co-simulation of ap_fir: 2 call(s)" in so and "PASSED" in so
