@@ -30,7 +30,8 @@ from .dataflow import (
     choose_channels, choose_instances, extract_graph, graph_report, load_task_graph,
     region_estimate, region_ir, task_graph_nx,
 )
-from .directives import apply_pragmas, function_pragmas, load_directives, pragma_report
+from .directives import (apply_pragmas, function_pragmas, load_directives, pragma_report,
+                         resolve_directives)
 from .errors import HLSError, InternalError
 from .estimate import (area_report, dataflow_resources, latency_report, memory_bram18, yosys_area,
                        yosys_ecp5_area)
@@ -42,7 +43,8 @@ from .frontend import FrontendOptions, LoadedInput, load, read_input, warnings_o
 from .frontend import parse_module as parse_llvm
 from .interface import TopInterface
 from .ir import Function, Module, print_module
-from .names import defined_functions, demangle_text, display_names, hardware_names, resolve_function
+from .names import (defined_functions, demangle_text, display_names, hardware_names,
+                    resolve_function, resolve_lenient)
 from .transforms import auto_partition_plan, partition_array
 from .package import write_vitis_package
 from .rtl import AlveoTop, TopRTL, emit_verilog
@@ -234,19 +236,8 @@ def resolve_names(opts: SynthOptions, inp: LoadedInput) -> SynthOptions:
     nothing is left as given, for the checks that say so later."""
     syms = defined_functions(inp.text)
     top = resolve_function(opts.top, syms, "--top", inp.path)
-
-    def lenient(name: str, what: str) -> str:
-        if name == "*" or name in syms:
-            return name
-        try:
-            return resolve_function(name, syms, what, inp.path)
-        except HLSError as e:
-            if "ambiguous" in e.message:
-                raise
-            return name
-
-    dataflow = tuple(lenient(d, "--dataflow") for d in opts.dataflow)
-    fp = {lenient(k, "--fp-format"): v for k, v in opts.fp_format.items()}
+    dataflow = tuple(resolve_lenient(d, syms, "--dataflow", inp.path) for d in opts.dataflow)
+    fp = {resolve_lenient(k, syms, "--fp-format", inp.path): v for k, v in opts.fp_format.items()}
     if (top, dataflow, fp) == (opts.top, tuple(opts.dataflow), dict(opts.fp_format)):
         return opts
     return dataclasses.replace(opts, top=top, dataflow=dataflow, fp_format=fp)
@@ -327,8 +318,8 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     _print_ir_names(opts)
     if opts.place_route:
         flow_for_target(target)            # no open flow for the target: say so first
-    dirs = load_directives(opts.directives) if opts.directives else None
     opts, inp = with_task_graph(path, opts, inp)
+    dirs = _directives(opts, inp)
     module = _load(path, opts, inp)
     # a design built again (single-port memories, LUT RAM back to block RAM) has warned
     with warnings_off() if (opts.single_port or opts.block_ram) else contextlib.nullcontext():
@@ -489,10 +480,18 @@ def place_and_route(verilog: str, iface: TopInterface, target: Target, schedules
     return timing_report(result, wrapped, estimated_fmax_mhz(target, schedules))
 
 
+def _directives(opts: SynthOptions, inp: LoadedInput):
+    """The directives file of ``opts``, its function names as the input's symbols (a C++
+    function by its C++ name: :func:`hls.directives.resolve_directives`), or None."""
+    if not opts.directives:
+        return None
+    return resolve_directives(load_directives(opts.directives), defined_functions(inp.text))
+
+
 def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
     regions = tuple(opts.dataflow)
     if opts.directives:
-        regions += tuple(load_directives(opts.directives).dataflow)
+        regions += tuple(_directives(opts, inp).dataflow)
     pragma_regions, noinline = function_pragmas(inp)
     regions += pragma_regions
     return load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
@@ -1022,10 +1021,10 @@ def ir_module(path, opts: SynthOptions, after: str = "frontend",
     _stage(after)
     _print_ir_names(opts)
     target = get_target(opts.target)
-    dirs = load_directives(opts.directives) if opts.directives else None
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
     opts, inp = with_task_graph(path, opts, inp)
+    dirs = _directives(opts, inp)
     module = _load(path, opts, inp)
     dirs, _pragmas = apply_pragmas(inp, module, dirs)
     alveo = target.family == "ultrascale+"

@@ -28,7 +28,7 @@ import re
 from .errors import HLSError
 
 __all__ = ["demangle", "short_name", "display_names", "verilog_names", "verilog_name",
-           "resolve_function", "demangle_text", "hardware_names", "is_mangled", "defined_functions"]
+           "resolve_function", "resolve_lenient", "demangle_text", "hardware_names", "is_mangled", "defined_functions"]
 
 _MANGLED = re.compile(r"(?<![\w$.])_Z[\w$.]+")
 
@@ -185,3 +185,18 @@ def resolve_function(query: str, syms, what: str = "--top", file: str | None = N
             else f"{what} {query}: no function of that name is defined in the input")
     raise HLSError(f"{head}; defined functions: {', '.join(shown) or 'none'}", file,
                    1 if file else None)
+
+
+def resolve_lenient(name: str, syms, what: str, file: str | None = None) -> str:
+    """:func:`resolve_function` for the options and directives that name functions
+    besides ``--top``: a name that names nothing is returned as given (the check that
+    knows the design's functions says so later); an ambiguous name is an error."""
+    syms = list(syms)
+    if name == "*" or name in syms:
+        return name
+    try:
+        return resolve_function(name, syms, what, file)
+    except HLSError as e:
+        if "ambiguous" in e.message:
+            raise
+        return name

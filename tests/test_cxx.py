@@ -275,3 +275,31 @@ def test_ap_int_cosim(tmp_path, capsys):
     rc, so, err = _run(["cosim", k, "--top", "ap_fir", "--tb", k, "-o", tmp_path / "o"], capsys)
     assert rc == 0, err
     assert "co-simulation of ap_fir: 2 call(s)" in so and "PASSED" in so
+
+
+# --------------------------------------------------------------------------- directives, pragmas
+
+def test_directives_and_pragmas_by_cxx_name(tmp_path, capsys):
+    """A directives file names a C++ function as in C++; a loop pragma in a function
+    template applies to its instance, a function-level one there is a warning."""
+    d = tmp_path / "d.toml"
+    d.write_text('[[loop]]\nfunction = "dsp::smooth"\nline = 37\npipeline = false\n')
+    out = tmp_path / "o"
+    rc, _, err = _run(["synth", CXX / "ns_kernel.cpp", "--top", "dsp::smooth",
+                       "--directives", d, "-o", out], capsys)
+    assert rc == 0, err
+    r = json.loads((out / "report.json").read_text())
+    assert [lp["pipelined"] for lp in r["loops"] if lp["source_line"] == 37] == [False]
+    src = tmp_path / "t.cpp"
+    src.write_text("namespace k {\ntemplate <int N> int acc(const int in[N]) {\n"
+                   "#pragma HLS inline off\n  int s = 0;\n  for (int i = 0; i < N; i++) {\n"
+                   "#pragma HLS pipeline II=2\n    s += in[i];\n  }\n  return s;\n}\n"
+                   "int top(const int in[64]) { return acc<64>(in); }\n}\n")
+    rc, _, err = _run(["synth", src, "--top", "k::top", "-o", tmp_path / "o2"], capsys)
+    assert rc == 0, err
+    assert f"{src}:3: warning: #pragma HLS inline off: ignored: a function-level pragma in a " \
+           "C++ function template is not supported yet" in err
+    r = json.loads((tmp_path / "o2" / "report.json").read_text())
+    assert [(lp["function"], lp["ii"]) for lp in r["loops"]] == [("k::top", 2)]
+    assert [(p["function"], p["applied"]) for p in r["pragmas"]] == [("k::acc", False),
+                                                                     ("k::acc", True)]

@@ -106,6 +106,9 @@ class FunctionView:
 class SourceView:
     path: str
     functions: dict = field(default_factory=dict)       # name -> FunctionView
+    #: C++ function templates (their FunctionViews by qualified name: their instances'
+    #: symbols are not known to the source view)
+    templates: set = field(default_factory=set)
     variables: dict = field(default_factory=dict)       # global name -> Variable
     loops: list = field(default_factory=list)
     pragmas: list = field(default_factory=list)
@@ -239,8 +242,15 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
 
     def symbol(c) -> str:
         """A function's LLVM symbol: C++ functions by their mangled name (a template,
-        which has none until instantiated, by its spelling)."""
-        if cxx and c.kind.name != "FUNCTION_TEMPLATE":
+        which has none until instantiated, by its qualified name, ``ns::f``)."""
+        if cxx and c.kind.name == "FUNCTION_TEMPLATE":
+            parts, p = [c.spelling], c.semantic_parent
+            while p is not None and p.kind.name in _SCOPES[:-1] + ("CLASS_TEMPLATE",):
+                parts.append(p.spelling)
+                p = p.semantic_parent
+            view.templates.add("::".join(reversed(parts)))
+            return "::".join(reversed(parts))
+        if cxx:
             try:
                 return c.mangled_name or c.spelling
             except AttributeError:
