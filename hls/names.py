@@ -46,11 +46,26 @@ def demangle(sym: str) -> str:
     try:
         import cxxfilt
     except ImportError:
+        _no_demangler("the cxxfilt package is not installed (pip install 'cxxfilt>=0.3,<0.4')")
         return sym
     try:
         return cxxfilt.demangle(sym)
-    except Exception:           # cxxfilt.InvalidName, or no C++ runtime to load
+    except cxxfilt.InvalidName:     # not a C++ name after all (a C function named _Z...)
         return sym
+    except Exception as e:          # no C++ runtime to load __cxa_demangle from
+        _no_demangler(f"cxxfilt cannot demangle ({e})")
+        return sym
+
+
+_WARNED: list = []
+
+
+def _no_demangler(why: str) -> None:
+    """Said once: C++ names stay mangled without a demangler (not silently)."""
+    if not _WARNED:
+        _WARNED.append(why)
+        import sys
+        print(f"pyhls: warning: C++ function names are shown mangled: {why}", file=sys.stderr)
 
 
 def _split_params(text: str) -> tuple[str, str]:

@@ -303,3 +303,20 @@ def test_directives_and_pragmas_by_cxx_name(tmp_path, capsys):
     assert [(lp["function"], lp["ii"]) for lp in r["loops"]] == [("k::top", 2)]
     assert [(p["function"], p["applied"]) for p in r["pragmas"]] == [("k::acc", False),
                                                                      ("k::acc", True)]
+
+
+def test_testbench_outside_the_headers_is_an_error(tmp_path, capsys):
+    """A testbench that needs the compiled part of zig c++'s libc++ (not loaded by the
+    native run) is an error naming the function, not a crash of the JIT."""
+    src = tmp_path / "tbv.cpp"
+    src.write_text("#include <vector>\n#include <stdio.h>\n"
+                   "int f(const int a[8]) { int s = 0; for (int i = 0; i < 8; i++) s += a[i];"
+                   " return s; }\n"
+                   "int main() { std::vector<int> v(8); for (int i = 0; i < 8; i++) v[i] = i;"
+                   " printf(\"%d\\n\", f(v.data())); return 0; }\n")
+    rc, _, err = _run(["cosim", src, "--top", "f", "--tb", src, "--cc", "python -m ziglang cc",
+                       "-o", tmp_path / "o"], capsys)
+    assert rc == 1 and "Traceback" not in err
+    (msg,) = err.splitlines()
+    assert "capturing calls of f(int const*): the program calls 'std::" in msg, msg
+    assert "which native execution cannot find" in msg
