@@ -366,7 +366,7 @@ def _run(args) -> int:
             if len(out_lines) > _MAX_OUTPUT_LINES:
                 print(f"  | ... {len(out_lines) - _MAX_OUTPUT_LINES} more line(s)")
         for lp in cres.loops:
-            print(f"  loop {lp}")
+            print(f"  loop {demangle_text(str(lp))}")
         _print_yosys(result.report)
         _print_timing(result.report)
         if not cres.passed:
