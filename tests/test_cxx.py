@@ -151,6 +151,23 @@ BAD = [
         #include <ap_int.h>
         ap_uint<65> f(ap_uint<65> a) { return a + 1; }
         """, 2, "an integer of 128 bits is not supported for hardware yet"),
+    ("static_local.cpp", """
+        int g(int x) { return x * 2; }
+        int f(int x) {
+          static int t = g(x);
+          return t + x;
+        }
+        """, 3, "a static local variable initialised at run time"),
+    ("new.cpp", """
+        int f(int n) {
+          int *p = new int[n];
+          for (int i = 0; i < n; i++) p[i] = i;
+          int s = 0;
+          for (int i = 0; i < n; i++) s += p[i] * p[n - 1 - i];
+          delete[] p;
+          return s;
+        }
+        """, 2, "dynamic memory (C++ operator new or delete) is not supported for hardware"),
     ("throw.cpp", """
         int f(int x) {
           if (x < 0) throw 1;

@@ -73,8 +73,10 @@ class Legality:
                         self._check_libc(name, ins, text, f.name, top)
                         continue
                     if callee.is_declaration:
+                        what = _cxx_runtime_call(name)
                         raise self.unsupported(
-                            f"a call to the undefined external function '{name}'", text, f.name)
+                            what or f"a call to the undefined external function '{name}'",
+                            text, f.name)
                     if callee.global_value_type.is_function_vararg:
                         raise self.unsupported("a call to a variadic function", text, f.name)
                     if name == f.name or name in path:
@@ -153,3 +155,17 @@ def _global_refs(ins) -> list[str]:
     text = str(ins).split(", !dbg")[0]
     return [n.strip('"') for n in re.findall(r'@([-\w.$]+|"[^"]+")', text)
             if not n.startswith("llvm.")]
+
+
+def _cxx_runtime_call(name: str) -> str | None:
+    """What a call of a C++ runtime function stands for in the user's code, or None."""
+    if name.startswith("__cxa_guard_"):
+        return ("a static local variable initialised at run time (its C++ guard, "
+                f"'{name}'; give it a constant initialiser)")
+    if re.match(r"_Zn[wa]m|_Zd[la]Pv", name):
+        return "dynamic memory (C++ operator new or delete)"
+    if name == "__cxa_atexit":
+        return "a global or static object with a destructor run at exit"
+    if name.startswith("__cxa_"):
+        return f"the C++ runtime function '{name}'"
+    return None
