@@ -246,6 +246,21 @@ def _model(w: int, x: int, y: int, z: int) -> list[int]:
     return [_wrap(r, 64, True) for r in out]
 
 
+def _cross_model(x: int, y: int, z: int) -> list[int]:
+    """tests/cxx/apint_ops.cpp's cross(): ap_int<7> a, ap_uint<17> u, ap_int<33> b,
+    ap_uint<1> one, ap_int<1> s1."""
+    a, u, b = _wrap(x, 7, True), _wrap(y, 17, False), _wrap(z, 33, True)
+    one, s1 = (_wrap(x, 64, True) >> 3) & 1, _wrap(y, 1, True)
+    out = [a + u, a - u, a * u, u * b, a & u, u | b, a ^ b, int(a < u), int(b >= u),
+           int(a == s1), _tdiv(b, a) if a else 0, u - a * _tdiv(u, a) if a else 0,
+           b + 1000000000000, u + 5, 7 - a,
+           (((one << 1) | (s1 & 1)) << 7) | (a & 0x7F), ((a & 0x7F) << 17) | u,
+           u, b & M64, b, _wrap(u, 17, True), b & 0x7F,
+           a, u, b, (1 if a > 0 else 0) + (2 if u else 0), -b,
+           0, _wrap(b << (x & 31), 33, True), s1, one]
+    return [_wrap(r, 64, True) for r in out]
+
+
 def _inputs() -> list[tuple[int, int, int]]:
     edges = sorted({e & M64 for w in WIDTHS for e in
                     (0, 1, -1, 2, 3, 1 << (w - 1), (1 << (w - 1)) - 1, (1 << w) - 1, 1 << w)})
@@ -262,20 +277,21 @@ def _inputs() -> list[tuple[int, int, int]]:
 
 
 def test_ap_int_bit_exact():
-    """ap_int/ap_uint operations at widths 1, 7, 17, 33, 64 on edge and random values:
+    """ap_int/ap_uint operations at widths 1, 7, 17, 33, 64 and across widths and
+    signedness (with built-in operands and implicit conversions) on edge and random values:
     native execution of the canonicalised IR equals the model of Vitis's semantics, and
     pyhls's IR interpreter on the CDFG after the pass pipeline equals native execution."""
     module = ir_module(str(CXX / "apint_ops.cpp"), SynthOptions(top="apint_ops"), after="passes")
     top = module.top
-    calls = [Call(scalars={}, mem_in={0: struct.pack("<3Q", x, y, z), 1: bytes(8 * 5 * NOPS)})
+    calls = [Call(scalars={}, mem_in={0: struct.pack("<3Q", x, y, z), 1: bytes(8 * 6 * NOPS)})
              for x, y, z in _inputs()]
-    native = run_calls(module.llvm_ir, top.name, calls, {0: 24, 1: 8 * 5 * NOPS})
+    native = run_calls(module.llvm_ir, top.name, calls, {0: 24, 1: 8 * 6 * NOPS})
     checked = 0
     for c, got in zip(calls, native):
         x, y, z = struct.unpack("<3Q", c.mem_in[0])
-        words = struct.unpack(f"<{5 * NOPS}q", got.mem_out[1])
-        for n, w in enumerate(WIDTHS):
-            want = _model(w, x, y, z)
+        words = struct.unpack(f"<{6 * NOPS}q", got.mem_out[1])
+        for n, w in enumerate((*WIDTHS, "cross")):
+            want = _model(w, x, y, z) if w != "cross" else _cross_model(x, y, z)
             have = list(words[n * NOPS:n * NOPS + len(want)])
             bad = [(k, h, e) for k, (h, e) in enumerate(zip(have, want)) if h != e]
             assert not bad, f"W={w} x={x:#x} y={y:#x} z={z:#x}: (op, native, model) {bad[:4]}"
