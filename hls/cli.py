@@ -15,7 +15,7 @@ import traceback
 from pathlib import Path
 
 from .errors import CosimError, HLSError
-from .names import demangle_text, verilog_name
+from .names import demangle_json, demangle_text, verilog_name
 from .estimate._summary import summary_table
 from .pnr import timing_line
 
@@ -348,7 +348,7 @@ def _run(args) -> int:
                      runs=args.runs, max_cycles=args.max_cycles, waves=args.waves,
                      cc=args.cc, workdir=out.parent / (out.name + ".cosim") if args.waves else None,
                      synth=sim, profile_loops=args.profile_loops)
-        extra["cosim"] = cres.to_json()
+        extra["cosim"] = demangle_json(cres.to_json())     # C++ functions by name
         if args.profile_loops:
             extra["cosim"]["loops"] = [lp.to_json() for lp in cres.loops]
         write_outputs(result, out, extra)

@@ -28,7 +28,7 @@ import re
 from .errors import HLSError
 
 __all__ = ["demangle", "short_name", "display_names", "verilog_names", "verilog_name",
-           "resolve_function", "resolve_lenient", "demangle_text", "hardware_names", "is_mangled", "defined_functions"]
+           "resolve_function", "resolve_lenient", "demangle_text", "demangle_json", "hardware_names", "is_mangled", "defined_functions"]
 
 _MANGLED = re.compile(r"(?<![\w$.])_Z[\w$.]+")
 
@@ -215,3 +215,16 @@ def resolve_lenient(name: str, syms, what: str, file: str | None = None) -> str:
         if "ambiguous" in e.message:
             raise
         return name
+
+
+def demangle_json(x, keep=()):
+    """A JSON-like value with :func:`demangle_text` applied to every string in it (keys
+    too) but the values of the keys in ``keep``."""
+    if isinstance(x, dict):
+        return {demangle_text(k) if isinstance(k, str) else k:
+                (v if k in keep else demangle_json(v, keep)) for k, v in x.items()}
+    if isinstance(x, list):
+        return [demangle_json(v, keep) for v in x]
+    if isinstance(x, str):
+        return demangle_text(x)
+    return x
