@@ -1,4 +1,5 @@
-"""Reading inputs (.c, .ll, .bc, .mlir, and .hir: the IR text of ``hls.ir.print_module``),
+"""Reading inputs (.c, .cpp/.cc/.cxx, .ll, .bc, .mlir, and .hir: the IR text of
+``hls.ir.print_module``),
 LLVM canonicalisation, and the checks that
 reject constructs without a hardware meaning before any pass can obscure them."""
 
@@ -100,8 +101,9 @@ class LoadedInput:
 def read_input(path, cc: str | None = None, cflags=(),
                mlir_bare_ptr: bool | None = None) -> LoadedInput:
     """Turn any supported input into LLVM IR text (the golden model runs this text).
-    ``path``: one file, or a list of files, each compiled (C: with ``cflags``, e.g. -I,
-    -D, -U, -std=) and linked into one module.  ``mlir_bare_ptr``: memref calling
+    ``path``: one file, or a list of files, each compiled (C and C++: with ``cflags``,
+    e.g. -I, -D, -U, -std=; C++ by the C++ driver, :func:`hls.toolchain.is_cxx`) and
+    linked into one module.  ``mlir_bare_ptr``: memref calling
     convention of a .mlir input (None: the ``PYHLS_MLIR_BARE_PTR`` environment variable,
     else MLIR's expanded descriptors)."""
     if isinstance(path, (list, tuple)):
