@@ -353,3 +353,14 @@ def test_testbench_outside_the_headers_is_an_error(tmp_path, capsys):
     (msg,) = err.splitlines()
     assert "capturing calls of f(int const*): the program calls 'std::" in msg, msg
     assert "which native execution cannot find" in msg
+
+
+@pytest.mark.slow
+def test_ap_int_ops_cosim(tmp_path, capsys):
+    """Every ap_int operation of apint_ops.cpp (widths 1..64) in RTL against native
+    execution on random operands (about a minute: slow, not in the regular run)."""
+    k = CXX / "apint_ops.cpp"
+    rc, so, err = _run(["cosim", k, "--top", "apint_ops", "--runs", "8", "-o", tmp_path / "o"],
+                       capsys)
+    assert rc == 0, err
+    assert "co-simulation of apint_ops: 8 call(s)" in so and "PASSED" in so
