@@ -113,10 +113,12 @@ template <int W1, bool S1, int W2, bool S2> struct ap_rtype {
   static const bool mod_s = S1;
   static const int logic_w = pyhls_ap::max_(W1 + (S2 && !S1), W2 + (S1 && !S2));
   static const bool logic_s = S1 || S2;
-  // where / % and comparisons are computed: both operands exactly (and the quotient of
-  // the most negative value by -1)
+  // where comparisons are computed: both operands exactly (one bit more than the wider
+  // only when the signedness differs), and / and % (one more when both are signed: the
+  // quotient of the most negative value by -1)
   static const bool cmp_s = S1 || S2;
-  static const int cmp_w = cmp_s ? pyhls_ap::max_(W1 + !S1, W2 + !S2) + 1 : pyhls_ap::max_(W1, W2);
+  static const int cmp_w = S1 == S2 ? pyhls_ap::max_(W1, W2) : pyhls_ap::max_(W1 + !S1, W2 + !S2);
+  static const int dcalc_w = cmp_w + (S1 && S2);
   typedef ap_int_base<plus_w, plus_s> plus;
   typedef ap_int_base<minus_w, minus_s> minus;
   typedef ap_int_base<mult_w, mult_s> mult;
@@ -124,6 +126,7 @@ template <int W1, bool S1, int W2, bool S2> struct ap_rtype {
   typedef ap_int_base<mod_w, mod_s> mod;
   typedef ap_int_base<logic_w, logic_s> logic;
   typedef ap_int_base<cmp_w, cmp_s> cmp;
+  typedef ap_int_base<dcalc_w, cmp_s> dcalc;
 };
 
 template <int W, bool S> struct ap_int_base {
@@ -321,7 +324,7 @@ PYHLS_AP_ARITH(^, logic)
   constexpr typename ap_rtype<W1, S1, W2, S2>::KIND operator OP(                          \
       const ap_int_base<W1, S1> &a, const ap_int_base<W2, S2> &b) {                       \
     typedef typename ap_rtype<W1, S1, W2, S2>::KIND R;                                    \
-    typedef typename ap_rtype<W1, S1, W2, S2>::cmp X;                                     \
+    typedef typename ap_rtype<W1, S1, W2, S2>::dcalc X;                                   \
     return R::from_bits((typename R::U)(typename X::U)(X(a).V_ OP X(b).V_));               \
   }
 PYHLS_AP_DIV(/, div)
