@@ -151,6 +151,16 @@ BAD = [
         #include <ap_int.h>
         ap_uint<65> f(ap_uint<65> a) { return a + 1; }
         """, 2, "an integer of 128 bits is not supported for hardware yet"),
+    ("mixed64.cpp", """
+        #include <ap_int.h>
+        long long f(long long x, long long y) {
+          ap_int<64> a = x;
+          ap_uint<64> u = y;
+          long long r = 0;
+          if (u < a) r = 1;
+          return r;
+        }
+        """, 6, "an integer of 128 bits is not supported for hardware yet"),
     ("static_local.cpp", """
         int g(int x) { return x * 2; }
         int f(int x) {

@@ -605,7 +605,15 @@ class Translator(Legality, LibraryCalls):
         self._loc = self.loc_of(text, self._llname)
         wide = _wide_int(str(ins.type), *(str(o.type) for o in ins.operands))
         if wide:
-            raise self.too_wide(wide, self._loc)
+            loc = self._loc
+            if "!dbg" not in text:      # made by a pass (SROA): the next wide one the user wrote
+                for other in list(ins.block.instructions):
+                    t = self._ins_text(other)
+                    if "!dbg" in t and _wide_int(str(other.type),
+                                                 *(str(o.type) for o in other.operands)):
+                        loc = self.loc_of(t, self._llname)
+                        break
+            raise self.too_wide(wide, loc)
         handler = getattr(self, "_i_" + opc, None)
         if handler is not None:
             handler(ins, text)
@@ -633,8 +641,9 @@ class Translator(Legality, LibraryCalls):
         return UnsupportedError(
             f"an integer of {bits} bits is not supported for hardware yet: pyhls's datapath "
             f"handles integers of 1 to 64 bits (here an ap_int/ap_uint or _BitInt wider than "
-            f"64 bits, which ap_int.h holds in a multiple of 64 bits, or arithmetic whose "
-            f"result is kept in more than 64 bits)",
+            f"64 bits, which ap_int.h holds in a multiple of 64 bits, or an operation "
+            f"that needs more: a result kept in more than 64 bits, the exact comparison "
+            f"of an ap_int<64> with an ap_uint<64>)",
             loc.file if loc else None, loc.line if loc else None)
 
     def _set(self, ins, v) -> None:
