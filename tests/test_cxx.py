@@ -379,3 +379,14 @@ def test_ap_int_ops_cosim(tmp_path, capsys):
                        capsys)
     assert rc == 0, err
     assert "co-simulation of apint_ops: 8 call(s)" in so and "PASSED" in so
+
+
+def test_error_in_a_users_header_is_at_its_line(tmp_path, capsys, monkeypatch):
+    """An error in the user's own header is at the header's line; one inside ap_int.h
+    is at the user's line that used it (BAD: wide.cpp, mixed64.cpp)."""
+    monkeypatch.chdir(tmp_path)
+    Path("util.h").write_text("static inline int bad(int *p) {\n  return (int)(long)p;\n}\n")
+    Path("k.c").write_text('#include "util.h"\nint f(int *a) {\n  return bad(a) + 1;\n}\n')
+    rc, _, err = _run(["synth", "k.c", "--top", "f", "--depth", "a=4", "-o", "o"], capsys)
+    assert rc == 1
+    assert err.startswith("util.h:2: error: a pointer-to-integer conversion"), err

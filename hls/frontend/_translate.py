@@ -19,6 +19,7 @@ import numpy as np
 
 from ..errors import FrontendError, UnsupportedError
 from ..fpu import BINARY32, BINARY64, FPFormat, ref
+from ..toolchain import include_dir
 from ..names import hardware_names, is_mangled, short_name, verilog_name
 from ..ir import Block, Const, Function, Loc, MemoryObject, Module, Op, Param, PtrParam, Value
 from ._access import OFF_W, TAG_W, Access, Ptr
@@ -128,10 +129,11 @@ class Translator(Legality, LibraryCalls):
         line = self.dbg.line_of(instr_text)
         f0 = self.dbg.file_of(instr_text) if line is not None else None
         if f0 is not None and not self._is_input(f0):
-            # in a header (ap_int.h, the user's own): where the user's code used it
-            f, ln = self.dbg.user_location(instr_text, self._is_input)
+            # in a header: the user's own is shown; in pyhls's (ap_int.h) or the system's,
+            # the line of the user's code that used it
+            f, ln = self.dbg.user_location(instr_text, self._users_file)
             if ln is not None:
-                return Loc(self._input_path(f), ln)
+                return Loc(self._input_path(f) or _shown_path(f), ln)
         if line is None:
             s = _strip_instr(instr_text).split(", !dbg")[0]
             line = self.line_map.get((fn_name, s))
@@ -156,6 +158,17 @@ class Translator(Legality, LibraryCalls):
 
     def _inputs(self) -> tuple:
         return tuple(self.opts.get("paths") or (self.path,))
+
+    def _users_file(self, f: str) -> bool:
+        """Whether the source file ``f`` (a debug-info path) is the user's: an input, or
+        a header beside an input or under the working directory, but not pyhls's own."""
+        if self._is_input(f):
+            return True
+        p = Path(f).resolve()
+        if p.is_relative_to(include_dir().resolve()):
+            return False
+        dirs = [Path(i).resolve().parent for i in self._inputs()] + [Path.cwd().resolve()]
+        return any(p.is_relative_to(d) for d in dirs)
 
     def _is_input(self, f: str) -> bool:
         return self._input_path(f) is not None
@@ -1372,6 +1385,16 @@ def sanitize_name(name: str) -> str:
     if not s or s[0].isdigit():
         s = "v" + s
     return s
+
+
+def _shown_path(f: str) -> str:
+    """A header's path as messages show it: relative to the working directory when it
+    is under it."""
+    p = Path(f)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return f
 
 
 _INT_TYPE = re.compile(r"\bi(\d+)\b")
