@@ -329,6 +329,11 @@ def _snap(ptr: int, size: int) -> bytes:
     return ctypes.string_at(ptr, size)
 
 
+def _quoted(name: str) -> str:
+    """An LLVM name as written after ``@`` or ``$``: quoted unless it is plain."""
+    return name if re.fullmatch(r"[-\w.$]+", name) else '"' + name + '"'
+
+
 def do_capture(req: dict[str, Any]) -> dict[str, Any]:
     ll: str = req["ll"]
     top: str = req["top"]
@@ -342,7 +347,11 @@ def do_capture(req: dict[str, Any]) -> dict[str, Any]:
     line = _define_line(ll, top)
     if line is None:
         raise WorkerError(f"cannot find the definition line of @{top}")
-    ll2 = ll[:line.start()] + line.group(1) + f"@{real}(" + ll[line.end():]
+    rest = ll[line.end():]
+    head, brace, body = rest.partition("{")
+    # a C++ inline function's implicit comdat is named after it: keep that name
+    head = re.sub(r"\bcomdat\b(?!\s*\()", f"comdat(${_quoted(top)})", head, count=1)
+    ll2 = ll[:line.start()] + line.group(1) + f"@{real}(" + head + brace + body
     decl_params = ", ".join(
         p.ir + (" signext" if p.kind == "int" and p.signed else "") for p in params)
     ret_ext = " signext" if ret_t.kind == "int" and ret_t.signed else ""
