@@ -402,7 +402,7 @@ def test_method_top_calls_are_captured(tmp_path):
                    "    return total;\n  }\n};\n"
                    "int main() {\n  Acc a = {{1, 2, 3, 4, 5, 6, 7, 8}, 0};\n  int s = 0;\n"
                    "  for (int r = 0; r < 3; r++) s += a.run(r + 1);\n  return s & 127;\n}\n")
-    m = ir_module(str(src), SynthOptions(top="Acc::run", depth={"this": 1}))
+    m = ir_module(str(src), SynthOptions(top="Acc::run"))     # this: one object
     assert m.top.name == "_ZN3Acc3runEi" and "comdat" in m.llvm_ir
     calls = capture_tb_calls(m.llvm_ir, m.top.name, {0: 36})
     assert [c.scalars[1] for c in calls] == [1, 2, 3]

@@ -488,8 +488,12 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
 
 def declared_depths(inp: LoadedInput, top: str) -> dict[str, int]:
     """--depth defaults from the C declaration of the top: an array parameter with a
-    declared extent (``int32_t y[256]``, ``int m[4][8]``: 4 rows) needs no --depth."""
+    declared extent (``int32_t y[256]``, ``int m[4][8]``: 4 rows) needs no --depth, nor
+    the object of a C++ method (``this``: one)."""
     out = {}
+    if top.startswith("_Z") and re.search(
+            rf'^define\b[^\n]*@{re.escape(top)}\(ptr [^,]*?%this\b', inp.text, re.M):
+        out["this"] = 1        # a C++ method: its object is one element
     for view in inp.sources.values():
         fn = view.functions.get(top)
         if fn is None:
