@@ -257,7 +257,7 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
                 return c.spelling
         return c.spelling
 
-    def top_level(parent):
+    def top_level(parent, nested=False):
         for c in parent.get_children():
             if c.kind.name == "MACRO_DEFINITION" and in_main(c):
                 toks = [t.spelling for t in c.get_tokens()]
@@ -268,10 +268,13 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
                 continue
             kind = c.kind.name
             if kind in _SCOPES:          # C++: namespaces, classes, extern "C" blocks
-                top_level(c)
+                top_level(c, True)
                 continue
-            if kind == "VAR_DECL":
-                view.variables.setdefault(c.spelling, variable(c))
+            if kind == "VAR_DECL":       # the last declaration (the definition) at file
+                if nested:               # scope; a namespace's by its first
+                    view.variables.setdefault(c.spelling, variable(c))
+                else:
+                    view.variables[c.spelling] = variable(c)
             if kind not in _FUNCTIONS or not c.is_definition():
                 continue
             fn = FunctionView(symbol(c), mainname, c.extent.start.line, c.extent.end.line)
