@@ -303,7 +303,7 @@ class Translator(Legality, LibraryCalls):
         vals: dict[int, Value | Ptr] = {}
         wide = _wide_int(str(ftype))
         if wide:
-            raise self.too_wide(wide, floc)
+            raise self.too_wide(wide, f"an argument or the return value of {name}", floc)
         for i, arg in enumerate(llfn.arguments):
             t = self.tp.type_of(str(arg.type))
             dname, pointee = dbg_params.get(i, (None, None))
@@ -616,17 +616,16 @@ class Translator(Legality, LibraryCalls):
         text = self._ins_text(ins)
         self._itext = text
         self._loc = self.loc_of(text, self._llname)
-        wide = _wide_int(str(ins.type), *(str(o.type) for o in ins.operands))
+        wide = _too_wide(ins)
         if wide:
             loc = self._loc
             if "!dbg" not in text:      # made by a pass (SROA): the next wide one the user wrote
                 for other in list(ins.block.instructions):
                     t = self._ins_text(other)
-                    if "!dbg" in t and _wide_int(str(other.type),
-                                                 *(str(o.type) for o in other.operands)):
+                    if "!dbg" in t and _too_wide(other):
                         loc = self.loc_of(t, self._llname)
                         break
-            raise self.too_wide(wide, loc)
+            raise self.too_wide(wide, _WIDE_WHAT.get(opc, f"the operation '{opc}'"), loc)
         handler = getattr(self, "_i_" + opc, None)
         if handler is not None:
             handler(ins, text)
@@ -649,14 +648,15 @@ class Translator(Legality, LibraryCalls):
         raise self.unsupported(what, text, self._llname)
 
     @staticmethod
-    def too_wide(bits: int, loc: Loc | None) -> UnsupportedError:
-        """The error of an integer wider than the datapath's 64 bits."""
+    def too_wide(bits: int, what: str, loc: Loc | None) -> UnsupportedError:
+        """The error of an operation on integers wider than 64 bits that the datapath
+        does not have (:data:`_WIDE_OK` are those it has)."""
         return UnsupportedError(
-            f"an integer of {bits} bits is not supported for hardware yet: pyhls's datapath "
-            f"handles integers of 1 to 64 bits (here an ap_int/ap_uint or _BitInt wider than "
-            f"64 bits, which ap_int.h holds in a multiple of 64 bits, or an operation "
-            f"that needs more: a result kept in more than 64 bits, the exact comparison "
-            f"of an ap_int<64> with an ap_uint<64>)",
+            f"{what} on an integer of {bits} bits is not supported for hardware yet: "
+            f"pyhls's datapath multiplies, divides, converts, calls with and returns "
+            f"integers of at most 64 bits; wider ones (an ap_int/ap_uint or _BitInt wider "
+            f"than 64 bits, which ap_int.h holds in a multiple of 64 bits) only in bitwise "
+            f"operations, shifts, additions, subtractions, comparisons and memory accesses",
             loc.file if loc else None, loc.line if loc else None)
 
     def _set(self, ins, v) -> None:
@@ -1398,6 +1398,26 @@ def _shown_path(f: str) -> str:
 
 
 _INT_TYPE = re.compile(r"\bi(\d+)\b")
+
+
+#: the operations on integers wider than 64 bits that the datapath has (Amaranth builds
+#: them at any width; the scheduler times them as 64-bit ones): a packed struct's bit
+#: fields are read and written through such words, and tests/test_cxx.py co-simulates
+#: 100-bit ones
+_WIDE_OK = frozenset({"load", "store", "trunc", "zext", "sext", "and", "or", "xor", "shl",
+                      "lshr", "ashr", "add", "sub", "icmp", "phi", "select", "freeze"})
+
+_WIDE_WHAT = {"mul": "a multiplication", "udiv": "a division", "sdiv": "a division",
+              "urem": "a remainder", "srem": "a remainder", "call": "a call",
+              "ret": "a return"}
+
+
+def _too_wide(ins) -> int:
+    """The width of an instruction's integers when they are wider than 64 bits and the
+    operation is not one of :data:`_WIDE_OK`, else 0."""
+    if ins.opcode in _WIDE_OK:
+        return 0
+    return _wide_int(str(ins.type), *(str(o.type) for o in ins.operands))
 
 
 def _wide_int(*types: str) -> int:

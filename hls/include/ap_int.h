@@ -27,8 +27,9 @@
 //
 // Not here (yet): ap_fixed, string and floating-point constructors, reversed ranges
 // (hi < lo), assignment to a concatenation, and reductions (and_reduce, ...).
-// pyhls's datapath is 64 bits wide: wider ap_ints are a synthesis error (they run
-// natively, in the testbench).
+// Synthesis: every operation at widths 1..64; wider ap_ints in bitwise operations,
+// shifts, + - and comparisons (a wider * / % or argument is a synthesis error; they all
+// run natively, in the testbench).
 
 #ifndef PYHLS_AP_INT_H
 #define PYHLS_AP_INT_H
