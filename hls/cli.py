@@ -15,6 +15,7 @@ import traceback
 from pathlib import Path
 
 from .errors import CosimError, HLSError
+from .names import demangle_json, demangle_text, verilog_name
 from .estimate._summary import summary_table
 from .pnr import timing_line
 
@@ -222,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     except HLSError as e:
         if getattr(args, "debug", False):
             traceback.print_exc()
-        print(e.format(), file=sys.stderr)
+        print(demangle_text(e.format()), file=sys.stderr)   # C++ functions by name
         return 1
     except KeyboardInterrupt:
         print("pyhls: error: interrupted", file=sys.stderr)
@@ -331,7 +332,7 @@ def _run(args) -> int:
         else:
             sys.stdout.write(text)
         return 0
-    out = Path(args.output or f"hls_{args.top}")
+    out = Path(args.output or f"hls_{args.top if args.top.isidentifier() else verilog_name(args.top)}")
     result = synthesize(inputs, opts)
     extra = {}
     if args.command == "cosim":
@@ -347,7 +348,7 @@ def _run(args) -> int:
                      runs=args.runs, max_cycles=args.max_cycles, waves=args.waves,
                      cc=args.cc, workdir=out.parent / (out.name + ".cosim") if args.waves else None,
                      synth=sim, profile_loops=args.profile_loops)
-        extra["cosim"] = cres.to_json()
+        extra["cosim"] = demangle_json(cres.to_json())     # C++ functions by name
         if args.profile_loops:
             extra["cosim"]["loops"] = [lp.to_json() for lp in cres.loops]
         write_outputs(result, out, extra)
@@ -365,7 +366,7 @@ def _run(args) -> int:
             if len(out_lines) > _MAX_OUTPUT_LINES:
                 print(f"  | ... {len(out_lines) - _MAX_OUTPUT_LINES} more line(s)")
         for lp in cres.loops:
-            print(f"  loop {lp}")
+            print(f"  loop {demangle_text(str(lp))}")
         _print_yosys(result.report)
         _print_timing(result.report)
         if not cres.passed:

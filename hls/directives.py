@@ -119,6 +119,27 @@ class Directives:
         return out
 
 
+def resolve_directives(dirs: Directives, symbols) -> Directives:
+    """``dirs`` with every function it names as the symbol of one of ``symbols`` (the
+    input's defined functions): a C++ function may be named as in C++ (``ns::f``, an
+    overload by its whole signature; :func:`hls.names.resolve_lenient`)."""
+    from .names import resolve_lenient
+    symbols = list(symbols)
+    src = dirs.source or None
+
+    def r(name: str) -> str:
+        return resolve_lenient(name, symbols, "directive function", src)
+
+    return dataclasses.replace(
+        dirs,
+        loops=[dataclasses.replace(d, function=r(d.function)) for d in dirs.loops],
+        arrays=[dataclasses.replace(d, function=r(d.function)) for d in dirs.arrays],
+        dataflow=[r(d) for d in dirs.dataflow],
+        dataflow_entries=[dict(e, function=r(e["function"])) if "function" in e else e
+                          for e in dirs.dataflow_entries],
+        channels=[dataclasses.replace(d, function=r(d.function)) for d in dirs.channels])
+
+
 def load_directives(path: str | Path) -> Directives:
     p = Path(path)
     if not p.exists():
@@ -351,6 +372,7 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
     arrays: list[ArrayDirective] = []
     uses: list[PragmaUse] = []
     own_unroll = {id(p.loop) for p in pragmas if p.name == "unroll" and p.loop is not None}
+    templates = {n for v in views.values() for n in getattr(v, "templates", ())}
     regions, _noinline = function_pragmas(inp)
     seen: dict = {}
     for p in pragmas:
@@ -378,6 +400,13 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
         if p.function is None:
             entry.update(applied=False, why="outside any function")
             _pwarn(p, "ignored: outside any function")
+            continue
+        if p.loop is None and p.function in templates:
+            why = ("a function-level pragma in a C++ function template is not supported "
+                   "yet (loop pragmas there are): put it in a function that is not a "
+                   "template")
+            entry.update(applied=False, why=why)
+            _pwarn(p, f"ignored: {why}")
             continue
         if p.function not in in_design:
             entry.update(applied=False, why=f"{p.function} is not part of the design "

@@ -20,10 +20,11 @@ class HLSError(Exception):
         self.line = line
 
     def format(self) -> str:
+        from .names import demangle_text     # C++ functions by name, not mangled
         loc = self.file or "pyhls"
         if self.line is not None:
             loc = f"{loc}:{self.line}"
-        return f"{loc}: error: {self.message}"
+        return f"{loc}: error: {demangle_text(self.message)}"
 
     def __str__(self) -> str:
         return self.format()

@@ -30,7 +30,8 @@ from .dataflow import (
     choose_channels, choose_instances, extract_graph, graph_report, load_task_graph,
     region_estimate, region_ir, task_graph_nx,
 )
-from .directives import apply_pragmas, function_pragmas, load_directives, pragma_report
+from .directives import (apply_pragmas, function_pragmas, load_directives, pragma_report,
+                         resolve_directives)
 from .errors import HLSError, InternalError
 from .estimate import (area_report, dataflow_resources, latency_report, memory_bram18, yosys_area,
                        yosys_ecp5_area)
@@ -42,6 +43,8 @@ from .frontend import FrontendOptions, LoadedInput, arg_c_types, load, read_inpu
 from .frontend import parse_module as parse_llvm
 from .interface import TopInterface
 from .ir import Function, Module, print_module
+from .names import (defined_functions, demangle_text, display_names, hardware_names,
+                    resolve_function, resolve_lenient)
 from .transforms import auto_partition_plan, partition_array
 from .package import write_vitis_package
 from .rtl import AlveoTop, TopRTL, emit_verilog
@@ -196,7 +199,12 @@ def source_cflags(opts: SynthOptions) -> tuple[str, ...]:
     return tuple(opts.cflags) + extra
 
 
-def module_name(top: str) -> str:
+def module_name(top: str, functions=()) -> str:
+    """The Verilog module name of the top ``top`` (an LLVM symbol) among ``functions``
+    (the symbols of the design's functions): a mangled C++ symbol is named by its C++
+    name (:func:`hls.names.verilog_names`: ``ns::f`` -> ``ns_f``)."""
+    if top.startswith("_Z"):
+        return hardware_names([*functions, top])[top]
     return top if top.isidentifier() else "top_" + "".join(c if c.isalnum() else "_" for c in top)
 
 
@@ -207,7 +215,7 @@ def with_task_graph(path, opts: SynthOptions, inp: LoadedInput | None):
     if opts.plm is None:        # PLMs by default for tensor kernels (.ekl)
         opts = dataclasses.replace(opts, plm=inp.kind == "ekl")
     if not opts.task_graph:
-        return opts, inp
+        return resolve_names(opts, inp), inp
     spec = load_task_graph(opts.task_graph)
     if opts.top != spec.top:
         raise HLSError(f"--top {opts.top}: the task graph's top is '{spec.top}'",
@@ -217,7 +225,22 @@ def with_task_graph(path, opts: SynthOptions, inp: LoadedInput | None):
     opts = dataclasses.replace(opts, task_graph=None,
                                dataflow=tuple(dict.fromkeys(opts.dataflow + (spec.top,))),
                                depth={**spec.depths, **opts.depth})
-    return opts, inp
+    return resolve_names(opts, inp), inp
+
+
+def resolve_names(opts: SynthOptions, inp: LoadedInput) -> SynthOptions:
+    """The options that name functions (``--top``, ``--dataflow``, ``--fp-format``) as
+    the symbols of the input's LLVM module: a C++ name (``ns::f``, an overload's whole
+    signature) becomes its mangled symbol (:func:`hls.names.resolve_function`; an unknown
+    or ambiguous ``--top`` is an error).  A ``--dataflow``/``--fp-format`` name that names
+    nothing is left as given, for the checks that say so later."""
+    syms = defined_functions(inp.text)
+    top = resolve_function(opts.top, syms, "--top", inp.path)
+    dataflow = tuple(resolve_lenient(d, syms, "--dataflow", inp.path) for d in opts.dataflow)
+    fp = {resolve_lenient(k, syms, "--fp-format", inp.path): v for k, v in opts.fp_format.items()}
+    if (top, dataflow, fp) == (opts.top, tuple(opts.dataflow), dict(opts.fp_format)):
+        return opts
+    return dataclasses.replace(opts, top=top, dataflow=dataflow, fp_format=fp)
 
 
 def synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
@@ -295,8 +318,8 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     _print_ir_names(opts)
     if opts.place_route:
         flow_for_target(target)            # no open flow for the target: say so first
-    dirs = load_directives(opts.directives) if opts.directives else None
     opts, inp = with_task_graph(path, opts, inp)
+    dirs = _directives(opts, inp)
     module = _load(path, opts, inp)
     # a design built again (single-port memories, LUT RAM back to block RAM) has warned
     with warnings_off() if (opts.single_port or opts.block_ram) else contextlib.nullcontext():
@@ -335,7 +358,7 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
             raise HLSError(f"--dataflow: '{d}' is not a hardware function of this design")
     rtl = TopRTL(bindings, module.top, ext, probes=opts.loop_probes, dataflow=graphs,
                  monitor=opts.dataflow_monitor and not alveo)
-    name = module_name(opts.top)
+    name = module_name(opts.top, [f.name for f in module.functions])
     iface = rtl.interface(name).with_c_types(ctypes.args, ctypes.ret)
     axi = None
     try:
@@ -391,8 +414,45 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
         t4 = time.perf_counter()
         report["timing"] = place_and_route(verilog, iface, target, schedules, alveo=alveo)
         report["time_s"]["place_route"] = round(time.perf_counter() - t4, 3)
+    display_report(report, [f.name for f in module.functions])
     return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
                        axi)
+
+
+def display_report(report: dict, symbols) -> None:
+    """report.json names functions as the user wrote them: a C++ function's ``top``,
+    ``function`` and ``functions[*].name`` are its display name
+    (:func:`hls.names.display_names`: ``ns::f``; its symbol in ``top_symbol`` and
+    ``functions[*].symbol``), and a mangled symbol anywhere else in the report's text
+    is demangled.  A C design's report is left as it is."""
+    names = {s: d for s, d in display_names(symbols).items() if s != d}
+    if not names:
+        return
+
+    def walk(x, key=None):
+        if isinstance(x, dict):
+            return {demangle_text(k) if isinstance(k, str) else k: walk(v, k)
+                    for k, v in x.items()}
+        if isinstance(x, list):
+            return [walk(v, key) for v in x]
+        if isinstance(x, str):
+            if key in ("symbol", "top_symbol"):
+                return x
+            if key in ("top", "function") and x in names:
+                return names[x]
+            return demangle_text(x)
+        return x
+
+    for f in report.get("functions", []):
+        if f["name"] in names:
+            f["symbol"] = f["name"]
+            f["name"] = names[f["name"]]
+    top = report.get("top")
+    new = walk(report)
+    report.clear()
+    report.update(new)
+    if top in names:
+        report["top_symbol"] = top
 
 
 def estimated_fmax_mhz(target: Target, schedules) -> float | None:
@@ -421,10 +481,18 @@ def place_and_route(verilog: str, iface: TopInterface, target: Target, schedules
     return timing_report(result, wrapped, estimated_fmax_mhz(target, schedules))
 
 
+def _directives(opts: SynthOptions, inp: LoadedInput):
+    """The directives file of ``opts``, its function names as the input's symbols (a C++
+    function by its C++ name: :func:`hls.directives.resolve_directives`), or None."""
+    if not opts.directives:
+        return None
+    return resolve_directives(load_directives(opts.directives), defined_functions(inp.text))
+
+
 def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
     regions = tuple(opts.dataflow)
     if opts.directives:
-        regions += tuple(load_directives(opts.directives).dataflow)
+        regions += tuple(_directives(opts, inp).dataflow)
     pragma_regions, noinline = function_pragmas(inp)
     regions += pragma_regions
     return load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
@@ -954,10 +1022,10 @@ def ir_module(path, opts: SynthOptions, after: str = "frontend",
     _stage(after)
     _print_ir_names(opts)
     target = get_target(opts.target)
-    dirs = load_directives(opts.directives) if opts.directives else None
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
     opts, inp = with_task_graph(path, opts, inp)
+    dirs = _directives(opts, inp)
     module = _load(path, opts, inp)
     dirs, _pragmas = apply_pragmas(inp, module, dirs)
     alveo = target.family == "ultrascale+"

@@ -81,7 +81,7 @@ CASES = [
      ["top function 'nosuch' is not defined in the input; defined functions: top"]),
     # errors about the file as a whole: no line
     ("nosuch.ll", "top", None, ["input file 'nosuch.ll' does not exist"]),
-    ("wrong_suffix.txt", "top", None, ["input must be .c, .ll, .bc, .mlir, .ekl or .hir, not '.txt'"]),
+    ("wrong_suffix.txt", "top", None, ["input must be .c, .cpp/.cc/.cxx, .ll, .bc, .mlir, .ekl or .hir, not '.txt'"]),
 ]
 
 

@@ -480,4 +480,4 @@ def test_source_view_continued_pragma_and_cpp(tmp_path):
     v = source_view(src)
     (p,) = v.pragmas
     assert (p.line, p.text, p.loop.label) == (_line_of(src, "HLS unroll"), "unroll factor=4", "body")
-    assert v.functions["bs"].params[0].dims == (16,)
+    assert v.functions["_Z2bsPi"].params[0].dims == (16,)   # C++: by LLVM symbol

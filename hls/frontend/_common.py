@@ -10,6 +10,7 @@ import re
 import sys
 
 from ..ir import Loc
+from ..names import demangle_text
 
 #: library functions dropped from the hardware (with a warning)
 PRINT_CALLS = ("printf", "puts", "putchar", "__printf_chk")
@@ -50,7 +51,7 @@ def warn(file: str | None, line: int | None, msg: str) -> None:
     loc = file or "pyhls"
     if line is not None:
         loc = f"{loc}:{line}"
-    print(f"{loc}: warning: {msg}", file=sys.stderr)
+    print(f"{loc}: warning: {demangle_text(msg)}", file=sys.stderr)
 
 
 def value_kind(v) -> str:

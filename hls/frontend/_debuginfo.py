@@ -53,6 +53,42 @@ class DebugInfo:
             return line or None
         return None
 
+    def user_location(self, instr_text: str, is_input) -> tuple[str | None, int | None]:
+        """``(file, line)`` of an instruction's ``!dbg`` location in the user's own source:
+        a location in a header (``ap_int.h``) that was inlined is followed through its
+        ``inlinedAt`` chain to the first location in a file ``is_input(file)`` accepts;
+        ``(None, None)`` when there is none."""
+        m = _DBG_REF.search(instr_text)
+        ref = int(m.group(1)) if m else None
+        for _ in range(64):
+            node = self.nodes.get(ref) if ref is not None else None
+            if node is None or node[0] != "DILocation":
+                return None, None
+            f = self._file_of_node(ref)
+            if f is not None and is_input(f):
+                try:
+                    return f, int(node[1].get("line", "0")) or None
+                except ValueError:
+                    return f, None
+            ref = self._ref(node[1].get("inlinedAt"))
+        return None, None
+
+    def _file_of_node(self, ref: int | None) -> str | None:
+        for _ in range(64):
+            node = self.nodes.get(ref) if ref is not None else None
+            if node is None:
+                return None
+            kind, f = node
+            if kind == "DIFile":
+                d = f.get("directory", '""').strip('"')
+                name = f.get("filename", '""').strip('"')
+                return name if not d or name.startswith("/") else f"{d}/{name}"
+            if kind != "DILocation" and f.get("file"):
+                ref = self._ref(f.get("file"))
+            else:
+                ref = self._ref(f.get("scope"))
+        return None
+
     def file_of(self, text: str) -> str | None:
         """The source file (as the compiler was given it) of an instruction's ``!dbg``
         location or of a define's subprogram: through the scopes to their DIFile."""
@@ -70,6 +106,26 @@ class DebugInfo:
             else:
                 ref = self._ref(f.get("scope"))
         return None
+
+    def _global_var(self, global_text: str) -> dict | None:
+        m = _DBG_REF.search(global_text)
+        node = self.nodes.get(int(m.group(1))) if m else None
+        if node and node[0] == "DIGlobalVariableExpression":
+            node = self.nodes.get(self._ref(node[1].get("var")) or -1)
+        return node[1] if node and node[0] == "DIGlobalVariable" else None
+
+    def global_line(self, global_text: str) -> int | None:
+        """The source line of a global variable's definition (its ``!dbg``)."""
+        f = self._global_var(global_text)
+        try:
+            return int(f.get("line", "0")) or None if f else None
+        except ValueError:
+            return None
+
+    def global_name(self, global_text: str) -> str | None:
+        """The source name of a global variable (``ns::tab`` is ``tab``)."""
+        f = self._global_var(global_text)
+        return f.get("name", "").strip('"') or None if f else None
 
     def subprogram_line(self, define_text: str) -> int | None:
         m = _DBG_REF.search(define_text.split("{")[0])

@@ -4,6 +4,9 @@ translator (:class:`._translate.Translator`): it uses its error helpers and LLVM
 
 from __future__ import annotations
 
+import re
+
+from ..errors import UnsupportedError
 from ._common import LIBC_CALLS, PRINT_CALLS, key, pointer_differences, source_says, value_kind, warn
 
 
@@ -15,6 +18,7 @@ class Legality:
         self._warnings: list[tuple[int, str, str]] = []
         try:
             self._check(fn, top)
+            self._check_constructors()
         finally:
             for line, file, msg in sorted(set(self._warnings)):
                 warn(file, line or None, msg)
@@ -27,6 +31,7 @@ class Legality:
             if f.name in seen:
                 continue
             seen[f.name] = None
+            self._reached = seen
             self._llname = f.name
             if f.global_value_type.is_function_vararg:
                 d = self._define_lines.get(f.name, "")
@@ -68,13 +73,65 @@ class Legality:
                         self._check_libc(name, ins, text, f.name, top)
                         continue
                     if callee.is_declaration:
+                        what = _cxx_runtime_call(name)
                         raise self.unsupported(
-                            f"a call to the undefined external function '{name}'", text, f.name)
+                            what or f"a call to the undefined external function '{name}'",
+                            text, f.name)
                     if callee.global_value_type.is_function_vararg:
                         raise self.unsupported("a call to a variadic function", text, f.name)
                     if name == f.name or name in path:
                         raise self.unsupported("recursion", text, f.name)
                     stack.append((callee, path + (f.name,)))
+
+    def _check_constructors(self) -> None:
+        """A C++ global initialised at run time (its constructor is called from
+        ``llvm.global_ctors`` before ``main``) has no hardware meaning: the hardware's
+        memory would start as the constant image, without what the constructor writes.
+        An error when the design reads or writes such a global; clang folds constructors
+        it can evaluate (``constexpr``) into the image, which is fine."""
+        try:
+            ctors = self.llmod.get_global_variable("llvm.global_ctors")
+        except NameError:
+            return
+        todo = [n.strip('"') for n in re.findall(r'ptr @([-\w.$]+|"[^"]+")', str(ctors))]
+        written: dict[str, str] = {}        # global -> the constructor function
+        done: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name in done:
+                continue
+            done.add(name)
+            try:
+                f = self.llmod.get_function(name)
+            except NameError:
+                continue
+            for bb in f.blocks:
+                for ins in bb.instructions:
+                    for ref in _global_refs(ins):
+                        try:
+                            self.llmod.get_function(ref)
+                            todo.append(ref)
+                        except NameError:
+                            written.setdefault(ref, name)
+        if not written:
+            return
+        for fname in getattr(self, "_reached", {}):
+            f = self.llmod.get_function(fname)
+            for bb in f.blocks:
+                for ins in bb.instructions:
+                    for ref in _global_refs(ins):
+                        if ref not in written:
+                            continue
+                        gv = self.llmod.get_global_variable(ref)
+                        line = self.dbg.global_line(str(gv))
+                        loc = self.loc_of(self._ins_text(ins), fname) if line is None else None
+                        raise UnsupportedError(
+                            f"the global '{self.dbg.global_name(str(gv)) or ref}' is initialised "
+                            f"by a C++ constructor at run time (dynamic initialisation), which "
+                            f"the hardware cannot run: give it a constant initialiser "
+                            f"(a constexpr constructor) or initialise it in the top function",
+                            self.path if loc is None else loc.file,
+                            line if loc is None else loc.line)
 
     def _check_libc(self, name: str, ins, text: str, fn: str, top: str) -> None:
         """A call of a library function the hardware understands (see ``_libc_call``)."""
@@ -90,3 +147,25 @@ class Legality:
                                                              f"from the hardware"))
         elif name == "exit" and top != "main":
             raise self.unsupported("exit() outside a whole program (--top main)", text, fn)
+
+
+def _global_refs(ins) -> list[str]:
+    """The globals and functions an instruction names (``@name`` in its text, metadata
+    and debug records left out)."""
+    text = str(ins).split(", !dbg")[0]
+    return [n.strip('"') for n in re.findall(r'@([-\w.$]+|"[^"]+")', text)
+            if not n.startswith("llvm.")]
+
+
+def _cxx_runtime_call(name: str) -> str | None:
+    """What a call of a C++ runtime function stands for in the user's code, or None."""
+    if name.startswith("__cxa_guard_"):
+        return ("a static local variable initialised at run time (its C++ guard, "
+                f"'{name}'; give it a constant initialiser)")
+    if re.match(r"_Zn[wa]m|_Zd[la]Pv", name):
+        return "dynamic memory (C++ operator new or delete)"
+    if name == "__cxa_atexit":
+        return "a global or static object with a destructor run at exit"
+    if name.startswith("__cxa_"):
+        return f"the C++ runtime function '{name}'"
+    return None

@@ -1,4 +1,5 @@
-"""Reading inputs (.c, .ll, .bc, .mlir, and .hir: the IR text of ``hls.ir.print_module``),
+"""Reading inputs (.c, .cpp/.cc/.cxx, .ll, .bc, .mlir, and .hir: the IR text of
+``hls.ir.print_module``),
 LLVM canonicalisation, and the checks that
 reject constructs without a hardware meaning before any pass can obscure them."""
 
@@ -20,7 +21,7 @@ import llvmlite.binding as llvm
 from ..errors import FrontendError, HLSError, ToolError, UnsupportedError
 from ..ir import Module, PtrParam, verify
 from ..ir import parse_module as parse_ir_text
-from ..toolchain import compile_c_to_ll
+from ..toolchain import compile_c_to_ll, is_cxx
 from ._source import source_view
 from ._translate import AddressTakenGrew, Translator
 
@@ -100,8 +101,9 @@ class LoadedInput:
 def read_input(path, cc: str | None = None, cflags=(),
                mlir_bare_ptr: bool | None = None) -> LoadedInput:
     """Turn any supported input into LLVM IR text (the golden model runs this text).
-    ``path``: one file, or a list of files, each compiled (C: with ``cflags``, e.g. -I,
-    -D, -U, -std=) and linked into one module.  ``mlir_bare_ptr``: memref calling
+    ``path``: one file, or a list of files, each compiled (C and C++: with ``cflags``,
+    e.g. -I, -D, -U, -std=; C++ by the C++ driver, :func:`hls.toolchain.is_cxx`) and
+    linked into one module.  ``mlir_bare_ptr``: memref calling
     convention of a .mlir input (None: the ``PYHLS_MLIR_BARE_PTR`` environment variable,
     else MLIR's expanded descriptors)."""
     if isinstance(path, (list, tuple)):
@@ -161,7 +163,7 @@ def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
         except RuntimeError as e:
             raise FrontendError(f"malformed LLVM bitcode: {_first_line(str(e))}", str(p), None) from None
         return LoadedInput(str(p), str(mod), "bc")
-    if suffix in (".c", ".cc", ".cpp"):
+    if suffix == ".c" or is_cxx(p):
         with tempfile.TemporaryDirectory(prefix="pyhls-cc-") as d:
             out = Path(d) / (p.stem + ".ll")
             try:
@@ -194,7 +196,7 @@ def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
         extra = {f"{stem}.ll": text,
                  f"{stem}.h": c_header(kernels, guard=re.sub(r"\W", "_", stem).upper() + "_H")}
         return LoadedInput(str(p), text, "ekl", depths, extra_files=extra)
-    raise FrontendError(f"input must be .c, .ll, .bc, .mlir, .ekl or .hir, not "
+    raise FrontendError(f"input must be .c, .cpp/.cc/.cxx, .ll, .bc, .mlir, .ekl or .hir, not "
                         f"'{suffix or p.name}'", str(p), None)
 
 
@@ -486,8 +488,12 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
 
 def declared_depths(inp: LoadedInput, top: str) -> dict[str, int]:
     """--depth defaults from the C declaration of the top: an array parameter with a
-    declared extent (``int32_t y[256]``, ``int m[4][8]``: 4 rows) needs no --depth."""
+    declared extent (``int32_t y[256]``, ``int m[4][8]``: 4 rows) needs no --depth, nor
+    the object of a C++ method (``this``: one)."""
     out = {}
+    if top.startswith("_Z") and re.search(
+            rf'^define\b[^\n]*@{re.escape(top)}\(ptr [^,]*?%this\b', inp.text, re.M):
+        out["this"] = 1        # a C++ method: its object is one element
     for view in inp.sources.values():
         fn = view.functions.get(top)
         if fn is None:

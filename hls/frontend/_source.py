@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..errors import ToolError
 from ..interface import CType
+from ..toolchain import is_cxx
 
 LOOP_KINDS = {"FOR_STMT": "for", "WHILE_STMT": "while", "DO_STMT": "do"}
 
@@ -113,6 +114,9 @@ class FunctionView:
 class SourceView:
     path: str
     functions: dict = field(default_factory=dict)       # name -> FunctionView
+    #: C++ function templates (their FunctionViews by qualified name: their instances'
+    #: symbols are not known to the source view)
+    templates: set = field(default_factory=set)
     variables: dict = field(default_factory=dict)       # global name -> Variable
     loops: list = field(default_factory=list)
     pragmas: list = field(default_factory=list)
@@ -181,11 +185,11 @@ def _system_includes(prefix: tuple, lang: str = "c") -> tuple:
 def parse_args(path: str, cc=None, cflags=()) -> list[str]:
     """The arguments libclang parses ``path`` with: the language by suffix, the flow's
     compiler's include directories, the user's flags (-I -D -U -std)."""
-    from ..toolchain import find_c_compiler
-    cxx = Path(path).suffix.lower() in (".cc", ".cpp", ".cxx")
+    from ..toolchain import cxx_flags, find_c_compiler, find_cxx_compiler, include_dir, is_cxx
+    cxx = is_cxx(path)
     args = ["-x", "c++" if cxx else "c", "-Wunknown-pragmas"]
     try:
-        prefix = tuple(find_c_compiler(cc))
+        prefix = tuple(find_cxx_compiler(cc) if cxx else find_c_compiler(cc))
     except ToolError:
         prefix = ()
     dirs = _system_includes(prefix, "c++" if cxx else "c") if prefix else ()
@@ -195,7 +199,11 @@ def parse_args(path: str, cc=None, cflags=()) -> list[str]:
             args.append("-nostdinc++")
         for d in dirs:
             args += ["-isystem", d]
+    if cxx:
+        args += cxx_flags(cflags)
     args += [f for f in cflags if f not in ("-w", "-Wno-unknown-pragmas")]
+    if cxx:
+        args += ["-I", str(include_dir())]
     return args
 
 
@@ -241,29 +249,63 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
             walk(k, fn, parent, None)
 
     macros: dict[str, str] = {}
-    for c in tu.cursor.get_children():
-        if c.kind.name == "MACRO_DEFINITION" and in_main(c):
-            toks = [t.spelling for t in c.get_tokens()]
-            if len(toks) == 2 and _integer(toks[1]):
-                macros[toks[0]] = toks[1]
-            continue
-        if not in_main(c):
-            continue
-        kind = c.kind.name
-        if kind == "VAR_DECL":
-            view.variables[c.spelling] = variable(c)
-        if kind not in ("FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE") or not c.is_definition():
-            continue
-        fn = FunctionView(c.spelling, mainname, c.extent.start.line, c.extent.end.line,
-                          returns=c_type(ci, c.result_type))
-        for k in c.get_children():
-            if k.kind.name == "PARM_DECL":
-                fn.params.append(variable(k))
-            elif k.kind.name == "COMPOUND_STMT":
-                walk(k, fn, None, None)
-        view.functions[fn.name] = fn
+    cxx = is_cxx(path)
+
+    def symbol(c) -> str:
+        """A function's LLVM symbol: C++ functions by their mangled name (a template,
+        which has none until instantiated, by its qualified name, ``ns::f``)."""
+        if cxx and c.kind.name == "FUNCTION_TEMPLATE":
+            parts, p = [c.spelling], c.semantic_parent
+            while p is not None and p.kind.name in _SCOPES[:-1] + ("CLASS_TEMPLATE",):
+                parts.append(p.spelling)
+                p = p.semantic_parent
+            view.templates.add("::".join(reversed(parts)))
+            return "::".join(reversed(parts))
+        if cxx:
+            try:
+                return c.mangled_name or c.spelling
+            except AttributeError:
+                return c.spelling
+        return c.spelling
+
+    def top_level(parent, nested=False):
+        for c in parent.get_children():
+            if c.kind.name == "MACRO_DEFINITION" and in_main(c):
+                toks = [t.spelling for t in c.get_tokens()]
+                if len(toks) == 2 and _integer(toks[1]):
+                    macros[toks[0]] = toks[1]
+                continue
+            if not in_main(c):
+                continue
+            kind = c.kind.name
+            if kind in _SCOPES:          # C++: namespaces, classes, extern "C" blocks
+                top_level(c, True)
+                continue
+            if kind == "VAR_DECL":       # the last declaration (the definition) at file
+                if nested:               # scope; a namespace's by its first
+                    view.variables.setdefault(c.spelling, variable(c))
+                else:
+                    view.variables[c.spelling] = variable(c)
+            if kind not in _FUNCTIONS or not c.is_definition():
+                continue
+            fn = FunctionView(symbol(c), mainname, c.extent.start.line, c.extent.end.line,
+                              returns=c_type(ci, c.result_type))
+            for k in c.get_children():
+                if k.kind.name == "PARM_DECL":
+                    fn.params.append(variable(k))
+                elif k.kind.name == "COMPOUND_STMT":
+                    walk(k, fn, None, None)
+            view.functions[fn.name] = fn
+
+    top_level(tu.cursor)
     _pragmas(tu, view, mainname, macros)
     return view
+
+
+#: cursor kinds whose definitions are functions of the source view (by LLVM symbol)
+_FUNCTIONS = ("FUNCTION_DECL", "CXX_METHOD", "FUNCTION_TEMPLATE", "CONSTRUCTOR", "DESTRUCTOR")
+#: C++ scopes the source view looks into for functions
+_SCOPES = ("NAMESPACE", "CLASS_DECL", "STRUCT_DECL", "UNION_DECL", "LINKAGE_SPEC")
 
 
 def _integer(tok: str) -> bool:

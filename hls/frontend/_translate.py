@@ -19,6 +19,8 @@ import numpy as np
 
 from ..errors import FrontendError, UnsupportedError
 from ..fpu import BINARY32, BINARY64, FPFormat, ref
+from ..toolchain import include_dir
+from ..names import hardware_names, is_mangled, short_name, verilog_name
 from ..ir import Block, Const, Function, Loc, MemoryObject, Module, Op, Param, PtrParam, Value
 from ._access import OFF_W, TAG_W, Access, Ptr
 from ._common import ABORT_GLOBAL, EXIT_GLOBAL, LIBC_CALLS, key, pointer_differences, value_kind
@@ -106,7 +108,7 @@ class Translator(Legality, LibraryCalls):
         self.opts = opts
         self.dbg = DebugInfo(text)
         named = {}
-        for m in re.finditer(r"^(%[-\w.$\"]+) = type (.*)$", text, re.M):
+        for m in re.finditer(r'^(%"(?:[^"\\]|\\.)*"|%[-\w.$]+) = type (.*)$', text, re.M):
             named[m.group(1)] = m.group(2)
         self.tp = TypeParser(named)
         self.tp.ptr_const = self._init_ptr
@@ -125,6 +127,13 @@ class Translator(Legality, LibraryCalls):
     # ------------------------------------------------------------------ errors
     def loc_of(self, instr_text: str, fn_name: str) -> Loc:
         line = self.dbg.line_of(instr_text)
+        f0 = self.dbg.file_of(instr_text) if line is not None else None
+        if f0 is not None and not self._is_input(f0):
+            # in a header: the user's own is shown; in pyhls's (ap_int.h) or the system's,
+            # the line of the user's code that used it
+            f, ln = self.dbg.user_location(instr_text, self._users_file)
+            if ln is not None:
+                return Loc(self._input_path(f) or _shown_path(f), ln)
         if line is None:
             s = _strip_instr(instr_text).split(", !dbg")[0]
             line = self.line_map.get((fn_name, s))
@@ -138,6 +147,39 @@ class Translator(Legality, LibraryCalls):
             line = self.dbg.subprogram_line(d) or self.line_map.get((fn_name, None))
             return Loc(self._input_of(d.split("{")[0]), line)
         return Loc(self._input_of(instr_text), line)
+
+    def _hw_name(self, fn: str) -> str:
+        """A function's name in the names of what it owns (its local memories): a C++
+        function's Verilog-safe C++ name (``dsp_smooth``), not its mangled symbol."""
+        if "_hw_names" not in self.__dict__:
+            self._hw_names = hardware_names(f.name for f in self.llmod.functions
+                                            if not f.is_declaration)
+        return self._hw_names.get(fn, fn)
+
+    def _inputs(self) -> tuple:
+        return tuple(self.opts.get("paths") or (self.path,))
+
+    def _users_file(self, f: str) -> bool:
+        """Whether the source file ``f`` (a debug-info path) is the user's: an input, or
+        a header beside an input or under the working directory, but not pyhls's own."""
+        if self._is_input(f):
+            return True
+        p = Path(f).resolve()
+        if p.is_relative_to(include_dir().resolve()):
+            return False
+        dirs = [Path(i).resolve().parent for i in self._inputs()] + [Path.cwd().resolve()]
+        return any(p.is_relative_to(d) for d in dirs)
+
+    def _is_input(self, f: str) -> bool:
+        return self._input_path(f) is not None
+
+    def _input_path(self, f: str) -> str | None:
+        """The input file that the debug-info file name ``f`` is, or None."""
+        for p in self._inputs():
+            if p == f or Path(p).resolve() == Path(f).resolve():
+                return p
+        names = [p for p in self._inputs() if Path(p).name == Path(f).name]
+        return names[0] if len(names) == 1 and not Path(f).is_absolute() else None
 
     def _input_of(self, text: str) -> str:
         """Of several linked inputs, the one whose debug info holds ``text``."""
@@ -259,6 +301,9 @@ class Translator(Legality, LibraryCalls):
             func.return_width = ret_t.bits
             func.return_float = ret_t.bits if isinstance(ret_t, FloatT) else 0
         vals: dict[int, Value | Ptr] = {}
+        wide = _wide_int(str(ftype))
+        if wide:
+            raise self.too_wide(wide, f"an argument or the return value of {name}", floc)
         for i, arg in enumerate(llfn.arguments):
             t = self.tp.type_of(str(arg.type))
             dname, pointee = dbg_params.get(i, (None, None))
@@ -388,7 +433,12 @@ class Translator(Legality, LibraryCalls):
             if any(isinstance(x, FloatT) for x in _leaves(t)) and self.opts.get("reject_float", True):
                 pass  # float data in memory is plain bits; arithmetic on it is rejected later
             eb, dims, fields = element_layout(t)
-            mem = MemoryObject(name=sanitize_name(name), kind="global", elem_bytes=eb,
+            mname = sanitize_name(name)
+            if is_mangled(name):           # a C++ global: by its C++ name, dsp::COEF -> dsp_COEF
+                shown = verilog_name(short_name(name))
+                if shown not in {g.name for g in self.globals.values()}:
+                    mname = shown
+            mem = MemoryObject(name=mname, kind="global", elem_bytes=eb,
                                init=init, readonly=(kind == "constant"), symbol=name,
                                elem_dims=dims, elem_fields=fields)
             self.globals[name] = mem
@@ -566,6 +616,16 @@ class Translator(Legality, LibraryCalls):
         text = self._ins_text(ins)
         self._itext = text
         self._loc = self.loc_of(text, self._llname)
+        wide = _too_wide(ins)
+        if wide:
+            loc = self._loc
+            if "!dbg" not in text:      # made by a pass (SROA): the next wide one the user wrote
+                for other in list(ins.block.instructions):
+                    t = self._ins_text(other)
+                    if "!dbg" in t and _too_wide(other):
+                        loc = self.loc_of(t, self._llname)
+                        break
+            raise self.too_wide(wide, _WIDE_WHAT.get(opc, f"the operation '{opc}'"), loc)
         handler = getattr(self, "_i_" + opc, None)
         if handler is not None:
             handler(ins, text)
@@ -586,6 +646,18 @@ class Translator(Legality, LibraryCalls):
             "inttoptr": "an integer-to-pointer conversion",
         }.get(opc, f"the LLVM instruction '{opc}'")
         raise self.unsupported(what, text, self._llname)
+
+    @staticmethod
+    def too_wide(bits: int, what: str, loc: Loc | None) -> UnsupportedError:
+        """The error of an operation on integers wider than 64 bits that the datapath
+        does not have (:data:`_WIDE_OK` are those it has)."""
+        return UnsupportedError(
+            f"{what} on an integer of {bits} bits is not supported for hardware yet: "
+            f"pyhls's datapath multiplies, divides, converts, calls with and returns "
+            f"integers of at most 64 bits; wider ones (an ap_int/ap_uint or _BitInt wider "
+            f"than 64 bits, which ap_int.h holds in a multiple of 64 bits) only in bitwise "
+            f"operations, shifts, additions, subtractions, comparisons and memory accesses",
+            loc.file if loc else None, loc.line if loc else None)
 
     def _set(self, ins, v) -> None:
         self._vals[key(ins)] = v
@@ -918,7 +990,7 @@ class Translator(Legality, LibraryCalls):
         if self._cur is not self._fn.entry:
             raise self.unsupported("a stack allocation outside the entry block", text, self._llname)
         name = sanitize_name(ins.name or f"local{len(self._fn.memories)}")
-        mem = MemoryObject(name=f"{self._fn.name}_{name}", kind="local", elem_bytes=sizeof(t),
+        mem = MemoryObject(name=f"{self._hw_name(self._fn.name)}_{name}", kind="local", elem_bytes=sizeof(t),
                            init=bytes(sizeof(t)), loc=self._loc)
         self._fn.memories.append(mem)
         self._mem_align[mem] = align_of(text)
@@ -1313,3 +1385,42 @@ def sanitize_name(name: str) -> str:
     if not s or s[0].isdigit():
         s = "v" + s
     return s
+
+
+def _shown_path(f: str) -> str:
+    """A header's path as messages show it: relative to the working directory when it
+    is under it."""
+    p = Path(f)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return f
+
+
+_INT_TYPE = re.compile(r"\bi(\d+)\b")
+
+
+#: the operations on integers wider than 64 bits that the datapath has (Amaranth builds
+#: them at any width; the scheduler times them as 64-bit ones): a packed struct's bit
+#: fields are read and written through such words, and tests/test_cxx.py co-simulates
+#: 100-bit ones
+_WIDE_OK = frozenset({"load", "store", "trunc", "zext", "sext", "and", "or", "xor", "shl",
+                      "lshr", "ashr", "add", "sub", "icmp", "phi", "select", "freeze"})
+
+_WIDE_WHAT = {"mul": "a multiplication", "udiv": "a division", "sdiv": "a division",
+              "urem": "a remainder", "srem": "a remainder", "call": "a call",
+              "ret": "a return"}
+
+
+def _too_wide(ins) -> int:
+    """The width of an instruction's integers when they are wider than 64 bits and the
+    operation is not one of :data:`_WIDE_OK`, else 0."""
+    if ins.opcode in _WIDE_OK:
+        return 0
+    return _wide_int(str(ins.type), *(str(o.type) for o in ins.operands))
+
+
+def _wide_int(*types: str) -> int:
+    """The widest integer type wider than 64 bits among the LLVM type strings, else 0."""
+    return max((int(m.group(1)) for t in types for m in _INT_TYPE.finditer(t)
+                if int(m.group(1)) > 64), default=0)

@@ -29,6 +29,7 @@ from ..binding import Binding, is_wire_use
 from ..errors import RTLError
 from ..ir import Block, Const, Function, MemoryObject, Op, Param, Value, op_def
 from ..memory import MemPorts
+from ..names import hardware_names
 from ..scheduling import op_timing, skipped
 from ..targets import MEMORY
 from ._fp import connect_fp, fp_operands, fp_unit
@@ -303,10 +304,11 @@ class FunctionRTL(Elaboratable):
                 bd.unit_of[op] = k
         # callee instances (one per callee function)
         sub: dict[Function, FunctionRTL] = {}
+        hw = hardware_names(c.name for c in f.callees())   # C++: ns_g, not _ZN2ns1gEi
         for callee in f.callees():
             inst = self.callees[callee]
             sub[callee] = inst
-            m.submodules[f"call_{callee.name}"] = inst
+            m.submodules[f"call_{hw[callee.name]}"] = inst
 
         # ---------------------------------------------------------------- datapath wires
         for pl in self.pipes.values():

