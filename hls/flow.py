@@ -235,6 +235,8 @@ def resolve_names(opts: SynthOptions, inp: LoadedInput) -> SynthOptions:
     or ambiguous ``--top`` is an error).  A ``--dataflow``/``--fp-format`` name that names
     nothing is left as given, for the checks that say so later."""
     syms = defined_functions(inp.text)
+    if inp.hir is not None:      # an IR text without (or beside) its LLVM module
+        syms += [n for n in re.findall(r"^func @([^\s(]+)", inp.hir, re.M) if n not in syms]
     top = resolve_function(opts.top, syms, "--top", inp.path)
     dataflow = tuple(resolve_lenient(d, syms, "--dataflow", inp.path) for d in opts.dataflow)
     fp = {resolve_lenient(k, syms, "--fp-format", inp.path): v for k, v in opts.fp_format.items()}
