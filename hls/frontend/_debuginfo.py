@@ -73,39 +73,36 @@ class DebugInfo:
             ref = self._ref(node[1].get("inlinedAt"))
         return None, None
 
-    def _file_of_node(self, ref: int | None) -> str | None:
+    def _difile(self, ref: int | None) -> dict | None:
+        """The fields of the DIFile that node ``ref`` is in: through its scopes (a
+        location's) or its ``file`` (any other node's)."""
         for _ in range(64):
             node = self.nodes.get(ref) if ref is not None else None
             if node is None:
                 return None
             kind, f = node
             if kind == "DIFile":
-                d = f.get("directory", '""').strip('"')
-                name = f.get("filename", '""').strip('"')
-                return name if not d or name.startswith("/") else f"{d}/{name}"
+                return f
             if kind != "DILocation" and f.get("file"):
                 ref = self._ref(f.get("file"))
             else:
                 ref = self._ref(f.get("scope"))
         return None
 
+    def _file_of_node(self, ref: int | None) -> str | None:
+        f = self._difile(ref)
+        if f is None:
+            return None
+        d = f.get("directory", '""').strip('"')
+        name = f.get("filename", '""').strip('"')
+        return name if not d or name.startswith("/") else f"{d}/{name}"
+
     def file_of(self, text: str) -> str | None:
         """The source file (as the compiler was given it) of an instruction's ``!dbg``
         location or of a define's subprogram: through the scopes to their DIFile."""
         m = _DBG_REF.search(text)
-        ref = int(m.group(1)) if m else None
-        for _ in range(64):
-            node = self.nodes.get(ref) if ref is not None else None
-            if node is None:
-                return None
-            kind, f = node
-            if kind == "DIFile":
-                return f.get("filename", '""').strip('"') or None
-            if kind != "DILocation" and f.get("file"):
-                ref = self._ref(f.get("file"))
-            else:
-                ref = self._ref(f.get("scope"))
-        return None
+        f = self._difile(int(m.group(1)) if m else None)
+        return (f.get("filename", '""').strip('"') or None) if f is not None else None
 
     def _global_var(self, global_text: str) -> dict | None:
         m = _DBG_REF.search(global_text)

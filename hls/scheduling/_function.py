@@ -49,7 +49,8 @@ def op_timing(target: Target, op: Op) -> OpTiming:
     if d.timing_width == "widest" or width == 0:
         width = max([o.width for o in op.operands] + [op.width, 1])
     cls = d.timing
-    if op.kind == "load" and op.mem is not None and op.mem.async_read:
+    lutram = op.kind in ("load", "store") and op.mem is not None and op.mem.async_read
+    if lutram and op.kind == "load":
         cls = "load_async"  # a small array in LUT RAM: the data in the issue cycle
     t = target.timing(cls, min(max(width, 1), 64))
     if cls == "load_async":
@@ -57,7 +58,7 @@ def op_timing(target: Target, op: Op) -> OpTiming:
         # read a multiplexer of their outputs (mips's 64-word ``dmem``: four, 1.8 ns of
         # multiplexer and routing after the RAM's read on ECP5)
         t = replace(t, delay_ns=round(t.delay_ns + target.port_mux_ns(-(-op.mem.depth_words // 16)), 4))
-    if op.kind in ("load", "store") and op.mem is not None and op.mem.async_read:
+    if lutram:
         t = replace(t, delay_ns=round(t.delay_ns + target.tech.lutram_route_ns, 4))
     if op.kind in ("load", "store") and op.mem is not None:
         mux = target.port_mux_ns(port_fanin(op))
