@@ -1186,6 +1186,8 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
                     entry["requested_ii"] = pl.requested_ii
                 if pl.relaxed:
                     entry["ii_relaxed_because"] = pl.relaxed
+                if pl.exit_wait:     # hls.scheduling.exit_waits
+                    entry["exit_waits_a_stage"] = True
             else:
                 body_steps = sum(fs.blocks[b].length for b in lp.blocks)
                 entry.update({"pipelined": False, "ii": None, "mii": None, "res_mii": None,

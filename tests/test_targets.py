@@ -273,6 +273,51 @@ def test_a_branch_leaves_the_controller_its_time(tmp_path, monkeypatch):
     assert min(_branch_slack(blind)) < t.tech.branch_ns
 
 
+_DIVIDE = """
+unsigned divide(unsigned x, unsigned y) {
+    unsigned q = 0, acc = y;
+    while (acc <= x) { q++; acc += y; }
+    return q;
+}
+int main(void) {
+    unsigned s = 0;
+    for (unsigned i = 1; i < 6; i++) s += divide(37 * i, i + 2);
+    return s != 78;
+}
+"""
+
+
+def test_a_late_exit_condition_leaves_through_a_stage(tmp_path):
+    """A single-stage pipelined loop leaves in the cycle its exit condition is known, so
+    the condition drives the next state as a ``condbr`` would (adi, 2mm: a loop's exit
+    compare chained after its add, then 8 ns of next-state and register-enable logic).
+    On ECP5, a condition that arrives later than ``branch_ns`` before the budget ends
+    makes the loop leave through an empty last stage (``exit_wait``): every
+    single-stage loop left leaves its condition that time, the design co-simulates, and
+    the latency the report gives is what co-simulation measures (one cycle more per
+    entry).  The generic target, without ``branch_ns``, keeps the single stage."""
+    from hls.flow import SynthOptions, synthesize
+    from hls.estimate import replay_calls
+    from hls.verify import cosim
+    src = tmp_path / "divide.c"
+    src.write_text(_DIVIDE)
+    t = get_target("ecp5")
+    res = synthesize(src, SynthOptions(top="divide", target="ecp5"))
+    lps = [lp for fs in res.schedules.values() for lp in fs.pipelines.values()]
+    assert lps and any(lp.exit_wait for lp in lps)
+    for lp in lps:
+        assert lp.stages == lp.schedule.stages + lp.exit_wait
+        if lp.stages == 1:
+            m = lp.model
+            assert lp.schedule.arrival_ns[m.id[m.cond]] + t.tech.branch_ns <= t.chain_budget_ns + 1e-9
+    r = cosim(src, "divide", tb=src, synth=res)
+    assert r.passed, r.summary()
+    assert replay_calls(res.module, res.schedules, r.stimulus) == [c.cycles for c in r.calls]
+    generic = synthesize(src, SynthOptions(top="divide"))
+    assert not any(lp.exit_wait for fs in generic.schedules.values()
+                   for lp in fs.pipelines.values())
+
+
 _SCRATCH = """
 int scratch(const int *a, int n) {
     int t[24];

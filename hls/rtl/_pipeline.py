@@ -12,6 +12,9 @@ with a single stage, when the iteration decided not to continue).  The exit edge
 the live-out values of that iteration then, so an entry with ``n`` iterations takes
 ``(n - 1) * II + depth`` cycles in the loop's state (plus at most the cycles from the
 exit condition's ready time to the end of a single-stage iteration).
+A single-stage loop whose exit condition arrives late in its cycle
+(:func:`hls.scheduling.exit_waits`, ``LoopPipeline.exit_wait``) counts an empty second
+stage: it leaves from the registered valid bits a cycle later, and its exit slot is 0.
 
 Values: an op's result is a wire at its ready time ``t + latency`` and is registered at
 the end of that cycle into a per-stage register chain ``v@k`` that shifts with the
@@ -39,7 +42,7 @@ def exit_slot(lp: LoopPipeline) -> int:
     """The slot of the last stage in which an iteration has done all its work: the loop
     leaves there, not at the end of the period.  With a single stage the exit condition
     must be known too."""
-    last = lp.depth - 1 - (lp.stages - 1) * lp.ii
+    last = max(0, lp.depth - 1 - (lp.stages - 1) * lp.ii)   # 0: an empty last stage
     if lp.stages == 1:
         cond = lp.block.terminator.operands[0]
         if isinstance(cond, Op) and cond in lp.time:

@@ -39,7 +39,7 @@ from ._modulo import (
 )
 from ._function import (BlockSchedule, FunctionSchedule, loop_directives, op_timing, port_fanin,
                         schedule_function)
-from ._pipeline import LoopModel, LoopPipeline, check_loop_schedule, schedule_loop
+from ._pipeline import LoopModel, LoopPipeline, check_loop_schedule, exit_waits, schedule_loop
 from ._profit import (
     DEFAULT_TRIPS,
     LoopCounts,
@@ -97,6 +97,7 @@ __all__ = [
     "LoopModel",
     "check_loop_schedule",
     "schedule_loop",
+    "exit_waits",
     "SOLVERS",
     "SchedEdge",
     "SchedOp",

@@ -92,6 +92,8 @@ class LoopPipeline:
     relaxed: str | None = None        # why the requested II was not met (--relax-ii)
     model: LoopModel | None = None    # the problem it solves
     schedule: ModuloSchedule | None = None  # the solver's schedule (by problem op id)
+    #: the exit waits a stage (:func:`exit_waits`): ``stages`` counts an empty last stage
+    exit_wait: bool = False
 
     @property
     def depth(self) -> int:
@@ -291,13 +293,30 @@ def schedule_loop(lp: Loop, target: Target, timing, ii: int | None = None,
     base = ms.steps[START]
     t = {op: ms.steps[i] - base for op, i in m.id.items()}
     info = ms.mii
+    wait = exit_waits(m, ms, target)
     lpipe = LoopPipeline(lp.header, lp, ms.ii, info.mii, info.res_mii, info.rec_mii,
-                         info.limiting or "", t, {op: m.latency(op) for op in m.ops}, ms.stages,
-                         method=ms.method, optimal=ms.optimal_ii, requested_ii=ii,
-                         relaxed=relaxed, model=m, schedule=ms)
+                         info.limiting or "", t, {op: m.latency(op) for op in m.ops},
+                         ms.stages + wait, method=ms.method, optimal=ms.optimal_ii,
+                         requested_ii=ii, relaxed=relaxed, model=m, schedule=ms,
+                         exit_wait=wait)
     _assign_ports(m, lpipe)
     check_loop_schedule(m, lpipe)
     return m, lpipe
+
+
+def exit_waits(m: LoopModel, ms: ModuloSchedule, target: Target) -> bool:
+    """Whether the loop's exit waits a stage: with a single stage, the controller leaves
+    the loop in the cycle its exit condition is known (``hls.rtl`` ``PipelineRTL``), so
+    the condition drives the FSM's next state, the exit edge's register writes and the
+    next loop's entry, as a ``condbr`` does.  A ``condbr`` leaves them
+    ``TechParams.branch_ns`` of the cycle (:func:`hls.scheduling.op_timing`); an exit
+    condition that arrives later than that instead leaves through an empty last stage,
+    whose controller decides from registered valid bits only: one cycle more per entry
+    of the loop, none per iteration.  Loops of several stages always leave that way."""
+    branch = target.tech.branch_ns
+    if not branch or ms.stages != 1 or m.cond is None:
+        return False
+    return ms.arrival_ns.get(m.id[m.cond], 0.0) + branch > target.chain_budget_ns + 1e-9
 
 
 def _assign_ports(m: LoopModel, lpipe: LoopPipeline) -> None:
