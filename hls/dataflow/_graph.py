@@ -97,6 +97,8 @@ class Channel:
     depth: int = 2
     why: str = ""
     forced: bool = False
+    #: an ``hls::stream`` (``MemoryObject.stream``): a FIFO, whatever else is asked
+    stream: bool = False
 
     @property
     def width(self) -> int:
