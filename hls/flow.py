@@ -339,7 +339,8 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     if opts.axis and not alveo:
         raise HLSError(f"axis interfaces need an Alveo target (--target alveo), not "
                        f"'{target.name}'")
-    for arg in opts.axis:
+    axis = list(opts.axis) + (stream_args(module, opts) if alveo else [])
+    for arg in axis:
         check_stream_arg(module, arg)
     if target.tech.ram_single_writer:
         two = two_writers(module, schedules)
@@ -365,7 +366,7 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     axi = None
     try:
         if alveo:
-            top_rtl = AlveoTop(rtl, iface, opts.m_axi, axis=opts.axis,
+            top_rtl = AlveoTop(rtl, iface, opts.m_axi, axis=axis,
                                data_width=opts.axi_data_width, line_beats=opts.axi_line_beats,
                                prefetch=opts.axi_prefetch)
             iface = top_rtl.interface          # stream arguments marked
@@ -1056,6 +1057,15 @@ def _check_loop_directives(module: Module, dirs) -> None:
                            f"(loops: {have})", dirs.source, None)
 
 
+def stream_args(module: Module, opts: SynthOptions) -> list[str]:
+    """The ``hls::stream`` arguments of the top (``MemoryObject.stream``) that no
+    ``--interface`` names: AXI4-Stream interfaces on Alveo targets."""
+    named = set(opts.axis) | set(opts.m_axi)
+    return [p.name for p in module.top.ptr_params
+            if p.mem.stream and p.index >= 0 and p.name not in named
+            and str(p.index) not in named]
+
+
 def check_stream_arg(module: Module, arg: str) -> None:
     """``--interface ARG=axis``: ARG (a pointer argument's name or position) must be
     accessed as one in-order stream (:func:`hls.analysis.stream_order_problem`)."""
@@ -1066,8 +1076,10 @@ def check_stream_arg(module: Module, arg: str) -> None:
     why = stream_order_problem(f, pp.mem)
     if why is not None:
         loc = pp.mem.loc
-        raise HLSError(f"argument '{pp.name}' of {f.name} cannot be an AXI4-Stream "
-                       f"(--interface {arg}=axis): {why}",
+        what = "hls::stream argument" if pp.mem.stream else "argument"
+        how = "on --target alveo" if pp.mem.stream else f"(--interface {arg}=axis)"
+        raise HLSError(f"{what} '{pp.name}' of {f.name} cannot be an AXI4-Stream "
+                       f"{how}: {why}",
                        loc.file if loc else None, loc.line if loc else None)
 
 

@@ -24,7 +24,7 @@ from ..ir import parse_module as parse_ir_text
 from ..toolchain import compile_c_to_ll, is_cxx
 from ._source import source_view
 from ._streams import (PLACEHOLDER_ELEMENTS, STREAM_PREFIX, is_stream_function, lower_streams,
-                       mark_streams, stream_cleanup)
+                       mark_streams, reachable, stream_cleanup)
 from ._translate import AddressTakenGrew, Translator
 
 _initialised = False
@@ -502,8 +502,9 @@ def _translate_streams(mod, text: str, top: str, inp, options, paths, regions):
     then with arrays of those sizes."""
     elements: dict = {}
     depth = dict(options.depth)
+    design = reachable(mod, top)
     for attempt in range(2):
-        low, info = lower_streams(text, elements, regions)
+        low, info = lower_streams(text, elements, regions, design)
         if info.problems:       # at the line of the canonicalised IR's instruction
             fn, ins, msg = info.problems[0]
             tr = Translator(mod, text, inp.path, {"depth": options.depth, "paths": paths}, {})

@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["PLACEHOLDER_ELEMENTS", "STREAM_PREFIX", "StreamInfo", "is_stream_function", "lower_streams"]
+__all__ = ["PLACEHOLDER_ELEMENTS", "STREAM_PREFIX", "StreamInfo", "is_stream_function",
+           "lower_streams", "mark_streams", "reachable", "stream_cleanup"]
 
 STREAM_PREFIX = "__pyhls_stream_"
 #: elements of a stream's array before its count is known (the first translation)
@@ -91,10 +92,34 @@ def _dbg(rest: str) -> str:
     return m.group(0) if m else ""
 
 
-def lower_streams(text: str, elements: dict | None = None, regions=()) -> tuple[str, StreamInfo]:
+def reachable(mod, top: str) -> set[str]:
+    """The functions ``top`` calls, directly or not (and ``top``): the design, not the
+    testbench beside it."""
+    seen, work = set(), [top]
+    while work:
+        name = work.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            f = mod.get_function(name)
+        except NameError:
+            continue
+        for b in f.blocks:
+            for ins in b.instructions:
+                if ins.opcode == "call":
+                    callee = list(ins.operands)[-1]
+                    if callee.name and not callee.name.startswith("llvm."):
+                        work.append(callee.name)
+    return seen
+
+
+def lower_streams(text: str, elements: dict | None = None, regions=(),
+                  design=None) -> tuple[str, StreamInfo]:
     """The LLVM IR ``text`` with its stream calls lowered (module docstring), and what
     was found.  ``elements``: (function, local stream) -> elements its array holds
-    (default :data:`PLACEHOLDER_ELEMENTS` until the counts are known)."""
+    (default :data:`PLACEHOLDER_ELEMENTS` until the counts are known); ``design``: the
+    functions to lower (default all; :func:`reachable` from the top)."""
     elements = elements or {}
     info = StreamInfo()
     lines = text.split("\n")
@@ -113,7 +138,8 @@ def lower_streams(text: str, elements: dict | None = None, regions=()) -> tuple[
             j += 1
         body = lines[i + 1:j]
         params = {_value(a).lstrip("%") for a in _split_args(m.group(2)) if a}
-        if is_stream_function(fname) or not any(STREAM_PREFIX in b for b in body):
+        if (is_stream_function(fname) or (design is not None and fname not in design)
+                or not any(STREAM_PREFIX in b for b in body)):
             out.extend(lines[i:j + 1])
             i = j + 1
             continue
@@ -272,6 +298,12 @@ def mark_streams(module, info: StreamInfo, top: str, given=frozenset()) -> dict:
             m.stream = True
         n = _most(*_counts(f, pp.mem))
         need[(fn, name)] = n
+        if fn == top and info.use.get((fn, name)) == "rw":
+            loc = pp.mem.loc or f.loc
+            raise UnsupportedError(
+                f"hls::stream argument '{name}' of {f.name} is both read and written: a "
+                f"stream argument of the top is an input or an output",
+                loc.file if loc else None, loc.line if loc else None)
         if fn == top and n is None and name not in given:
             loc = pp.mem.loc or f.loc
             raise UnsupportedError(
