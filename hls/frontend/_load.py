@@ -517,12 +517,25 @@ def _translate_streams(mod, text: str, top: str, inp, options, paths, regions):
                 depth[name] = PLACEHOLDER_ELEMENTS
         module, tr = _translate(mod2, str(mod2), top, inp,
                                 dataclasses.replace(options, depth=depth), {}, paths)
-        need = mark_streams(module, info, top, set(options.depth))
+        need = mark_streams(module, info, top, set(options.depth),
+                            _stream_lines(inp, info))
         elements = {k: max(n, 1) for k, n in need.items() if k in info.locals}
         for (fn, name), n in need.items():
             if fn == top and (fn, name) in info.params and name not in options.depth:
                 depth[name] = max(n, 1)
     return module, tr
+
+
+def _stream_lines(inp, info) -> dict:
+    """(function, local stream) -> (file, line) of its declaration, from the source view."""
+    out = {}
+    for (fn, name) in info.locals:
+        for path, view in (getattr(inp, "sources", None) or {}).items():
+            fv = view.functions.get(fn)
+            var = fv.variables.get(name) if fv is not None else None
+            if var is not None and var.line:
+                out[(fn, name)] = (fv.file or path, var.line)
+    return out
 
 
 def declared_depths(inp: LoadedInput, top: str) -> dict[str, int]:

@@ -92,6 +92,49 @@ def _dbg(rest: str) -> str:
     return m.group(0) if m else ""
 
 
+def _stream_params(lines: list[str]) -> dict:
+    """Per function, the positions of its parameters that are streams: read or written
+    by its stream calls, or passed on to another function's stream parameter."""
+    params: dict = {}
+    uses: dict = {}          # function -> [(callee, [argument values])]
+    fname = None
+    for line in lines:
+        m = _DEFINE.match(line)
+        if m:
+            fname = m.group(1).strip('"')
+            params[fname] = [_value(a).lstrip("%") for a in _split_args(m.group(2)) if a]
+            uses[fname] = []
+            continue
+        if fname is None:
+            continue
+        if line == "}":
+            fname = None
+            continue
+        c = _CALL.match(line)
+        if c:
+            args = _split_args(c.group(4))
+            if args and c.group(3) not in ("init", "fini"):
+                uses[fname].append((STREAM_PREFIX, [_value(args[0]).lstrip("%")]))
+            continue
+        oc = _OTHER_CALL.search(line)
+        if oc and not oc.group(1).startswith("llvm."):
+            uses[fname].append((oc.group(1).strip('"'),
+                                [_value(a).lstrip("%") for a in _split_args(oc.group(2))]))
+    out: dict = {f: set() for f in params}
+    changed = True
+    while changed:
+        changed = False
+        for f, us in uses.items():
+            for callee, vals in us:
+                for i, v in enumerate(vals):
+                    if callee != STREAM_PREFIX and i not in out.get(callee, ()):
+                        continue
+                    if v in params[f] and params[f].index(v) not in out[f]:
+                        out[f].add(params[f].index(v))
+                        changed = True
+    return out
+
+
 def reachable(mod, top: str) -> set[str]:
     """The functions ``top`` calls, directly or not (and ``top``): the design, not the
     testbench beside it."""
@@ -123,6 +166,7 @@ def lower_streams(text: str, elements: dict | None = None, regions=(),
     elements = elements or {}
     info = StreamInfo()
     lines = text.split("\n")
+    passes = _stream_params(lines)
     out: list[str] = []
     i = 0
     n = 0
@@ -138,8 +182,7 @@ def lower_streams(text: str, elements: dict | None = None, regions=(),
             j += 1
         body = lines[i + 1:j]
         params = {_value(a).lstrip("%") for a in _split_args(m.group(2)) if a}
-        if (is_stream_function(fname) or (design is not None and fname not in design)
-                or not any(STREAM_PREFIX in b for b in body)):
+        if is_stream_function(fname) or (design is not None and fname not in design):
             out.extend(lines[i:j + 1])
             i = j + 1
             continue
@@ -161,6 +204,13 @@ def lower_streams(text: str, elements: dict | None = None, regions=(),
                 size = int(_value(args[2])) if len(args) > 2 and _value(args[2]).isdigit() else 0
                 objects[qn] = size
                 continue
+            if what in ("readn", "writen"):
+                size = _value(args[2]) if len(args) > 2 else "?"
+                info.problems.append((fname, b, (
+                    f"an hls::stream of {size}-byte elements: pyhls synthesises streams "
+                    "of elements of 1, 2, 4 or 8 bytes")))
+                new_body.append(b)
+                continue
             if what == "fini":
                 continue
             mm = re.fullmatch(r"(read|write)([1248])", what)
@@ -168,8 +218,6 @@ def lower_streams(text: str, elements: dict | None = None, regions=(),
                 msg = {"empty": "hls::stream::empty() has no hardware meaning in pyhls (a "
                                 "task reads a stream's elements in order, waiting for each)",
                        "size": "hls::stream::size() has no hardware meaning in pyhls",
-                       "readn": "a stream of elements that are not 1, 2, 4 or 8 bytes",
-                       "writen": "a stream of elements that are not 1, 2, 4 or 8 bytes",
                        }.get(what, f"the stream operation '{what}'")
                 info.problems.append((fname, b, msg))
                 new_body.append(b)
@@ -209,20 +257,20 @@ def lower_streams(text: str, elements: dict | None = None, regions=(),
                 new_body[k2] = (f"{a.group(1)}{a.group(2)} = alloca [{count} x i{8 * size}]"
                                 f"{a.group(4) or ''}{a.group(5) or ''}")
         # a stream passed on to another function: a task of a region only
-        streams = set(objects) | accessed | {p for (f, p) in info.params if f == fname}
         for b in new_body:
             oc = _OTHER_CALL.search(b)
             if not oc or oc.group(1).startswith(("llvm.", STREAM_PREFIX)):
                 continue
+            callee = oc.group(1).strip('"')
             passed = [_value(a).lstrip("%") for a in _split_args(oc.group(2))]
-            hit = [p for p in passed if p in streams]
+            hit = [p for i, p in enumerate(passed) if i in passes.get(callee, ())]
             if hit and (fname not in regions or set(hit) & accessed):
                 info.problems.append((fname, b, (
-                    "passing an hls::stream to another function that is not inlined "
-                    "outside a dataflow region (each function reads and writes a stream "
-                    "from its own positions, so one stream belongs to one reader and "
-                    "one writer: make it a task of a #pragma HLS dataflow region, or "
-                    "let it be inlined)")))
+                    f"an hls::stream passed to {callee}, which is not inlined, outside "
+                    "the tasks of a dataflow region: each function reads and writes a "
+                    "stream from its own position 0, so a stream has one reader and one "
+                    "writer (make them tasks of a #pragma HLS dataflow region, or let "
+                    "the function be inlined)")))
         # the positions, at the entry
         head = []
         for cnt in counters.values():
@@ -279,13 +327,15 @@ def _most(*ns):
     return None if any(n is None for n in ns) else max(ns, default=0)
 
 
-def mark_streams(module, info: StreamInfo, top: str, given=frozenset()) -> dict:
+def mark_streams(module, info: StreamInfo, top: str, given=frozenset(),
+                 lines=None) -> dict:
     """Flag the memories of ``module`` that are streams (``MemoryObject.stream``) and
     return the elements each needs per call: (function, stream) -> count (the most any
     function reads or writes).  A count that is not a constant is an error (a stream
-    argument of the top named in ``given``, an explicit ``--depth``, needs none)."""
+    argument of the top named in ``given``, an explicit ``--depth``, needs none).
+    ``lines``: (function, local stream) -> (file, line) of its declaration."""
     from ..errors import UnsupportedError
-    from ..ir import MemoryObject
+    from ..ir import Loc, MemoryObject
     from ._translate import sanitize_name
     byname = {f.name: f for f in module.functions}
     need: dict = {}
@@ -320,6 +370,8 @@ def mark_streams(module, info: StreamInfo, top: str, given=frozenset()) -> dict:
         if mem is None:
             continue
         mem.stream = True
+        if (lines or {}).get((fn, name)):
+            mem.loc = Loc(*lines[(fn, name)])          # the declaration's line
         ns = list(_counts(f, mem))
         for op in f.ops():
             if op.kind == "call":
