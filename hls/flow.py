@@ -531,8 +531,11 @@ def dataflow_streams(module: Module, dirs=None, target: Target | None = None,
     loops automatic unrolling leaves rolled (an unrolled loop moves several elements per
     cycle, not one stream): those a ``[[channel]]`` directive makes FIFOs (``kind =
     "fifo"`` or a ``depth``), and with ``all_useful`` every one whose FIFO would overlap
-    its producer and consumer (:func:`plan_unrolling` weighs that against unrolling)."""
-    out = set()
+    its producer and consumer (:func:`plan_unrolling` weighs that against unrolling).
+    Every ``hls::stream`` (``MemoryObject.stream``) is one of them: a stream moves one
+    element per cycle, as its in-order proofs (FIFO channels, AXI4-Stream) expect."""
+    out = {m for f in module.functions for m in list(f.memories)
+           + [p.mem for p in f.ptr_params] if m.stream}
     byname = {f.name: f for f in module.functions}
     for name in module.dataflow:
         f = byname.get(name)
@@ -1066,6 +1069,21 @@ def stream_args(module: Module, opts: SynthOptions) -> list[str]:
             and str(p.index) not in named]
 
 
+def _region_task_of(module: Module, f, mem):
+    """(callee, its memory) of the one call of the dataflow region ``f`` that receives
+    its argument ``mem`` (at offset 0, ``f`` accessing it no other way), or None."""
+    if f.name not in module.dataflow:
+        return None
+    calls = [(op, pp) for op in f.ops() if op.kind == "call"
+             for pp, m, off in op.call_ptr_args() if m is mem
+             and getattr(off, "value", None) == 0]
+    direct = any(op.kind in ("load", "store") and op.mem is mem for op in f.ops())
+    if len(calls) != 1 or direct:
+        return None
+    op, pp = calls[0]
+    return op.attrs["callee"], pp.mem
+
+
 def check_stream_arg(module: Module, arg: str) -> None:
     """``--interface ARG=axis``: ARG (a pointer argument's name or position) must be
     accessed as one in-order stream (:func:`hls.analysis.stream_order_problem`)."""
@@ -1074,6 +1092,9 @@ def check_stream_arg(module: Module, arg: str) -> None:
     if pp is None:
         return      # not a pointer argument: AlveoTop reports it with the candidates
     why = stream_order_problem(f, pp.mem)
+    task = _region_task_of(module, f, pp.mem)
+    if task is not None:        # a dataflow region's port read or written by one task
+        why = stream_order_problem(*task)
     if why is not None:
         loc = pp.mem.loc
         what = "hls::stream argument" if pp.mem.stream else "argument"

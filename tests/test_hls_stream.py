@@ -59,17 +59,32 @@ def test_stream_arguments_of_the_top(tmp_path, capsys):
     assert "PASSED" in so
 
 
-def test_stream_arguments_alveo_axis(tmp_path, capsys):
-    """On --target alveo the stream arguments are AXI4-Stream interfaces (cocotb)."""
+def test_stream_ports_of_a_region(tmp_path, capsys):
+    """The Vitis pattern: stream arguments read and written by the tasks of a dataflow
+    region, a stream channel between them."""
+    k = CXX / "stream_ports.cpp"
+    rc, so, err = _run(["cosim", k, "--top", "stream_ports", "--tb", k, "-o", tmp_path / "a"],
+                       capsys)
+    assert rc == 0, err
+    assert "co-simulation of stream_ports: 2 call(s)" in so and "PASSED" in so
+    r = json.loads((tmp_path / "a" / "report.json").read_text())
+    assert [(c["name"], c["kind"]) for c in r["dataflow"]["channels"]] == [("mid", "fifo")]
+    assert [(p["name"], p["direction"]) for p in r["dataflow"]["ports"]] == [
+        ("in", "in"), ("out", "out")]
+
+
+def test_stream_ports_alveo_axis(tmp_path, capsys):
+    """On --target alveo the region's stream arguments are AXI4-Stream interfaces (cocotb,
+    random stalls)."""
     need_cocotb()
-    k = CXX / "stream_args.cpp"
-    rc, so, err = _run(["cosim", k, "--top", "stream_scale", "--tb", k, "--target", "alveo",
+    k = CXX / "stream_ports.cpp"
+    rc, so, err = _run(["cosim", k, "--top", "stream_ports", "--tb", k, "--target", "alveo",
                         "-o", tmp_path / "a"], capsys)
     assert rc == 0, err
     assert "PASSED" in so
     r = json.loads((tmp_path / "a" / "report.json").read_text())
     assert [(s["name"], s["direction"], s["data_width"]) for s in r["axi"]["streams"]] == [
-        ("in", "in", 32), ("out", "out", 64)]
+        ("in", "in", 32), ("out", "out", 32)]
 
 
 def test_reading_an_empty_stream_is_reported(tmp_path, capsys, monkeypatch):

@@ -48,7 +48,8 @@ def is_stream_function(name: str) -> bool:
 @dataclass
 class StreamInfo:
     """What :func:`lower_streams` found: per function, its streams (an ``alloca`` of the
-    function, or one of its pointer parameters) with their element size in bytes, and
+    function, or one of its pointer parameters) with their element size in bytes (0:
+    a parameter only passed on), and
     the problems that make the design unbuildable (function, instruction, message)."""
 
     #: (function, LLVM value name without '%') -> element bytes
@@ -181,11 +182,14 @@ def lower_streams(text: str, elements: dict | None = None, regions=(),
         while j < len(lines) and lines[j] != "}":
             j += 1
         body = lines[i + 1:j]
-        params = {_value(a).lstrip("%") for a in _split_args(m.group(2)) if a}
+        order = [_value(a).lstrip("%") for a in _split_args(m.group(2)) if a]
+        params = set(order)
         if is_stream_function(fname) or (design is not None and fname not in design):
             out.extend(lines[i:j + 1])
             i = j + 1
             continue
+        for k in sorted(passes.get(fname, ())):     # its stream parameters, used or passed
+            info.params.setdefault((fname, order[k]), 0)
         counters: dict[tuple[str, str], str] = {}
         new_body: list[str] = []
         accessed: set[str] = set()
@@ -323,6 +327,19 @@ def _counts(func, mem) -> tuple:
     return r, w
 
 
+def _passed_counts(func, mem) -> list:
+    """The reads and writes of ``mem`` by the functions ``func`` passes it to (the tasks
+    of a region), whose parameters are flagged streams too."""
+    out = []
+    for op in func.ops():
+        if op.kind == "call":
+            for pp, m, _off in op.call_ptr_args():
+                if m is mem:
+                    out += list(_counts(op.attrs["callee"], pp.mem))
+                    pp.mem.stream = True
+    return out
+
+
 def _most(*ns):
     return None if any(n is None for n in ns) else max(ns, default=0)
 
@@ -346,7 +363,7 @@ def mark_streams(module, info: StreamInfo, top: str, given=frozenset(),
             continue
         for m in [pp.mem] + list(pp.banks):
             m.stream = True
-        n = _most(*_counts(f, pp.mem))
+        n = _most(*_counts(f, pp.mem), *_passed_counts(f, pp.mem))
         need[(fn, name)] = n
         if fn == top and info.use.get((fn, name)) == "rw":
             loc = pp.mem.loc or f.loc
@@ -372,14 +389,7 @@ def mark_streams(module, info: StreamInfo, top: str, given=frozenset(),
         mem.stream = True
         if (lines or {}).get((fn, name)):
             mem.loc = Loc(*lines[(fn, name)])          # the declaration's line
-        ns = list(_counts(f, mem))
-        for op in f.ops():
-            if op.kind == "call":
-                for pp, m, _off in op.call_ptr_args():
-                    if m is mem:
-                        ns += list(_counts(op.attrs["callee"], pp.mem))
-                        pp.mem.stream = True
-        n = _most(*ns)
+        n = _most(*_counts(f, mem), *_passed_counts(f, mem))
         if n is None:
             loc = mem.loc or f.loc
             raise UnsupportedError(
