@@ -1071,8 +1071,9 @@ def stream_args(module: Module, opts: SynthOptions) -> list[str]:
 
 def _region_task_of(module: Module, f, mem):
     """(callee, its memory) of the one call of the dataflow region ``f`` that receives
-    its argument ``mem`` (at offset 0, ``f`` accessing it no other way), or None."""
-    if f.name not in module.dataflow:
+    its argument ``mem`` (at offset 0, ``f`` accessing it no other way, one frame per
+    call), or None."""
+    if f.name not in module.dataflow or find_loops(f):     # (a frames loop re-reads it)
         return None
     calls = [(op, pp) for op in f.ops() if op.kind == "call"
              for pp, m, off in op.call_ptr_args() if m is mem
