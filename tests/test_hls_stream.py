@@ -44,6 +44,48 @@ def test_stream_channels_of_a_dataflow_region(tmp_path, capsys):
     assert p["applied"] and (p["channel"], p["depth"]) == ("raw", 4)
 
 
+def test_stream_channel_in_a_frames_loop(tmp_path, capsys, monkeypatch):
+    """A region looping over frames: each frame's tasks write and read the stream from
+    its first element again, as the queue does when each frame moves all it writes."""
+    monkeypatch.chdir(tmp_path)
+    Path("fr.cpp").write_text("""#include <hls_stream.h>
+#define N 8
+static void a(const int *in, hls::stream<int> &s) { for (int i = 0; i < N; i++) s.write(in[i] * 5); }
+static void b(hls::stream<int> &s, int *out) { for (int i = 0; i < N; i++) out[i] = s.read() - 1; }
+void fr(const int in[4 * N], int out[4 * N]) {
+#pragma HLS dataflow
+    hls::stream<int> s("s");
+    for (int f = 0; f < 4; f++) {
+        a(in + f * N, s);
+        b(s, out + f * N);
+    }
+}
+int main() {
+    int in[4 * N], out[4 * N];
+    for (int i = 0; i < 4 * N; i++) in[i] = i * 3 - 11;
+    fr(in, out);
+    int bad = 0;
+    for (int i = 0; i < 4 * N; i++) bad += out[i] != (i * 3 - 11) * 5 - 1;
+    return bad;
+}
+""")
+    rc, so, err = _run(["cosim", "fr.cpp", "--top", "fr", "--tb", "fr.cpp", "-o", "o"], capsys)
+    assert rc == 0, err
+    r = json.loads(Path("o/report.json").read_text())
+    assert r["dataflow"]["frames"] == 4
+    assert [(c["name"], c["kind"]) for c in r["dataflow"]["channels"]] == [("s", "fifo")]
+
+
+def test_stream_memories_in_the_ir_text():
+    """The IR text marks stream memories and reads them back."""
+    from hls.flow import SynthOptions, ir_module
+    from hls.ir import parse_module, print_module
+    k = CXX / "stream_dataflow.cpp"
+    text = print_module(ir_module(k, SynthOptions(top="stream_dataflow"), "frontend"))
+    assert re.search(r"^memory &\S+ local word=4 depth=48 .*\bstream\b", text, re.M), text
+    assert print_module(parse_module(text)) == text
+
+
 def test_stream_arguments_of_the_top(tmp_path, capsys):
     """hls::stream arguments on the generic target: each call sees the elements waiting
     in the testbench's input queue and appends to its output queue; random stimulus
