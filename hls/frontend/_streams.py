@@ -381,7 +381,7 @@ def mark_streams(module, info: StreamInfo, top: str, given=frozenset(),
         f = byname.get(fn)
         if f is None:
             continue
-        want = f.name and sanitize_name(name)
+        want = sanitize_name(name)
         mem: MemoryObject | None = next(
             (m for m in f.memories if m.kind == "local" and m.name.endswith("_" + want)), None)
         if mem is None:
