@@ -85,6 +85,8 @@ class ChannelDirective:
     name: str
     kind: str | None = None     # fifo | pipo
     depth: int | None = None
+    #: (file, line) of the ``#pragma HLS stream`` it comes from (messages); () for a file's
+    origin: tuple = ()
 
 
 _CHANNEL_KEYS = {"function", "name", "kind", "depth"}
@@ -279,8 +281,6 @@ def _array_entry(e, where: str, path: str) -> ArrayDirective:
 _IGNORED = {
     "interface": "ports follow from the arguments (BRAM-style memory ports and ap_ctrl_hs; "
                  "AXI with --target alveo and --interface ARG=m_axi|axis)",
-    "stream": "channels between dataflow tasks are chosen by pyhls (FIFO where both ends "
-              "are in order; [[channel]] directives set kind and depth)",
     "loop_flatten": "loop nests are not flattened",
     "array_reshape": "arrays are not reshaped (array_partition splits them into banks)",
     "latency": "latency constraints are not supported",
@@ -291,7 +291,8 @@ _IGNORED = {
     "allocation": "unit limits are given with --max-units",
     "top": "the top function is given with --top",
 }
-_MAPPED = ("pipeline", "unroll", "loop_tripcount", "array_partition", "inline", "dataflow")
+_MAPPED = ("pipeline", "unroll", "loop_tripcount", "array_partition", "inline", "dataflow",
+           "stream")
 
 
 @dataclass
@@ -370,6 +371,7 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
                            if id(lp) in copies}
     loops: list[LoopDirective] = []
     arrays: list[ArrayDirective] = []
+    channels: list[ChannelDirective] = []
     uses: list[PragmaUse] = []
     own_unroll = {id(p.loop) for p in pragmas if p.name == "unroll" and p.loop is not None}
     templates = {n for v in views.values() for n in getattr(v, "templates", ())}
@@ -379,7 +381,7 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
         words, opts = pragma_options(p)
         if p.name in _MAPPED and p.function is not None:
             key = (p.function, id(p.loop), p.name,
-                   opts.get("variable") if p.name == "array_partition" else None)
+                   opts.get("variable") if p.name in ("array_partition", "stream") else None)
             if key in seen:
                 raise _perr(p, f"a second {p.name} pragma for the same "
                             f"{'array' if key[3] else 'loop' if p.loop else 'function'} "
@@ -491,6 +493,10 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
         if p.name == "array_partition":
             arrays.extend(_array_pragma(p, words, opts, views, hw, entry, module))
             continue
+        if p.name == "stream":
+            channels.extend(_stream_pragma(p, words, opts, views, hw, entry,
+                                           set(regions) | set(module.dataflow)))
+            continue
         if p.loop is not None:      # inline and dataflow are function-level
             why = (f"{p.name} in a loop body is not supported: give it in the function "
                    "body")
@@ -514,7 +520,7 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
                                                 "own (noinline, or a dataflow task)")
                 _pwarn(p, f"ignored: {entry['why']}")
     pdirs = Directives(loops=loops, arrays=arrays, source=dirs.source if dirs else "",
-                       dataflow=[r for r in regions if r in hw])
+                       dataflow=[r for r in regions if r in hw], channels=channels)
     _check_conflicts(module, pdirs, dirs)
     if dirs is None:
         return pdirs, uses
@@ -522,7 +528,8 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
     return Directives(loops=loops + dirs.loops, arrays=arrays + dirs.arrays,
                       source=dirs.source,
                       dataflow=list(dict.fromkeys(dirs.dataflow + pdirs.dataflow)),
-                      dataflow_entries=dirs.dataflow_entries, channels=dirs.channels), uses
+                      dataflow_entries=dirs.dataflow_entries,
+                      channels=channels + dirs.channels), uses
 
 
 def _nested(views, loop) -> list:
@@ -593,6 +600,61 @@ def _array_pragma(p, words, opts, views, hw, entry, module) -> list[ArrayDirecti
     hw_name = next((c for c in (name, f"{p.function}.{name}")
                     if _find_array(module, hw[func], c) is not None), name)
     return [ArrayDirective(func, hw_name, kind, factor, origin=_where(p))]
+
+
+def _stream_pragma(p, words, opts, views, hw, entry, regions) -> list[ChannelDirective]:
+    """``stream variable=X [depth=N] [type=fifo]``: the channel X of a dataflow region
+    (an ``hls::stream`` or an array passed from one task to the next) is a FIFO of N
+    elements."""
+    name = opts.get("variable")
+    if not name:
+        raise _perr(p, "give the stream with variable=NAME")
+    kind = opts.get("type", "fifo").lower()
+    if kind != "fifo":
+        raise _perr(p, f"type={kind}: pyhls builds a stream pragma's channel as a FIFO "
+                    "(type=fifo; a [[channel]] directive kind = \"pipo\" asks for a PIPO)")
+    unknown = sorted(set(opts) - {"variable", "depth", "type", "off"}) + [
+        w for w in words if w != "off"]
+    if unknown:
+        _pwarn(p, f"option(s) {', '.join(unknown)} ignored")
+    depth = _count(p, "depth", opts["depth"], 1) if "depth" in opts else None
+    view = next(v for v in views.values() if p in v.pragmas)
+    fn = view.functions[p.function]
+    var = fn.param(name) or fn.variables.get(name)
+    if var is None:
+        known = [q.name for q in fn.params] + list(fn.variables)
+        raise _perr(p, f"{p.function} has no variable '{name}' (its variables and "
+                    f"arguments: {', '.join(known) or 'none'})")
+    if "hls::stream" not in var.type and not var.is_array:
+        raise _perr(p, f"'{name}' is neither an hls::stream nor an array (it is {var.type})")
+    if fn.param(name) is not None:
+        why = ("a stream argument is an interface of its function (AXI4-Stream on Alveo, "
+               "a port elsewhere), not a channel: give the depth where the stream is "
+               "declared")
+        entry.update(applied=False, why=why)
+        _pwarn(p, f"ignored: {why}")
+        return []
+    f = hw.get(p.function)
+    if f is None or p.function not in regions:
+        why = (f"'{name}' is local to {p.function}, which is not a dataflow region: "
+               "it is an array of its elements, not a channel between tasks")
+        entry.update(applied=False, why=why)
+        _pwarn(p, f"ignored: {why}")
+        return []
+    from .dataflow._graph import _array_name
+    from .frontend._translate import sanitize_name
+    mem = next((m for m in f.memories if m.kind == "local"
+                and m.name.endswith("_" + sanitize_name(name))), None)
+    if mem is None:
+        why = f"'{name}' is not in the hardware (no task uses it)"
+        entry.update(applied=False, why=why)
+        _pwarn(p, f"ignored: {why}")
+        return []
+    channel = _array_name(mem, f)
+    entry.update(applied=True, variable=name, channel=channel, kind="fifo")
+    if depth is not None:
+        entry["depth"] = depth
+    return [ChannelDirective(p.function, channel, "fifo", depth, origin=_where(p))]
 
 
 def _check_conflicts(module, pdirs: Directives, dirs: Directives | None) -> None:

@@ -339,7 +339,8 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     if opts.axis and not alveo:
         raise HLSError(f"axis interfaces need an Alveo target (--target alveo), not "
                        f"'{target.name}'")
-    for arg in opts.axis:
+    axis = list(opts.axis) + (stream_args(module, opts) if alveo else [])
+    for arg in axis:
         check_stream_arg(module, arg)
     if target.tech.ram_single_writer:
         two = two_writers(module, schedules)
@@ -365,7 +366,7 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     axi = None
     try:
         if alveo:
-            top_rtl = AlveoTop(rtl, iface, opts.m_axi, axis=opts.axis,
+            top_rtl = AlveoTop(rtl, iface, opts.m_axi, axis=axis,
                                data_width=opts.axi_data_width, line_beats=opts.axi_line_beats,
                                prefetch=opts.axi_prefetch)
             iface = top_rtl.interface          # stream arguments marked
@@ -530,8 +531,11 @@ def dataflow_streams(module: Module, dirs=None, target: Target | None = None,
     loops automatic unrolling leaves rolled (an unrolled loop moves several elements per
     cycle, not one stream): those a ``[[channel]]`` directive makes FIFOs (``kind =
     "fifo"`` or a ``depth``), and with ``all_useful`` every one whose FIFO would overlap
-    its producer and consumer (:func:`plan_unrolling` weighs that against unrolling)."""
-    out = set()
+    its producer and consumer (:func:`plan_unrolling` weighs that against unrolling).
+    Every ``hls::stream`` (``MemoryObject.stream``) is one of them: a stream moves one
+    element per cycle, as its in-order proofs (FIFO channels, AXI4-Stream) expect."""
+    out = {m for f in module.functions for m in list(f.memories)
+           + [p.mem for p in f.ptr_params] if m.stream}
     byname = {f.name: f for f in module.functions}
     for name in module.dataflow:
         f = byname.get(name)
@@ -1056,6 +1060,31 @@ def _check_loop_directives(module: Module, dirs) -> None:
                            f"(loops: {have})", dirs.source, None)
 
 
+def stream_args(module: Module, opts: SynthOptions) -> list[str]:
+    """The ``hls::stream`` arguments of the top (``MemoryObject.stream``) that no
+    ``--interface`` names: AXI4-Stream interfaces on Alveo targets."""
+    named = set(opts.axis) | set(opts.m_axi)
+    return [p.name for p in module.top.ptr_params
+            if p.mem.stream and p.index >= 0 and p.name not in named
+            and str(p.index) not in named]
+
+
+def _region_task_of(module: Module, f, mem):
+    """(callee, its memory) of the one call of the dataflow region ``f`` that receives
+    its argument ``mem`` (at offset 0, ``f`` accessing it no other way, one frame per
+    call), or None."""
+    if f.name not in module.dataflow or find_loops(f):     # (a frames loop re-reads it)
+        return None
+    calls = [(op, pp) for op in f.ops() if op.kind == "call"
+             for pp, m, off in op.call_ptr_args() if m is mem
+             and getattr(off, "value", None) == 0]
+    direct = any(op.kind in ("load", "store") and op.mem is mem for op in f.ops())
+    if len(calls) != 1 or direct:
+        return None
+    op, pp = calls[0]
+    return op.attrs["callee"], pp.mem
+
+
 def check_stream_arg(module: Module, arg: str) -> None:
     """``--interface ARG=axis``: ARG (a pointer argument's name or position) must be
     accessed as one in-order stream (:func:`hls.analysis.stream_order_problem`)."""
@@ -1064,10 +1093,15 @@ def check_stream_arg(module: Module, arg: str) -> None:
     if pp is None:
         return      # not a pointer argument: AlveoTop reports it with the candidates
     why = stream_order_problem(f, pp.mem)
+    task = _region_task_of(module, f, pp.mem)
+    if task is not None:        # a dataflow region's port read or written by one task
+        why = stream_order_problem(*task)
     if why is not None:
         loc = pp.mem.loc
-        raise HLSError(f"argument '{pp.name}' of {f.name} cannot be an AXI4-Stream "
-                       f"(--interface {arg}=axis): {why}",
+        what = "hls::stream argument" if pp.mem.stream else "argument"
+        how = "on --target alveo" if pp.mem.stream else f"(--interface {arg}=axis)"
+        raise HLSError(f"{what} '{pp.name}' of {f.name} cannot be an AXI4-Stream "
+                       f"{how}: {why}",
                        loc.file if loc else None, loc.line if loc else None)
 
 

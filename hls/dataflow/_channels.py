@@ -309,10 +309,12 @@ def choose_channels(g: TaskGraph, directives=None, schedules=None) -> None:
     names = {c.name for c in g.channels}
     for name, d in asked.items():
         if name not in names:
-            raise DataflowError(f"[[channel]] names '{name}', which is not a channel of "
+            what = "#pragma HLS stream" if d.origin else "[[channel]]"
+            raise DataflowError(f"{what} names '{name}', which is not a channel of "
                                 f"dataflow region @{g.func.name} (its channels: "
                                 f"{', '.join(sorted(names)) or 'none'})",
-                                directives.source, None)
+                                *(d.origin or (directives.source, None)))
+    _check_stream_memories(g)
     G = task_graph_nx(g)
     sized: list[Channel] = []
     for c in g.channels:
@@ -324,11 +326,21 @@ def choose_channels(g: TaskGraph, directives=None, schedules=None) -> None:
             kind = "fifo"                       # a depth is a FIFO's
         else:
             kind = "fifo" if why is None else "pipo"
+        if c.mem.stream:
+            kind = "fifo"                       # an hls::stream is one
         if kind == "fifo" and why is not None:
+            if c.mem.stream:
+                loc = c.mem.loc
+                where = (d.origin if d is not None and d.origin else
+                         (loc.file, loc.line) if loc is not None else (None, None))
+                raise DataflowError(f"hls::stream '{c.name}' of @{g.func.name} cannot be a "
+                                    f"FIFO channel between its tasks: {why}", *where)
             raise DataflowError(f"channel '{c.name}' of @{g.func.name} cannot be a FIFO: {why}",
-                                directives.source if directives else None, None)
+                                *(d.origin if d is not None and d.origin else
+                                  (directives.source if directives else None, None)))
         c.kind = kind
         c.forced = d is not None and (d.kind is not None or d.depth is not None)
+        c.stream = c.mem.stream
         if kind == "pipo":
             # a bank per frame in flight between producer and consumer: 2, plus one per
             # task on the longest other path between them (the consumer also waits for
@@ -353,7 +365,8 @@ def choose_channels(g: TaskGraph, directives=None, schedules=None) -> None:
         reconv = nx.has_path(H, c.producer, c.consumers[0])
         if d is not None and d.depth is not None:
             c.depth = d.depth
-            c.why = "depth asked for"
+            c.why = ("hls::stream; " if c.mem.stream else "") + (
+                f"depth asked for (line {d.origin[1]})" if d.origin else "depth asked for")
         elif reconv:
             c.depth = frame
             c.why = ("in-order stream; another path joins its producer to its consumer: it "
@@ -378,6 +391,23 @@ def choose_channels(g: TaskGraph, directives=None, schedules=None) -> None:
         c.depth = max(2, min(need, frame))
         c.why += (f"; depth {c.depth}: what the producer writes ahead of its consumer by "
                   "their schedules")
+
+
+def _check_stream_memories(g: TaskGraph) -> None:
+    """An hls::stream of a region is a channel between two tasks, a task's own, or a port
+    read or written in one frame: a stream port of a region whose frames loop runs it
+    several times would restart at element 0 every frame (each call of a task reads and
+    writes a stream from its own position 0)."""
+    if g.frames == 1:
+        return
+    for p in g.ports:
+        if p.mem.stream:
+            loc = p.mem.loc or g.func.loc
+            raise DataflowError(f"hls::stream argument '{p.mem.name}' of dataflow region "
+                                f"@{g.func.name} is used in its frames loop: each frame's "
+                                "tasks would read or write it from element 0 again (loop "
+                                "inside the tasks instead)", loc.file if loc else None,
+                                loc.line if loc else None)
 
 
 def function_cycles(func, fs, loop=None) -> float:
@@ -498,7 +528,7 @@ def graph_report(g: TaskGraph, schedules) -> dict:
                       "elements": c.mem.depth_words, "producer": c.producer.name,
                       "consumer": cons[0].name if len(cons) == 1 else [t.name for t in cons],
                       "bits": bits, "bram18": 0 if bits <= 1024 else -(-bits // 18432),
-                      "why": c.why})
+                      "why": c.why, **({"stream": True} if c.mem.stream else {})})
     for sc in g.scalars:
         chans.append({"name": sc.name, "kind": "fifo", "depth": sc.depth, "width": sc.width,
                       "elements": 1, "producer": sc.producer.name,

@@ -97,6 +97,8 @@ class Channel:
     depth: int = 2
     why: str = ""
     forced: bool = False
+    #: an ``hls::stream`` (``MemoryObject.stream``): a FIFO, whatever else is asked
+    stream: bool = False
 
     @property
     def width(self) -> int:
@@ -233,10 +235,14 @@ def _err(msg: str, where, func: Function) -> DataflowError:
 
 
 def _array_name(mem: MemoryObject, func: Function) -> str:
-    """The source name of a local array (the frontend prefixes the function's name)."""
+    """The source name of a local array (the frontend prefixes the function's name, a
+    C++ function's by its hardware name, :func:`hls.names.hardware_names`)."""
+    from ..names import hardware_names
     name = mem.name
-    pre = func.name + "_"
-    return name[len(pre):] if name.startswith(pre) else name
+    for pre in (func.name + "_", hardware_names([func.name])[func.name] + "_"):
+        if name.startswith(pre):
+            return name[len(pre):]
+    return name
 
 
 def extract_graph(module: Module, func: Function) -> TaskGraph:

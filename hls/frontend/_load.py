@@ -23,6 +23,8 @@ from ..ir import Module, PtrParam, verify
 from ..ir import parse_module as parse_ir_text
 from ..toolchain import compile_c_to_ll, is_cxx
 from ._source import source_view
+from ._streams import (PLACEHOLDER_ELEMENTS, STREAM_PREFIX, is_stream_function, lower_streams,
+                       mark_streams, reachable, stream_cleanup)
 from ._translate import AddressTakenGrew, Translator
 
 _initialised = False
@@ -389,7 +391,8 @@ def canonicalise(mod, top: str, keep_calls_of: tuple[str, ...] = (),
             for ins in blk.instructions:
                 if ins.opcode == "call":
                     callee = list(ins.operands)[-1]
-                    if callee.name and not callee.name.startswith("llvm."):
+                    if callee.name and not callee.name.startswith("llvm.") and \
+                            not is_stream_function(callee.name):
                         keep.add(callee.name)
     for fn in mod.functions:
         if not fn.is_declaration:  # unnamed arguments (MLIR's) keep the names arg{i}, not
@@ -455,16 +458,10 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
         annotated_functions(mod, DATAFLOW_ANNOTATION))))
     canonicalise(mod, top, regions, options.noinline)
     text = str(mod)
-    seed: tuple = ()
-    while True:  # again when pointers loaded from memory may point into more memories
-        tr = Translator(mod, text, inp.path, {"depth": options.depth,
-                                              "fp_format": options.fp_format, "paths": paths},
-                        lmap, seed)
-        try:
-            module = tr.translate(top)
-            break
-        except AddressTakenGrew as grew:
-            seed = grew.keys
+    if STREAM_PREFIX not in text:
+        module, tr = _translate(mod, text, top, inp, options, lmap, paths)
+    else:       # hls::stream: lowered on a copy; the golden model keeps the queue
+        module, tr = _translate_streams(mod, text, top, inp, options, paths, regions)
     module.llvm_ir = text
     module.dataflow = [name for name in regions if name in tr.functions]
     module.abort_sites = dict(getattr(tr, "abort_sites", {}))
@@ -484,6 +481,61 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
     for f in module.functions:
         verify(f)
     return module
+
+
+def _translate(mod, text: str, top: str, inp, options, lmap, paths):
+    seed: tuple = ()
+    while True:  # again when pointers loaded from memory may point into more memories
+        tr = Translator(mod, text, inp.path, {"depth": options.depth,
+                                              "fp_format": options.fp_format, "paths": paths},
+                        lmap, seed)
+        try:
+            return tr.translate(top), tr
+        except AddressTakenGrew as grew:
+            seed = grew.keys
+
+
+def _translate_streams(mod, text: str, top: str, inp, options, paths, regions):
+    """Translate the canonicalised ``text`` with its hls::stream calls lowered
+    (:mod:`hls.frontend._streams`): once with placeholder arrays for local streams and
+    stream arguments of the top, to count the elements each function reads and writes,
+    then with arrays of those sizes."""
+    elements: dict = {}
+    depth = dict(options.depth)
+    design = reachable(mod, top)
+    for attempt in range(2):
+        low, info = lower_streams(text, elements, regions, design)
+        if info.problems:       # at the line of the canonicalised IR's instruction
+            fn, ins, msg = info.problems[0]
+            tr = Translator(mod, text, inp.path, {"depth": options.depth, "paths": paths}, {})
+            loc = tr.loc_of(ins.strip(), fn)
+            raise UnsupportedError(msg, loc.file, loc.line)
+        mod2 = llvm.parse_assembly(low)
+        stream_cleanup(mod2)
+        for (fn, name) in info.params:
+            if fn == top and name not in options.depth and attempt == 0:
+                depth[name] = PLACEHOLDER_ELEMENTS
+        module, tr = _translate(mod2, str(mod2), top, inp,
+                                dataclasses.replace(options, depth=depth), {}, paths)
+        need = mark_streams(module, info, top, set(options.depth),
+                            _stream_lines(inp, info))
+        elements = {k: max(n, 1) for k, n in need.items() if k in info.locals}
+        for (fn, name), n in need.items():
+            if fn == top and (fn, name) in info.params and name not in options.depth:
+                depth[name] = max(n, 1)
+    return module, tr
+
+
+def _stream_lines(inp, info) -> dict:
+    """(function, local stream) -> (file, line) of its declaration, from the source view."""
+    out = {}
+    for (fn, name) in info.locals:
+        for path, view in (getattr(inp, "sources", None) or {}).items():
+            fv = view.functions.get(fn)
+            var = fv.variables.get(name) if fv is not None else None
+            if var is not None and var.line:
+                out[(fn, name)] = (fv.file or path, var.line)
+    return out
 
 
 def declared_depths(inp: LoadedInput, top: str) -> dict[str, int]:

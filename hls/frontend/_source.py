@@ -227,7 +227,9 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
         canon = c.type.get_canonical().kind
         return Variable(c.spelling, c.type.spelling, _dims(ci, c.type), c.location.line,
                         c_type(ci, c.type, element=True),
-                        canon == ci.TypeKind.POINTER or canon.name.endswith("ARRAY"))
+                        canon in (ci.TypeKind.POINTER, ci.TypeKind.LVALUEREFERENCE,
+                                  ci.TypeKind.RVALUEREFERENCE)   # (a C++ reference too)
+                        or canon.name.endswith("ARRAY"))
 
     def walk(c, fn: FunctionView, parent: Loop | None, label: str | None):
         kind = c.kind.name
@@ -336,7 +338,8 @@ def c_type(ci, t, element: bool = False) -> CType | None:
         while t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY,
                          ci.TypeKind.VARIABLEARRAY, ci.TypeKind.DEPENDENTSIZEDARRAY):
             t = t.element_type.get_canonical()
-        if t.kind == ci.TypeKind.POINTER:
+        if t.kind in (ci.TypeKind.POINTER, ci.TypeKind.LVALUEREFERENCE,
+                      ci.TypeKind.RVALUEREFERENCE):
             t = t.get_pointee().get_canonical()
     kind, size = t.kind.name, t.get_size()
     name = _QUALIFIERS.sub("", t.spelling).strip()

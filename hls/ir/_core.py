@@ -124,6 +124,11 @@ class MemoryObject:
     #: two, or one where the target's on-chip RAM cannot take two writes in a cycle and
     #: the flow found two (``SynthOptions.single_port``)
     ports: int = 2
+    #: an ``hls::stream`` (``hls/include/hls_stream.h``) lowered by the frontend: its
+    #: elements in order, each function reading and writing from its own position 0
+    #: (a dataflow channel of it must be a FIFO; a stream argument of the top is
+    #: AXI4-Stream on Alveo)
+    stream: bool = False
 
     @property
     def addr_bits(self) -> int:

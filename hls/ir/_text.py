@@ -198,6 +198,8 @@ class _Printer:
             out.append("writeonly")
         if mem.async_read:
             out.append("async_read")
+        if mem.stream:
+            out.append("stream")
         if mem.arg_index is not None:
             out.append(f"arg_index={mem.arg_index}")
         if mem.loc is not None:
@@ -647,7 +649,7 @@ class _Parser:
                 "dims": "elem_dims", "fields": "elem_fields", "init": "init"}
         while not t.at_end():
             key = t.expect("ident")
-            if key in ("readonly", "writeonly", "async_read"):
+            if key in ("readonly", "writeonly", "async_read", "stream"):
                 setattr(mem, key, True)
                 continue
             if key not in keys:

@@ -153,6 +153,9 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
     glob_sizes = {m.global_name: m.whole_bytes for m in iface.memories
                   if m.global_name and m.global_name not in INTERNAL_GLOBALS}
     func = res.module.top
+    # hls::stream arguments: arrays of their elements in order (hls.verify._golden_worker)
+    streams = {p.index: "w" if p.mem.writeonly else "r" for p in func.ptr_params
+               if p.mem.stream and p.index >= 0}
     if res.module.ptr_slots and not (tb is None and func.name == "main" and not func.params):
         raise CosimError("globals holding pointers (" + ", ".join(sorted(res.module.ptr_slots))
                          + ") are co-simulated only as a whole program (--top main): a "
@@ -162,7 +165,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
         if tb is not None:
             text = native_text = _tb_module_text(res, tb, cc, tuple(cflags))
             calls = capture_tb_calls(text, func.name, ptr_sizes, globals_=glob_sizes or None,
-                                     output=printed)
+                                     output=printed, streams=streams)
             if not calls:
                 raise CosimError(f"the testbench never calls {func.name}",
                                  str(_tb_files(tb)[0]), None)
@@ -198,7 +201,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
                 fixed_idx[idx] = int(v, 0) if isinstance(v, str) else int(v)
             stim = random_calls(iface, k=runs, seed=seed, fixed=fixed_idx)
             calls = run_calls(golden_ir(res.module), func.name, stim, ptr_sizes,
-                              globals_=glob_sizes or None)
+                              globals_=glob_sizes or None, streams=streams)
             result = run_([vfile], iface, calls, max_cycles, waves, work)
     finally:
         if own_tmp is not None and not waves:

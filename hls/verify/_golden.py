@@ -113,15 +113,18 @@ def capture_tb_calls(
     timeout: float = 120.0,
     globals_: Mapping[str, int] | None = None,
     output: list[str] | None = None,
+    streams: Mapping[int, str] | None = None,
 ) -> list[Call]:
     """Run the testbench ``main`` of ``tb_ll_text`` natively and record each call of
     ``top``: scalar bits, ``ptr_args[k]`` bytes at pointer argument ``k`` before and after
     the call, and the return value.  ``globals_`` (name -> bytes) additionally records
     those globals before/after each call (``Call.glob_in``/``glob_out``).  ``output``:
-    a list to append the program's standard output (printf, puts) to."""
+    a list to append the program's standard output (printf, puts) to.  ``streams``
+    (argument index -> "r" or "w"): the pointer arguments that are hls::stream objects,
+    recorded as arrays of their elements (``_golden_worker``)."""
     req = {"kind": "capture", "ll": tb_ll_text, "top": top,
            "ptr_args": {int(k): int(v) for k, v in ptr_args.items()},
-           "globals": dict(globals_ or {})}
+           "globals": dict(globals_ or {}), "streams": dict(streams or {})}
     resp = _run_worker(req, timeout, f"capturing calls of {top}")
     if output is not None:
         output.append(resp["stdout"])
@@ -168,6 +171,7 @@ def run_calls(
     ptr_sizes: Mapping[int, int] | None = None,
     timeout: float = 120.0,
     globals_: Mapping[str, int] | None = None,
+    streams: Mapping[int, str] | None = None,
 ) -> list[Call]:
     """Execute ``top`` natively on each call's ``scalars``/``mem_in`` (in one process, so
     globals persist across calls like in the harness).  Returns new Calls with ``mem_out``
@@ -177,7 +181,7 @@ def run_calls(
         ptr_sizes = {k: len(v) for k, v in (calls_in[0].mem_in if calls_in else {}).items()}
     req = {"kind": "calls", "ll": ll_text, "top": top,
            "ptr_args": {int(k): int(v) for k, v in ptr_sizes.items()},
-           "globals": dict(globals_ or {}),
+           "globals": dict(globals_ or {}), "streams": dict(streams or {}),
            "calls": [{"scalars": dict(c.scalars), "mem_in": dict(c.mem_in)} for c in calls_in]}
     resp = _run_worker(req, timeout, f"running {top} on random stimulus")
     return [_call_from_dict(d) for d in resp["calls"]]

@@ -10,6 +10,13 @@ Requests (``kind``):
 * ``capture``: ``ll``, ``top``, ``ptr_args`` {arg index: bytes}, ``globals`` {name: bytes}
   -> ``calls``: list of dicts (scalars, mem_in, mem_out, ret, glob_in, glob_out),
   ``main_ret``.
+
+``capture`` and ``calls`` take ``streams`` {arg index: "r" | "w"}: the pointer arguments
+that are ``hls::stream`` objects (``hls_stream.h``'s ``__pyhls_queue``), which the
+hardware sees as arrays of their elements in order: an input stream's memory holds the
+elements waiting in the queue when the call starts; an output stream's memory gets the
+elements the call appends, from element 0 (``mem_out``: those, then ``mem_in``'s
+bytes beyond them).
 * ``main``: ``ll``, ``globals`` -> ``main_ret``, ``globals`` {name: bytes}.
 * ``calls``: ``ll``, ``top``, ``calls`` (list of {scalars, mem_in}), ``ptr_args``,
   ``globals`` -> ``calls`` as for ``capture``.
@@ -306,6 +313,59 @@ class Jit:
         return out
 
 
+class _Queue(ctypes.Structure):
+    """``struct __pyhls_queue`` of hls_stream.h."""
+    _fields_ = [("data", ctypes.c_void_p), ("head", ctypes.c_size_t),
+                ("tail", ctypes.c_size_t), ("cap", ctypes.c_size_t),
+                ("name", ctypes.c_char_p), ("size", ctypes.c_size_t)]
+
+
+def _queue(ptr: int) -> _Queue:
+    return _Queue.from_address(ptr)
+
+
+def _pending(ptr: int) -> bytes:
+    q = _queue(ptr)
+    if not q.data or q.tail <= q.head:
+        return b""
+    return ctypes.string_at(q.data + q.head, q.tail - q.head)
+
+
+def _stream_in(ptr: int, size: int) -> bytes:
+    """An input stream's memory before a call: its waiting elements (as many as fit)."""
+    data = _pending(ptr)[:size]
+    return data + bytes(size - len(data))
+
+
+def _stream_out(ptr: int, before: int, size: int, mem_in: bytes, k: int) -> bytes:
+    """An output stream's memory after a call that found ``before`` bytes waiting in it:
+    what the call appended, from element 0, then ``mem_in``'s bytes."""
+    data = _pending(ptr)
+    out = data[before:] if len(data) >= before else b""
+    if len(out) > size:
+        raise WorkerError(f"the top wrote {len(out)} bytes to its hls::stream argument {k}, "
+                          f"more than the {size} its port holds: give a larger --depth")
+    return out + mem_in[len(out):size]
+
+
+_LIBC: list = []
+
+
+def _new_queue(data: bytes, elem: int) -> tuple:
+    """A native queue holding ``data`` (its buffer from malloc: the queue may free it)."""
+    if not _LIBC:
+        libc = ctypes.CDLL(None)
+        libc.malloc.restype = ctypes.c_void_p
+        libc.malloc.argtypes = [ctypes.c_size_t]
+        _LIBC.append(libc)
+    libc = _LIBC[0]
+    cap = max(64, 2 * len(data))
+    buf = libc.malloc(cap)
+    ctypes.memmove(buf, data, len(data))
+    q = _Queue(buf, 0, len(data), cap, b"arg", elem)
+    return q, ctypes.cast(ctypes.pointer(q), ctypes.c_void_p)
+
+
 def _clamp_disjoint(ptrs: dict[int, int], sizes: dict[int, int]) -> dict[int, int]:
     """Byte ranges per pointer argument, cut where another argument's range begins.
 
@@ -339,6 +399,7 @@ def do_capture(req: dict[str, Any]) -> dict[str, Any]:
     top: str = req["top"]
     ptr_args: dict[int, int] = req["ptr_args"]
     gsizes: dict[str, int] = req.get("globals") or {}
+    streams: dict[int, str] = req.get("streams") or {}
     ret_t, params = signature(ll, top)
     for k in ptr_args:
         if not (0 <= k < len(params)) or params[k].kind != "ptr":
@@ -367,11 +428,19 @@ def do_capture(req: dict[str, Any]) -> dict[str, Any]:
             scalars = {i: p.to_bits(a) for i, (p, a) in enumerate(zip(params, args))
                        if p.kind != "ptr"}
             ptrs = {k: int(args[k] or 0) for k in ptr_args}
-            sizes = _clamp_disjoint(ptrs, ptr_args)
+            sizes = _clamp_disjoint({k: p for k, p in ptrs.items() if k not in streams},
+                                    {k: n for k, n in ptr_args.items() if k not in streams})
             mem_in = {k: _snap(ptrs[k], n) for k, n in sizes.items()}
+            before = {}
+            for k in streams:
+                mem_in[k] = _stream_in(ptrs[k], ptr_args[k])
+                before[k] = len(_pending(ptrs[k]))
             glob_in = jit.global_bytes(gsizes)
             result = state["real"](*args)
             mem_out = {k: _snap(ptrs[k], n) for k, n in sizes.items()}
+            for k, how in streams.items():
+                mem_out[k] = (_stream_out(ptrs[k], before[k], ptr_args[k], mem_in[k], k)
+                              if how == "w" else mem_in[k])
             glob_out = jit.global_bytes(gsizes)
             ret = None if ret_t.kind == "void" else ret_t.to_bits(result)
             calls.append({"scalars": scalars, "mem_in": mem_in, "mem_out": mem_out,
@@ -454,15 +523,24 @@ def do_calls(req: dict[str, Any]) -> dict[str, Any]:
     top: str = req["top"]
     ptr_args: dict[int, int] = req["ptr_args"]
     gsizes: dict[str, int] = req.get("globals") or {}
+    streams: dict[int, str] = req.get("streams") or {}
     ret_t, params = signature(ll, top)
     jit = Jit(ll)
     fn = ctypes.CFUNCTYPE(ret_t.ctype, *[p.ctype for p in params])(jit.fn(top))
     out = []
     for i, c in enumerate(req["calls"]):
         bufs = {}
+        queues = {}
         args: list[Any] = []
         for k, p in enumerate(params):
-            if p.kind == "ptr":
+            if k in streams:
+                size = ptr_args.get(k, 0)
+                data = bytes(c["mem_in"].get(k, b""))[:size]
+                data += bytes(size - len(data))
+                q, ptr = _new_queue(data if streams[k] == "r" else b"", 0)
+                queues[k] = (q, data)
+                args.append(ptr)
+            elif p.kind == "ptr":
                 size = ptr_args.get(k, 0)
                 data = bytes(c["mem_in"].get(k, b""))
                 data = (data + bytes(max(0, size - len(data))))[:max(size, len(data))]
@@ -475,8 +553,13 @@ def do_calls(req: dict[str, Any]) -> dict[str, Any]:
                 args.append(p.from_bits(c["scalars"][k]))
         glob_in = jit.global_bytes(gsizes)
         mem_in = {k: ctypes.string_at(bufs[k], ptr_args.get(k, 0)) for k in bufs}
+        mem_in.update({k: data for k, (_q, data) in queues.items()})
         result = fn(*args)
         mem_out = {k: ctypes.string_at(bufs[k], ptr_args.get(k, 0)) for k in bufs}
+        for k, (q, data) in queues.items():
+            addr = ctypes.addressof(q)
+            mem_out[k] = (_stream_out(addr, 0, ptr_args.get(k, 0), data, k)
+                          if streams[k] == "w" else data)
         scalars = {k: p.to_bits(p.from_bits(c["scalars"][k]))
                    for k, p in enumerate(params) if p.kind != "ptr"}
         out.append({"scalars": scalars, "mem_in": mem_in, "mem_out": mem_out,
