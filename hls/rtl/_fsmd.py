@@ -151,14 +151,27 @@ class StateRegister:
     def __init__(self, nstates: int):
         self.n = nstates
         self.sig = Signal(nstates, init=1, name="state")
+        #: per state, high when an edge into it / out of it is taken this cycle (comb)
+        self.enter = Signal(nstates, name="state_enter")
+        self.leave = Signal(nstates, name="state_leave")
 
     def at(self, k: int):
         """High in state ``k``."""
         return self.sig[k]
 
-    def go(self, k: int):
-        """The statement that moves to state ``k``."""
-        return self.sig.eq(1 << k)
+    def go(self, k: int, src: int):
+        """The (comb) statements that take the edge from state ``src`` to state ``k``, in
+        the context (``m.If``/``m.Case``) of its condition."""
+        return [self.enter[k].eq(1), self.leave[src].eq(1)]
+
+    def elaborate(self, m) -> None:
+        """The register's update, bit by bit: state ``k`` is entered by one of its edges,
+        or held while none of its own edges out is taken.  Assigning the whole vector
+        (``state <= 1 << k``) under every edge's condition would make each bit's hold
+        term wait for every edge of the FSM (Yosys cannot know that only the current
+        state's edges can fire): on adi, five LUT levels and two long wires between a
+        loop's exit and the state register."""
+        m.d.sync += self.sig.eq(self.enter | (self.sig & ~self.leave))
 
     def case(self, k: int) -> str:
         """The ``m.Case`` pattern of state ``k``: its bit, the others don't care.  As
@@ -238,6 +251,7 @@ class FunctionRTL(Elaboratable):
         f, fs, bd = self.func, self.fs, self.bd
         self._states()
         state = StateRegister(self.nstates)
+        state.elaborate(m)
         advance = Signal(name="advance")
         self.preg = {p: Signal(p.width, name=f"arg_{p.name}") for p in f.scalar_params}
         self.regs = [Signal(w, name=f"r{i}") for i, w in enumerate(bd.reg_width)]
@@ -406,7 +420,7 @@ class FunctionRTL(Elaboratable):
                             return AConst(v.value, v.width)
                         raise RTLError("internal error: non-constant value in an empty entry block")
 
-                    self._edge(m, f.entry, 0, f.entry, state, reader=from_ports)
+                    self._edge(m, f.entry, 0, f.entry, state, reader=from_ports, src=self.IDLE)
             for (blk, step), sid in self.sid.items():
                 if blk in self.pipes:
                     continue
@@ -416,7 +430,7 @@ class FunctionRTL(Elaboratable):
                             m.d.sync += self.regs[bd.reg_of[op]].eq(self.wire[op])
                         last = fs.blocks[blk].length - 1
                         if step < last:
-                            m.d.sync += state.go(sid + 1)
+                            m.d.comb += state.go(sid + 1, sid)
                         else:
                             self._terminator(m, blk, step, state, retreg)
         for pl in self.pipes.values():
@@ -469,7 +483,8 @@ class FunctionRTL(Elaboratable):
             via, succ = succ, succ.ops[0].targets[0]
         return succ, via
 
-    def _edge(self, m, blk: Block, step: int, succ: Block, state, reader=None) -> None:
+    def _edge(self, m, blk: Block, step: int, succ: Block, state, reader=None,
+              src: int | None = None) -> None:
         """Take the edge ``blk -> succ`` at the end of (blk, step): phi copies, next state.
 
         Phi registers are written at the end of the predecessor's last step; when empty
@@ -485,7 +500,7 @@ class FunctionRTL(Elaboratable):
                 if pred is pred_b:
                     m.d.sync += self.regs[self.bd.reg_of[phi]].eq(rd(v))
                     break
-        m.d.sync += state.go(self.sid[(final, 0)])
+        m.d.comb += state.go(self.sid[(final, 0)], self.sid[(blk, step)] if src is None else src)
         if final in self.pipes and pred_b is not final:
             self.pipes[final].on_entry(m)
 
@@ -513,7 +528,7 @@ class FunctionRTL(Elaboratable):
         elif t.kind == "ret":
             if t.operands and retreg is not None:
                 m.d.sync += retreg.eq(rd(t.operands[0]))
-            m.d.sync += state.go(self.IDLE)
+            m.d.comb += state.go(self.IDLE, self.sid[(blk, step)])
         else:
             raise RTLError(f"internal error: unknown terminator {t.kind}")
 
