@@ -143,10 +143,10 @@ BAD = [
         #include <ap_int.h>
         long long f(long long x, long long y) {
           ap_int<100> a = x, b = y;
-          ap_int<100> c = a * b + 1;
-          return (c >> 40).to_int64();
+          ap_int<200> c = a * b + 1;
+          return (c >> 140).to_int64();
         }
-        """, 4, "a multiplication on an integer of 128 bits is not supported for hardware yet"),
+        """, 4, "a multiplication on an integer of 256 bits is not supported for hardware yet"),
     ("wide_arg.cpp", """
         #include <ap_int.h>
         ap_uint<65> f(ap_uint<65> a) { return a + 1; }

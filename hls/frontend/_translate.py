@@ -650,13 +650,15 @@ class Translator(Legality, LibraryCalls):
     @staticmethod
     def too_wide(bits: int, what: str, loc: Loc | None) -> UnsupportedError:
         """The error of an operation on integers wider than 64 bits that the datapath
-        does not have (:data:`_WIDE_OK` are those it has)."""
+        does not have (:data:`_WIDE_OK` are those it has at any width,
+        :data:`_WIDE_MULDIV` those it has up to :data:`MAX_MULDIV_BITS`)."""
         return UnsupportedError(
             f"{what} on an integer of {bits} bits is not supported for hardware yet: "
-            f"pyhls's datapath multiplies, divides, converts, calls with and returns "
-            f"integers of at most 64 bits; wider ones (an ap_int/ap_uint or _BitInt wider "
-            f"than 64 bits, which ap_int.h holds in a multiple of 64 bits) only in bitwise "
-            f"operations, shifts, additions, subtractions, comparisons and memory accesses",
+            f"pyhls's datapath converts, calls with and returns integers of at most 64 "
+            f"bits and multiplies and divides integers of at most {MAX_MULDIV_BITS} bits; "
+            f"wider ones (an ap_int/ap_uint or _BitInt wider than 64 bits, which ap_int.h "
+            f"holds in a multiple of 64 bits) only in bitwise operations, shifts, additions, "
+            f"subtractions, comparisons and memory accesses",
             loc.file if loc else None, loc.line if loc else None)
 
     def _set(self, ins, v) -> None:
@@ -1407,6 +1409,13 @@ _INT_TYPE = re.compile(r"\bi(\d+)\b")
 _WIDE_OK = frozenset({"load", "store", "trunc", "zext", "sext", "and", "or", "xor", "shl",
                       "lshr", "ashr", "add", "sub", "icmp", "phi", "select", "freeze"})
 
+#: the most bits of a multiply, division or remainder the datapath has (a product of two
+#: 64-bit ap_fixed/ap_int values, a 64-bit division computed one bit wider): the targets
+#: time them at their real width (``hls.targets``: the ecp5 library extrapolated above
+#: its largest sample)
+MAX_MULDIV_BITS = 128
+_WIDE_MULDIV = frozenset({"mul", "udiv", "sdiv", "urem", "srem"})
+
 _WIDE_WHAT = {"mul": "a multiplication", "udiv": "a division", "sdiv": "a division",
               "urem": "a remainder", "srem": "a remainder", "call": "a call",
               "ret": "a return"}
@@ -1417,7 +1426,8 @@ def _too_wide(ins) -> int:
     operation is not one of :data:`_WIDE_OK`, else 0."""
     if ins.opcode in _WIDE_OK:
         return 0
-    return _wide_int(str(ins.type), *(str(o.type) for o in ins.operands))
+    bits = _wide_int(str(ins.type), *(str(o.type) for o in ins.operands))
+    return 0 if ins.opcode in _WIDE_MULDIV and bits <= MAX_MULDIV_BITS else bits
 
 
 def _wide_int(*types: str) -> int:

@@ -28,8 +28,11 @@
 // Not here (yet): ap_fixed, string and floating-point constructors, reversed ranges
 // (hi < lo), assignment to a concatenation, and reductions (and_reduce, ...).
 // Synthesis: every operation at widths 1..64; wider ap_ints in bitwise operations,
-// shifts, + - and comparisons (a wider * / % or argument is a synthesis error; they all
-// run natively, in the testbench).
+// shifts, + - and comparisons, and * / % whose computation is at most 128 bits wide (a
+// product of two ap_int<64>, a division of ap_int<64>s; ap_int.h computes / and % one
+// bit wider when both are signed, and holds widths above 64 in multiples of 64); a wider
+// * / % or an argument wider than 64 bits is a synthesis error (they all run natively,
+// in the testbench).
 
 #ifndef PYHLS_AP_INT_H
 #define PYHLS_AP_INT_H
