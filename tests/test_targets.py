@@ -170,7 +170,7 @@ def test_divider_bits_follow_the_clock():
     with pytest.raises(HLSError):
         g.divider_bits(0)
     with pytest.raises(HLSError):
-        g.divider_bits(65)
+        g.divider_bits(129)
 
 
 # -- the multiplexer in front of a memory port ----------------------------------------
