@@ -349,7 +349,8 @@ def test_ap_fixed_bit_exact():
     to_int() of an ap_fixed with I < 0 and an ap_ufixed<128> against a negative int.)"""
     from hls.frontend import FrontendOptions, load
     from hls.transforms import run_passes
-    m = load(CXX / "apfixed_ops.cpp", "apfixed_ops", FrontendOptions(depth={"in": 7, "out": APF_NOUT}))
+    m = load(CXX / "apfixed_ops.cpp", "_Z11apfixed_opsPKyPy",       # (its LLVM name)
+             FrontendOptions(depth={"in": 7, "out": APF_NOUT}))
     top = m.top
     calls = [Call(scalars={}, mem_in={0: b, 1: bytes(8 * APF_NOUT)}) for b in _apfixed_inputs()]
     native = run_calls(m.llvm_ir, top.name, calls, {0: 56, 1: 8 * APF_NOUT})
