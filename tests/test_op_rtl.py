@@ -7,7 +7,9 @@ exact-width unsigned signals.  This test builds the same thing in Amaranth's sim
 compares every output with :func:`hls.ir.eval_op`, the semantics the IR interpreter, the
 pass tests and native execution agree on.  Exhaustive over all operand pairs at 8 bits;
 edge values (0, ±1, MIN, MAX, powers of two and their neighbours) and random values at
-5, 16, 32 and 64 bits.  Division by constants gets every divisor at 8 bits.
+5, 16, 32 and 64 bits, and at 65, 96 and 128 bits for the multiply (and division by
+constants, and the sequential divider) of wide products.  Division by constants gets
+every divisor at 8 bits.
 
 It closes the class of the bug where ``x / 4096`` on a negative int32 came out wrong: the
 quotient of the reciprocal multiply was sliced to fewer than ``w`` bits, so its negation
@@ -122,6 +124,16 @@ def test_binary_and_compare_ops(w):
     assert _check(ops, [w, w], pairs) > len(pairs) * len(ops) // 2
 
 
+@pytest.mark.parametrize("w", [65, 96, 128])
+def test_wide_multiply(w):
+    """The 65..128-bit multiplies of wide ap_int/ap_fixed products (the frontend's
+    ``MAX_MULDIV_BITS``), with the adds and subtracts around them: edge and random values."""
+    p = _params([w, w])
+    ops = [Op(width=w, kind=k, operands=p) for k in ("mul", "add", "sub")]
+    pairs = _pairs(w, seed=w, n_random=300)
+    assert _check(ops, [w, w], pairs) == len(pairs) * len(ops)
+
+
 @pytest.mark.parametrize("w", [8, 16, 32, 64])
 def test_funnel_shifts_and_select(w):
     p = _params([w, w, w, 1])
@@ -151,7 +163,7 @@ def _divisors(w: int, signed: bool) -> list[int]:
     return ds + [-d for d in ds] if signed else ds
 
 
-@pytest.mark.parametrize("w", [8, 16, 32, 64])
+@pytest.mark.parametrize("w", [8, 16, 32, 64, 128])
 @pytest.mark.parametrize("signed", [False, True], ids=["unsigned", "signed"])
 def test_division_by_constants(w, signed):
     p = _params([w])
@@ -276,7 +288,8 @@ def test_sequential_divider_exhaustive(w):
 
 @pytest.mark.parametrize("w,k", [(8, 1), (8, 3), (8, 8), (16, 1), (16, 3), (16, 4),
                                  (32, 1), (32, 2), (32, 3), (32, 4), (32, 8),
-                                 (64, 1), (64, 2), (64, 3), (64, 4), (64, 8)])
+                                 (64, 1), (64, 2), (64, 3), (64, 4), (64, 8),
+                                 (96, 3), (128, 1), (128, 8)])
 def test_sequential_divider(w, k):
     """The multi-cycle divider of udiv/sdiv/urem/srem with a variable divisor, retiring k
     bits per cycle, clocked for its modelled latency (hls.targets.divider_latency), against

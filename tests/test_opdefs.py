@@ -68,6 +68,17 @@ def test_timing_of_every_integer_kind_resolves():
     for d in OPS.values():
         if d.timing not in (None, FPU):
             assert t.timing(d.timing, 32).latency >= 0
+    # the 65..128-bit multiplies and divisions of wide products, on the formula target
+    # and extrapolated on the characterised one (the widest ecp5 sample is 64 bits)
+    for target in (t, get_target("ecp5")):
+        for kind in ("udiv", "sdiv", "urem", "srem"):    # fewer bits per cycle, more cycles
+            wide, w64 = target.timing(kind, 128), target.timing(kind, 64)
+            assert wide.latency > w64.latency and wide.area_ff > w64.area_ff, kind
+        for kind in ("mul", "udivc", "add"):
+            wide, w64 = target.timing(kind, 128), target.timing(kind, 64)
+            assert wide.latency == w64.latency and wide.area_lut > w64.area_lut, kind
+            assert wide.delay_ns + wide.in_delay_ns >= w64.delay_ns + w64.in_delay_ns, kind
+        assert target.timing("mul", 128).area_dsp >= target.timing("mul", 64).area_dsp
 
 
 def test_eval_reads_the_definition():

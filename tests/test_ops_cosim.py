@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ops_ll import (  # noqa: E402
-    CTL_DEPTHS, ICMP_PREDS, MEM_DEPTHS, OPS_TOPS, WIDTHS, ctl_ll, mem_ll, ops_ll,
+    CTL_DEPTHS, ICMP_PREDS, MEM_DEPTHS, OPS_TOPS, WIDE_WIDTHS, WIDTHS, ctl_ll, mem_ll, ops_ll,
+    wide_ll,
 )
 
 from hls.errors import ToolError  # noqa: E402
@@ -76,6 +77,9 @@ def designs(tmp_path_factory) -> dict[str, Design]:
     out: dict[str, Design] = {}
     for top in OPS_TOPS:
         out[top] = Design(d / "ops.ll", top, {"out": len(slots[top])}, slots[top])
+    wide, wslots = wide_ll()
+    (d / "wide.ll").write_text(wide)
+    out["ops_wide"] = Design(d / "wide.ll", "ops_wide", {"out": len(wslots)}, wslots)
     out["memk"] = Design(d / "mem.ll", "memk", dict(MEM_DEPTHS))
     out["ctl"] = Design(d / "ctl.ll", "ctl", dict(CTL_DEPTHS))
     # build every harness at once (cached by content; cosim() below then finds them)
@@ -193,6 +197,42 @@ def test_ops_fixed(designs, fixed):
         d = designs[top]
         r = cosim(d.path, top, depth=d.depth, fixed=fixed, seed=7, runs=2, synth=d.res)
         _check(d, r)
+
+
+# --------------------------------------------------------------------------- wide mul/div
+
+def test_ops_wide(designs, tmp_path):
+    """mul/udiv/urem/sdiv/srem at 96 and 128 bits (tests/ops_ll.py wide_ll): random calls,
+    and the edge values of each width crossed (each value split into its two words)."""
+    d = designs["ops_wide"]
+    kinds = {(op.kind, op.width) for op in d.res.module.top.ops()}
+    for w in WIDE_WIDTHS:
+        assert {(k, w) for k in ("mul", "udiv", "urem", "sdiv", "srem")} <= kinds, kinds
+    for seed in SEEDS[:2]:
+        _check(d, cosim(d.path, "ops_wide", depth=d.depth, seed=seed, runs=8, synth=d.res))
+    scal = {p.name: p.index for p in d.res.module.top.scalar_params}
+    iface = d.res.interface
+    size = {m.arg_index: m.size_bytes for m in iface.memories}
+    calls = []
+    for w in WIDE_WIDTHS:
+        e = _edges_wide(w)
+        for i, x in enumerate(e):
+            for y in e[i % 3::3]:
+                calls.append(Call(scalars={scal["a"]: x >> 64, scal["b"]: x & M64,
+                                           scal["c"]: y >> 64, scal["d"]: y & M64},
+                                  mem_in={k: bytes(n) for k, n in size.items()}))
+    calls = run_calls(d.res.module.llvm_ir, "ops_wide", calls, size)
+    r = run_cosim([d.vfile], iface, calls, max_cycles=10**6, workdir=tmp_path)
+    _check(d, r)
+
+
+def _edges_wide(w: int) -> list[int]:
+    """0, ±1, ±2, MIN, MAX, MIN+1, MAX-1 and powers of two of ``w`` bits with their
+    neighbours, sign-extended to 128 bits (as ``ops_wide`` truncates them)."""
+    from test_op_rtl import edge_values
+
+    m128 = (1 << 128) - 1
+    return sorted({(v - (1 << w) if v >> (w - 1) else v) & m128 for v in edge_values(w)})
 
 
 # --------------------------------------------------------------------------- memories, calls

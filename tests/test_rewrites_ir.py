@@ -105,10 +105,39 @@ def _divisor_list(w: int) -> list[int]:
     return sorted(ds)
 
 
+def _wide_args(w: int, names: str) -> tuple[str, list[str]]:
+    """The parameters and body lines that make the ``w``-bit (65..128) values ``names``
+    of two i64 parameters each (``%NAMEh``: the high word, ``%NAMEl``: the low one): a top's
+    scalars are at most 64 bits."""
+    params, lines = [], []
+    for x in names:
+        params += [f"i64 %{x}h", f"i64 %{x}l"]
+        lines += [f"  %{x}hz = zext i64 %{x}h to i128", f"  %{x}lz = zext i64 %{x}l to i128",
+                  f"  %{x}hs = shl i128 %{x}hz, 64", f"  %{x}128 = or i128 %{x}hs, %{x}lz"]
+        lines.append(f"  %{x} = trunc i128 %{x}128 to i{w}" if w < 128
+                     else f"  %{x} = or i128 %{x}128, 0")
+    return ", ".join(params), lines
+
+
+def _wide_calls(w: int, n: int, seed: int, n_random: int = 60) -> list[Call]:
+    """Edge values of ``w`` bits crossed (``n`` = 1 or 2 operands) plus random ones, each
+    value as its two 64-bit words (:func:`_wide_args`)."""
+    rng = random.Random(seed)
+    e = edge_values(w)
+    vecs = list(itertools.product(e if n == 1 else e[::2], repeat=n))
+    vecs += [tuple(rng.getrandbits(w) for _ in range(n)) for _ in range(n_random)]
+    m64 = (1 << 64) - 1
+    return [Call(scalars=dict(enumerate(x for v in vec for x in (v >> 64, v & m64))), mem_in={})
+            for vec in vecs]
+
+
 def _div_ll(w: int) -> tuple[str, int]:
     """@f(iW %x, ptr %out): out[k] = x {sdiv,srem,udiv,urem} d for every divisor d (both
-    signs for the signed ones)."""
+    signs for the signed ones); above 64 bits x is two i64 parameters (:func:`_wide_args`)."""
     lines, k = [], 0
+    params = f"i{w} %x"
+    if w > 64:
+        params, lines = _wide_args(w, "x")
     for d in _divisor_list(w):
         ds = [("udiv", d), ("urem", d)]
         sd = d if d < (1 << (w - 1)) else d - (1 << w)  # as a signed iW constant
@@ -119,15 +148,15 @@ def _div_ll(w: int) -> tuple[str, int]:
                          f"  %p{k} = getelementptr i{w}, ptr %out, i64 {k}\n"
                          f"  store i{w} %v{k}, ptr %p{k}")
             k += 1
-    return (f"define void @f(i{w} %x, ptr noalias %out) {{\n" + "\n".join(lines)
+    return (f"define void @f({params}, ptr noalias %out) {{\n" + "\n".join(lines)
             + "\n  ret void\n}\n"), k
 
 
-@pytest.mark.parametrize("w", [8, 16, 32, 64])
+@pytest.mark.parametrize("w", [8, 16, 32, 64, 128])
 def test_division_by_constants(tmp_path, w):
     text, n = _div_ll(w)
     m = _load(tmp_path, "div.ll", text, "f", {"out": n})
-    calls = _scalar_calls([w], seed=w)
+    calls = _scalar_calls([w], seed=w) if w <= 64 else _wide_calls(w, 1, seed=w, n_random=100)
     d = Differential(m, calls)
     counts = run_passes(m.top, enabled=("div-by-constant",))
     # the rewrite happened (instcombine turns powers of two and large divisors into
@@ -137,6 +166,30 @@ def test_division_by_constants(tmp_path, w):
     run_passes(m.top)
     d.check("all passes")
     assert d.compared == 3 * len(calls)
+
+
+@pytest.mark.parametrize("w", [65, 96, 128])
+def test_wide_multiply_and_division(tmp_path, w):
+    """The 65..128-bit mul, udiv, urem, sdiv, srem (the frontend's ``MAX_MULDIV_BITS``)
+    with variable operands, through every pass, against native execution (which divides
+    by the compiler runtime's __udivti3...): divisors never 0, never -1 under MIN."""
+    params, lines = _wide_args(w, "ab")
+    t = f"i{w}"
+    lines += [f"  %du = or {t} %b, 1", f"  %ds = and {t} %du, {(1 << w) - 1 - 2}",
+              f"  %v0 = mul {t} %a, %b", f"  %v1 = udiv {t} %a, %du", f"  %v2 = urem {t} %a, %du",
+              f"  %v3 = sdiv {t} %a, %ds", f"  %v4 = srem {t} %a, %ds",
+              f"  %sq = mul {t} %a, %a", f"  %v5 = udiv {t} %sq, %du"]
+    for k in range(6):      # stored as i128: an i65 is stored in 9 bytes of 16
+        lines += [f"  %z{k} = " + (f"zext {t} %v{k} to i128" if w < 128 else f"or i128 %v{k}, 0"),
+                  f"  %p{k} = getelementptr i128, ptr %out, i64 {k}", f"  store i128 %z{k}, ptr %p{k}"]
+    text = f"define void @f({params}, ptr noalias %out) {{\n" + "\n".join(lines) + "\n  ret void\n}\n"
+    m = _load(tmp_path, "wide.ll", text, "f", {"out": 6})
+    kinds = {op.kind for op in m.top.ops() if op.width == w}
+    assert {"mul", "udiv", "urem", "sdiv", "srem"} <= kinds, kinds
+    d = Differential(m, _wide_calls(w, 2, seed=w))
+    run_passes(m.top)
+    d.check("all passes")
+    assert d.compared == 2 * len(d.calls)
 
 
 def test_signed_division_by_a_power_of_two_from_c(tmp_path):

@@ -79,7 +79,7 @@ from dataclasses import dataclass, field
 from ..binding import is_wire_use
 from ..ir import Const, Function, MemoryObject, Module, Op, op_def
 from ..scheduling import op_timing
-from ..targets import Target
+from ..targets import MAX_WIDTH, Target
 
 __all__ = [
     "FP_FF_SCALE",
@@ -513,7 +513,7 @@ def _lib_lut(target: Target, cls: str, width: int, default: float) -> float:
     lib = load_library(target.library) if target.library is not None else None
     if lib is None or not lib.has(cls):
         return default
-    return lib.cls(cls).area(min(max(width, 1), 64))[0]
+    return lib.cls(cls).area(min(max(width, 1), MAX_WIDTH))[0]
 
 
 def _divider(target: Target, ops: list[Op]) -> tuple[float, float]:
@@ -524,7 +524,7 @@ def _divider(target: Target, ops: list[Op]) -> tuple[float, float]:
     w = max(op.width for op in ops)
     k = target.divider_bits(w)
     n = -(-w // k)
-    add = lambda x: target.timing("add", min(max(x, 1), 64)).area_lut
+    add = lambda x: target.timing("add", min(max(x, 1), MAX_WIDTH)).area_lut
     mux = target.timing("select", w).area_lut
     lut = k * (add(w + 2) + mux) + add(n.bit_length() + 1)
     ff = n * k + 2 * w + (n + 1).bit_length()

@@ -71,8 +71,11 @@ def pointer_differences(fn) -> set[int]:
     for bb in fn.blocks:
         for i in bb.instructions:
             ops = list(i.operands)
+            if i.opcode != "sub":       # (printing every constant operand is slow)
+                bad.update(key(o) for o in ops if key(o) in p2i)
+                continue
             const = {key(o) for o in ops if o.is_constant and " ptrtoint (ptr " in str(o)}
-            if i.opcode == "sub" and all(key(o) in p2i or key(o) in const for o in ops):
+            if all(key(o) in p2i or key(o) in const for o in ops):
                 consts |= const
                 continue
             bad.update(key(o) for o in ops if key(o) in p2i)

@@ -162,6 +162,12 @@ class Translator(Legality, LibraryCalls):
     def _users_file(self, f: str) -> bool:
         """Whether the source file ``f`` (a debug-info path) is the user's: an input, or
         a header beside an input or under the working directory, but not pyhls's own."""
+        memo = self.__dict__.setdefault("_users_files", {})
+        if f not in memo:
+            memo[f] = self._users_file_uncached(f)
+        return memo[f]
+
+    def _users_file_uncached(self, f: str) -> bool:
         if self._is_input(f):
             return True
         p = Path(f).resolve()
@@ -175,6 +181,12 @@ class Translator(Legality, LibraryCalls):
 
     def _input_path(self, f: str) -> str | None:
         """The input file that the debug-info file name ``f`` is, or None."""
+        memo = self.__dict__.setdefault("_input_paths", {})
+        if f not in memo:
+            memo[f] = self._input_path_uncached(f)
+        return memo[f]
+
+    def _input_path_uncached(self, f: str) -> str | None:
         for p in self._inputs():
             if p == f or Path(p).resolve() == Path(f).resolve():
                 return p
@@ -206,33 +218,73 @@ class Translator(Legality, LibraryCalls):
     def _ins_text(self, ins) -> str:
         """``str(ins)`` with the module's metadata numbering.  Printing one instruction
         numbers metadata per function, so its ``!dbg !N`` would name the wrong node of the
-        module text; printing its function numbers them as the module does."""
+        module text; the function's lines in the module text (:attr:`text`) number them as
+        the module does.  (Printing is also slow: llvmlite's ``str`` of an instruction or a
+        function numbers the whole module each time, hours for the thousands of
+        functions and instructions of an ap_fixed kernel, so the module text is split
+        once and an instruction printed only when its function's text is not understood.)"""
         cache = self.__dict__.setdefault("_ins_texts", {})
         k = key(ins)
         if k in cache:
             return cache[k]
-        text = str(ins)
         fn = ins.function
-        body = str(fn).split("\n")
-        start = next((i + 1 for i, l in enumerate(body) if l.startswith("define ")), len(body))
-        lines = [l for l in body[start:] if l.strip() and not l.startswith("}")
+        body = self._function_lines().get(fn.name)
+        if body is None:
+            body = str(fn).split("\n")
+            body = body[next((i + 1 for i, l in enumerate(body) if l.startswith("define ")),
+                             len(body)):]
+        lines = [l for l in body if l.strip() and not l.startswith("}")
                  and not l.lstrip().startswith((";", "#dbg_"))
                  and not re.match(r'^([-\w.$]+|"[^"]+"):', l)]
+        # each instruction is one line, but for the continuation lines (more indented, or
+        # a switch's closing "]") of a switch, an invoke or a landingpad: matched in order
+        # when the counts and every opcode agree
+        groups: list[list[str]] = []
+        for l in lines:
+            if (l.startswith("    ") or l.lstrip().startswith("]")) and groups:
+                groups[-1].append(l)
+            else:
+                groups.append([l])
+        insts = [other for bb in fn.blocks for other in bb.instructions]
+        if len(groups) == len(insts) and all(
+                re.search(rf"(^|[\s=]){o.opcode}\b", g[0].lstrip()) for o, g in zip(insts, groups)):
+            cache.update({key(o): "\n".join(g) for o, g in zip(insts, groups)})
+            return cache[k]
+        # not understood: compare with each instruction's own printing
+        text = str(ins)
         pos, found, own = 0, {}, {}
-        for bb in fn.blocks:
-            for other in bb.instructions:
-                t = str(other)
-                own[key(other)] = t
-                n = t.count("\n") + 1
-                printed = "\n".join(lines[pos:pos + n])
-                pos += n
-                if found is not None:
-                    if re.sub(r"!\d+", "!", printed) != re.sub(r"!\d+", "!", t):
-                        found = None  # printing not understood: keep each instruction's text
-                    else:
-                        found[key(other)] = printed
+        for other in insts:
+            t = str(other)
+            own[key(other)] = t
+            n = t.count("\n") + 1
+            printed = "\n".join(lines[pos:pos + n])
+            pos += n
+            if found is not None:
+                if re.sub(r"!\d+", "!", printed) != re.sub(r"!\d+", "!", t):
+                    found = None  # printing not understood: keep each instruction's text
+                else:
+                    found[key(other)] = printed
         cache.update(found if found is not None else own)
         return cache.get(k, text)
+
+    def _function_lines(self) -> dict[str, list[str]]:
+        """Function name -> the lines of its body in the module text (after ``define``)."""
+        out = self.__dict__.get("_fn_lines")
+        if out is None:
+            out, cur = {}, None
+            for line in self.text.split("\n"):
+                if line.startswith("define "):
+                    m = re.match(r'define .*?@([-\w.$]+|"[^"]+")\(', line)
+                    cur = m.group(1).strip('"') if m else None
+                    if cur is not None:
+                        out[cur] = []
+                elif cur is not None:
+                    if line.startswith("}"):
+                        cur = None
+                    else:
+                        out[cur].append(line)
+            self._fn_lines = out
+        return out
 
     # ------------------------------------------------------------------ entry
     def translate(self, top: str) -> Module:
@@ -336,7 +388,7 @@ class Translator(Legality, LibraryCalls):
         self._p2i_ok |= pointer_differences(llfn)
         #: (phi, LLVM phi, pointer kind: False, True or "tagged", the tag phi of a tagged one)
         self._phis: list[tuple[Op, object, object, Op | None]] = []
-        for bb in _rpo(llblocks):
+        for bb in _rpo(llblocks, self._ins_text):
             self._cur = blocks[key(bb)]
             for ins in bb.instructions:
                 self._instr(ins)
@@ -632,6 +684,13 @@ class Translator(Legality, LibraryCalls):
             return
         if opc in _BINOPS:
             a, b = (self._int(o) for o in ins.operands)
+            if opc == "mul" and a.width > MAX_MULDIV_BITS:
+                # a wide multiply by +-2^k (_too_wide lets only those through): a shift
+                x, c = (a, b) if isinstance(b, Const) else (b, a)
+                k = _pow2(c.value, c.width)
+                r = self._emit("shl", [x, Const(x.width, abs(k))], x.width)
+                self._set(ins, r if k >= 0 else self._emit("sub", [Const(x.width, 0), r], x.width))
+                return
             self._set(ins, self._emit(opc, [a, b], a.width))
             return
         if opc in _FLOAT_OPS:
@@ -650,13 +709,15 @@ class Translator(Legality, LibraryCalls):
     @staticmethod
     def too_wide(bits: int, what: str, loc: Loc | None) -> UnsupportedError:
         """The error of an operation on integers wider than 64 bits that the datapath
-        does not have (:data:`_WIDE_OK` are those it has)."""
+        does not have (:data:`_WIDE_OK` are those it has at any width,
+        :data:`_WIDE_MULDIV` those it has up to :data:`MAX_MULDIV_BITS`)."""
         return UnsupportedError(
             f"{what} on an integer of {bits} bits is not supported for hardware yet: "
-            f"pyhls's datapath multiplies, divides, converts, calls with and returns "
-            f"integers of at most 64 bits; wider ones (an ap_int/ap_uint or _BitInt wider "
-            f"than 64 bits, which ap_int.h holds in a multiple of 64 bits) only in bitwise "
-            f"operations, shifts, additions, subtractions, comparisons and memory accesses",
+            f"pyhls's datapath converts, calls with and returns integers of at most 64 "
+            f"bits and multiplies and divides integers of at most {MAX_MULDIV_BITS} bits; "
+            f"wider ones (an ap_int/ap_uint or _BitInt wider than 64 bits, which ap_int.h "
+            f"holds in a multiple of 64 bits) only in bitwise operations, shifts, additions, "
+            f"subtractions, comparisons and memory accesses",
             loc.file if loc else None, loc.line if loc else None)
 
     def _set(self, ins, v) -> None:
@@ -1315,14 +1376,15 @@ class Translator(Legality, LibraryCalls):
 
     # ------------------------------------------------------------------ globals in callees
 
-def _rpo(llblocks: list) -> list:
+def _rpo(llblocks: list, text_of=str) -> list:
     """Blocks in reverse post-order, so every definition is translated before its uses
-    (LLVM's textual block order need not follow dominance)."""
+    (LLVM's textual block order need not follow dominance); ``text_of`` prints an
+    instruction (``Translator._ins_text``: fast)."""
     by_name = {bb.name: bb for bb in llblocks}
     succ = {}
     for bb in llblocks:
         term = list(bb.instructions)[-1]
-        names = re.findall(r"label %([-\w.$]+|\"[^\"]+\")", str(term))
+        names = re.findall(r"label %([-\w.$]+|\"[^\"]+\")", text_of(term))
         succ[key(bb)] = [by_name[n.strip('"')] for n in names if n.strip('"') in by_name]
     seen, post = set(), []
     stack = [(llblocks[0], iter(succ[key(llblocks[0])]))]
@@ -1407,6 +1469,17 @@ _INT_TYPE = re.compile(r"\bi(\d+)\b")
 _WIDE_OK = frozenset({"load", "store", "trunc", "zext", "sext", "and", "or", "xor", "shl",
                       "lshr", "ashr", "add", "sub", "icmp", "phi", "select", "freeze"})
 
+#: the most bits of a multiply, division or remainder the datapath has (a product of two
+#: 64-bit ap_fixed/ap_int values, a 64-bit division computed one bit wider): the targets
+#: time them at their real width (``hls.targets``: the ecp5 library extrapolated above
+#: its largest sample)
+MAX_MULDIV_BITS = 128
+_WIDE_MULDIV = frozenset({"mul", "udiv", "sdiv", "urem", "srem"})
+
+#: intrinsics on integers of any width that are a comparison and a multiplexer (LLVM
+#: forms them from ap_fixed.h's saturation and rounding)
+_WIDE_INTRINSIC = re.compile(r"llvm\.(smax|smin|umax|umin|abs)\.i\d+$")
+
 _WIDE_WHAT = {"mul": "a multiplication", "udiv": "a division", "sdiv": "a division",
               "urem": "a remainder", "srem": "a remainder", "call": "a call",
               "ret": "a return"}
@@ -1417,7 +1490,28 @@ def _too_wide(ins) -> int:
     operation is not one of :data:`_WIDE_OK`, else 0."""
     if ins.opcode in _WIDE_OK:
         return 0
-    return _wide_int(str(ins.type), *(str(o.type) for o in ins.operands))
+    if ins.opcode == "call" and _WIDE_INTRINSIC.match(list(ins.operands)[-1].name or ""):
+        return 0
+    bits = _wide_int(str(ins.type), *(str(o.type) for o in ins.operands))
+    if ins.opcode == "mul" and bits:
+        # by a constant +-2^k (instcombine's form of a negated shift): a shift at any width
+        for o in ins.operands:
+            m = re.fullmatch(r"i(\d+) (-?\d+)", str(o).strip()) if o.is_constant else None
+            if m and _pow2(int(m.group(2)), int(m.group(1))) is not None:
+                return 0
+    return 0 if ins.opcode in _WIDE_MULDIV and bits <= MAX_MULDIV_BITS else bits
+
+
+def _pow2(value: int, width: int) -> int | None:
+    """k when the ``width``-bit constant ``value`` is 2^k (k >= 1), -k when it is -2^k
+    (modulo 2^width), else None."""
+    v = value % (1 << width)
+    if v > 1 and v & (v - 1) == 0:
+        return v.bit_length() - 1
+    n = (1 << width) - v
+    if n > 1 and n & (n - 1) == 0:
+        return -(n.bit_length() - 1)
+    return None
 
 
 def _wide_int(*types: str) -> int:

@@ -25,11 +25,17 @@
 //    length(); an ap_int converts implicitly to int / unsigned / long long / unsigned
 //    long long by its width and signedness (array indices, if, printf through to_int()).
 //
-// Not here (yet): ap_fixed, string and floating-point constructors, reversed ranges
+// ap_fixed and ap_ufixed are in ap_fixed.h (built on this header); an ap_int constructed
+// from one takes its integer part, rounded towards zero.
+//
+// Not here (yet): string and floating-point constructors, reversed ranges
 // (hi < lo), assignment to a concatenation, and reductions (and_reduce, ...).
 // Synthesis: every operation at widths 1..64; wider ap_ints in bitwise operations,
-// shifts, + - and comparisons (a wider * / % or argument is a synthesis error; they all
-// run natively, in the testbench).
+// shifts, + - and comparisons, and * / % whose computation is at most 128 bits wide (a
+// product of two ap_int<64>, a division of ap_int<64>s; ap_int.h computes / and % one
+// bit wider when both are signed, and holds widths above 64 in multiples of 64); a wider
+// * / % or an argument wider than 64 bits is a synthesis error (they all run natively,
+// in the testbench).
 
 #ifndef PYHLS_AP_INT_H
 #define PYHLS_AP_INT_H
@@ -158,6 +164,10 @@ template <int W, bool S> struct ap_int_base {
   ap_int_base(const ap_bit_ref<W2, S2> &b) : V_(wrap((U)(bool)b)) {}
   template <int W2, bool S2>
   ap_int_base(const ap_range_ref<W2, S2> &r) : V_(wrap((U)r.get().V_)) {}
+  // an ap_fixed (ap_fixed.h): its integer part, rounded towards zero
+  template <class T>
+  constexpr ap_int_base(const T &f, typename T::pyhls_fixed_tag * = 0)
+      : V_(wrap((U)f.to_ap_int_base().V_)) {}
 
   struct bits_tag {};
   constexpr ap_int_base(bits_tag, U u) : V_(wrap(u)) {}
@@ -407,6 +417,8 @@ template <int W> struct ap_int : ap_int_base<W, true> {
   constexpr ap_int(T x) : Base(x) {}
   template <int W2, bool S2> ap_int(const ap_bit_ref<W2, S2> &b) : Base(b) {}
   template <int W2, bool S2> ap_int(const ap_range_ref<W2, S2> &r) : Base(r) {}
+  template <class T>
+  constexpr ap_int(const T &f, typename T::pyhls_fixed_tag * = 0) : Base(f) {}
 };
 
 template <int W> struct ap_uint : ap_int_base<W, false> {
@@ -418,6 +430,8 @@ template <int W> struct ap_uint : ap_int_base<W, false> {
   constexpr ap_uint(T x) : Base(x) {}
   template <int W2, bool S2> ap_uint(const ap_bit_ref<W2, S2> &b) : Base(b) {}
   template <int W2, bool S2> ap_uint(const ap_range_ref<W2, S2> &r) : Base(r) {}
+  template <class T>
+  constexpr ap_uint(const T &f, typename T::pyhls_fixed_tag * = 0) : Base(f) {}
 };
 
 #pragma clang diagnostic pop

@@ -10,6 +10,13 @@ import networkx as nx
 from ..errors import HLSError
 from ._ops import OPS
 
+#: the widest value the IR holds: a multiply or division is at most 128 bits (the
+#: frontend's ``MAX_MULDIV_BITS``), but the exact intermediates of ap_fixed.h's
+#: conversions between 128-bit types (shifts, adds, compares, multiplexers) are wider;
+#: the operator tables time anything above 128 bits as 128 (``hls.targets.MAX_WIDTH``)
+MAX_VALUE_WIDTH = 512
+
+
 @dataclass(frozen=True, slots=True)
 class Loc:
     file: str
@@ -454,8 +461,8 @@ def verify(func: Function) -> None:
             for v in op.operands:
                 if not isinstance(v, Const) and v not in defined:
                     fail(f"{op.kind} uses an undefined value", op)
-                if not 1 <= v.width <= 128:
-                    fail(f"operand width must be 1..128, not {v.width}", op)
+                if not 1 <= v.width <= MAX_VALUE_WIDTH:
+                    fail(f"operand width must be 1..{MAX_VALUE_WIDTH}, not {v.width}", op)
             for name, spec in d.attrs.items():
                 if name not in op.attrs:
                     if spec.required:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from ..analysis import find_loops, loop_line
 from ..ir import FPU, Block, Const, Function, Op, Param, Value, op_def
 from ..targets._fp import fp_timing
-from ..targets import OpTiming, Target
+from ..targets import MAX_WIDTH, OpTiming, Target
 from ._asap import asap_schedule
 from ._check import check_schedule
 from ._problem import SchedEdge, SchedOp, SchedProblem, Schedule
@@ -52,7 +52,7 @@ def op_timing(target: Target, op: Op) -> OpTiming:
     lutram = op.kind in ("load", "store") and op.mem is not None and op.mem.async_read
     if lutram and op.kind == "load":
         cls = "load_async"  # a small array in LUT RAM: the data in the issue cycle
-    t = target.timing(cls, min(max(width, 1), 64))
+    t = target.timing(cls, min(max(width, 1), MAX_WIDTH))
     if cls == "load_async":
         # LUT RAM is 16 words deep (TRELLIS_DPR16X4): a deeper array is several, and its
         # read a multiplexer of their outputs (mips's 64-word ``dmem``: four, 1.8 ns of

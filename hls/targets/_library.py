@@ -9,11 +9,20 @@ the target's step overhead instead).  Between sampled widths the delay and LUTs 
 interpolated linearly; a class's delays are made non-decreasing in the width (the
 placer's noise can make a wider sample faster); DSP blocks are those of the nearest
 sampled width at or above.
+
+Above the largest sample (64 bits: the 65..128-bit multiplies and divisions of wide
+ap_int/ap_fixed values, ``hls.targets.MAX_WIDTH``) nothing is measured: delays, LUTs and
+FFs continue the last segment's slope (linear, the shape of a carry chain and of the
+sampled classes between 48 and 64 bits), DSP blocks grow with the square of the width
+(an ``n``-tile multiply has about ``n * n`` partial products).  These are estimates,
+not measurements; the ECP5 multiply over several tiles is timed by its tiles
+(``hls.targets._model.mul_tiles``) at any width anyway.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -50,7 +59,11 @@ class ClassData:
     def area(self, w: int) -> tuple[int, int, int]:
         lut = int(round(self._interp(self.lut, w)))
         ff = int(round(self._interp(self.ff, w)))
-        dsp = next((d for x, d in zip(self.widths, self.dsp) if x >= w), self.dsp[-1])
+        dsp = next((d for x, d in zip(self.widths, self.dsp) if x >= w), None)
+        if dsp is None:
+            # beyond the last sample (a 65..128-bit multiply or division by a constant):
+            # the DSP tiles grow with the square of the width, from the last sample
+            dsp = math.ceil(self.dsp[-1] * (w / self.widths[-1]) ** 2)
         return max(lut, 0), max(ff, 0), dsp
 
 

@@ -51,7 +51,11 @@ from typing import Callable
 from hls.errors import HLSError
 
 MIN_WIDTH = 1
-MAX_WIDTH = 64
+#: the widest operation the tables answer for: 64 bits for most of the datapath, 128
+#: for the multiplies and divisions of wide ap_int/ap_fixed products (the frontend's
+#: ``MAX_MULDIV_BITS``); the formulas hold at any width, the ecp5 library extrapolates
+#: above its largest sample (``hls.targets._library.ClassData``)
+MAX_WIDTH = 128
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,7 +446,7 @@ class Target:
         return self.part is not None
 
     def timing(self, kind: str, width: int) -> OpTiming:
-        """Timing/area of one ``kind`` operation on ``width``-bit operands (1..64)."""
+        """Timing/area of one ``kind`` operation on ``width``-bit operands (1..128)."""
         if type(width) is not int:  # bool would hit the cache entry of 0/1
             _check_width(kind, width)
         if kind in _DIV_KINDS:

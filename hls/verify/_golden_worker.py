@@ -266,6 +266,31 @@ def _load_cxx_runtime(llvm) -> None:
             llvm.load_library_permanently(lib)
 
 
+#: LLVM's code generator calls these for a 128-bit division or remainder (``udiv i128``,
+#: ``sdiv i96`` widened...): the compiler runtime's, libgcc_s here, which the Python
+#: process need not have loaded
+_INT128_LIBCALLS = ("__udivti3", "__divti3", "__umodti3", "__modti3")
+_WIDE_DIV = re.compile(r"\b[us](?:div|rem) i(\d+)\b")
+
+
+def _load_int128_runtime(llvm, ll: str) -> None:
+    """Make the 128-bit division helpers resolvable when the program divides integers
+    wider than 64 bits (the JIT would otherwise call address 0)."""
+    if not any(int(m.group(1)) > 64 for m in _WIDE_DIV.finditer(ll)):
+        return
+    if all(llvm.address_of_symbol(n) for n in _INT128_LIBCALLS):
+        return
+    import ctypes.util
+    lib = ctypes.util.find_library("gcc_s")
+    if lib:
+        llvm.load_library_permanently(lib)
+    missing = [n for n in _INT128_LIBCALLS if not llvm.address_of_symbol(n)]
+    if missing:
+        raise WorkerError(f"the program divides integers wider than 64 bits, and native "
+                          f"execution cannot find the compiler runtime's {missing[0]} "
+                          f"(libgcc_s)")
+
+
 class Jit:
     def __init__(self, ll: str, symbols: dict[str, int] | None = None):
         import llvmlite.binding as llvm
@@ -279,6 +304,7 @@ class Jit:
         symbols = {**libc_hooks(), **(symbols or {})}
         for name, addr in (symbols or {}).items():
             llvm.add_symbol(name, addr)
+        _load_int128_runtime(llvm, ll)
         self.mod = llvm.parse_assembly(ll)
         self.mod.verify()
         target = llvm.Target.from_default_triple()
