@@ -310,6 +310,15 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
     return res
 
 
+class _BuildAgain(Exception):
+    """The design must be built again with ``opts`` (memories given one port, LUT RAM
+    back to block RAM): from the frontend's module, not from the frontend."""
+
+    def __init__(self, opts: SynthOptions) -> None:
+        super().__init__()
+        self.opts = opts
+
+
 def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
     t0 = time.perf_counter()
     target = get_target(opts.target)
@@ -322,14 +331,28 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
         flow_for_target(target)            # no open flow for the target: say so first
     opts, inp = with_task_graph(path, opts, inp)
     dirs = _directives(opts, inp)
-    module = _load(path, opts, inp)
-    # a design built again (single-port memories, LUT RAM back to block RAM) has warned
-    with warnings_off() if (opts.single_port or opts.block_ram) else contextlib.nullcontext():
-        dirs, pragmas = apply_pragmas(inp, module, dirs)
-        ctypes = arg_c_types(inp, module)       # the top's declared C types (package)
+    # the frontend runs once: the planning trials, the design and a design built again
+    # each lower a clone of its module (Module.clone), which stays as the frontend made it
+    front = _load(path, opts, inp)
+    dirs, pragmas = apply_pragmas(inp, front, dirs)
+    ctypes = arg_c_types(inp, front)        # the top's declared C types (package)
+    while True:
+        try:
+            # (a design built again: its time_s["frontend"] counts the attempts before it)
+            return _build(opts, inp, target, front, dirs, pragmas, ctypes, t0)
+        except _BuildAgain as again:
+            opts = again.opts
+
+
+def _build(opts: SynthOptions, inp: LoadedInput, target: Target, front: Module, dirs,
+           pragmas: list, ctypes, t0: float) -> SynthResult:
+    """Plan, lower, schedule, bind and build a clone of the frontend's module ``front``
+    and its report; raises :class:`_BuildAgain` when the design must be built again with
+    other options."""
+    module = front.clone()
     alveo = target.family == "ultrascale+"
     with _pragma_notes(pragmas):
-        profit, keep, unroll = plan_loops(path, opts, dirs, alveo, target, inp, module)
+        profit, keep, unroll = plan_loops(opts, dirs, alveo, target, front)
         partitions, schedules, bindings, t1 = _lower_and_schedule(
             module, opts, dirs, alveo, target, profit, keep, unroll=unroll)
     t2 = time.perf_counter()
@@ -348,8 +371,8 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
             raise InternalError(f"memories given one port are still written twice in a "
                                 f"cycle: {', '.join(two)}")
         if two:
-            return _synthesize(path, dataclasses.replace(
-                opts, single_port=tuple(sorted(set(opts.single_port) | set(two)))), inp)
+            raise _BuildAgain(dataclasses.replace(
+                opts, single_port=tuple(sorted(set(opts.single_port) | set(two)))))
     # an Alveo top keeps writable globals on chip (only pointer arguments go over m_axi)
     ext = () if alveo else tuple(g for g in module.globals if not g.readonly)
     if opts.loop_probes and alveo:
@@ -383,7 +406,7 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
         names = _lut_rams_in(str(exc), module)
         if not names:
             raise
-        return _synthesize(path, dataclasses.replace(opts, block_ram=opts.block_ram + names), inp)
+        raise _BuildAgain(dataclasses.replace(opts, block_ram=opts.block_ram + names)) from None
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface, dirs,
                           external=frozenset(ext))
@@ -645,11 +668,11 @@ def _lower_and_schedule(module: Module, opts: SynthOptions, dirs, alveo: bool, t
     return partitions, schedules, bindings, t1
 
 
-def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
-               inp: LoadedInput, module: Module) -> tuple[Profitability | None, frozenset,
-                                                          tuple]:
+def plan_loops(opts: SynthOptions, dirs, alveo: bool, target: Target,
+               module: Module) -> tuple[Profitability | None, frozenset, tuple]:
     """What the scheduler weighs pipelines against, the loops if-conversion leaves alone,
-    and the loops to unroll (``module``: as the frontend made it; it is not changed).
+    and the loops to unroll (``module``: as the frontend made it; it is not changed,
+    every trial lowers a clone of it).
 
     * A top without arguments is profiled first (:func:`hls.analysis.profile_top`).
     * The loops if-conversion would convert are costed as they are, with their branches:
@@ -665,11 +688,11 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
                       for lp in if_conversion_candidates(f))
     if not cands:
         profit = Profitability(profile)
-        return profit, frozenset(), plan_unrolling(path, opts, dirs, alveo, target, inp,
+        return profit, frozenset(), plan_unrolling(opts, dirs, alveo, target, module,
                                                    profit, frozenset(),
                                                    regions=bool(module.dataflow))
     with warnings_off():      # trial lowerings: the real one warns
-        plain = _load(path, opts, inp)
+        plain = module.clone()
         lower_module(plain, opts, dirs, alveo, keep=cands, quiet=True)
     before = {}
     for f in plain.functions:
@@ -683,7 +706,7 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
             before[(f.name, lp.header.name)] = iteration_states(lp, lengths, profile)
     profit = Profitability(profile, before)
     with warnings_off():
-        trial = _load(path, opts, inp)
+        trial = module.clone()
         parts, schedules, _, _ = _lower_and_schedule(trial, opts, dirs, alveo, target, profit,
                                                      frozenset(), quiet=True, bind_too=False)
     for f, fs in schedules.items():
@@ -698,7 +721,7 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
                      if why is not None and (f.name, lp.header.name) in cands)
     # with nothing kept, that trial is the lowering plan_unrolling starts from
     pre = (trial, parts, schedules) if not keep else None
-    return profit, keep, plan_unrolling(path, opts, dirs, alveo, target, inp, profit, keep, pre,
+    return profit, keep, plan_unrolling(opts, dirs, alveo, target, module, profit, keep, pre,
                                         regions=bool(module.dataflow))
 
 
@@ -714,26 +737,27 @@ FULL_UNROLL_OPS = 1024
 UNROLL_OPS = 1024
 
 
-def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
-                   inp: LoadedInput, profit: Profitability, keep: frozenset,
+def plan_unrolling(opts: SynthOptions, dirs, alveo: bool, target: Target, front: Module,
+                   profit: Profitability, keep: frozenset,
                    pre: tuple | None = None, regions: bool = False) -> tuple:
-    """The loops worth unrolling (:func:`plan_unrolling_with`).  With dataflow regions,
+    """The loops worth unrolling (:func:`plan_unrolling_with`; ``front``: the frontend's
+    module, each trial a clone of it).  With dataflow regions,
     twice: with the task loops that pass a FIFO-able channel left rolled (their FIFOs
     overlap producer and consumer within a frame) and with every loop free to unroll
     (faster tasks, ping-pong channels); the plan whose regions' estimated cycles
     (:func:`hls.dataflow.region_estimate`) are lower is kept."""
-    free = plan_unrolling_with(path, opts, dirs, alveo, target, inp, profit, keep, pre,
+    free = plan_unrolling_with(opts, dirs, alveo, target, front, profit, keep, pre,
                                streams=False)
     if not opts.auto_unroll or not regions:
         return free
-    rolled = plan_unrolling_with(path, opts, dirs, alveo, target, inp, profit, keep, pre,
+    rolled = plan_unrolling_with(opts, dirs, alveo, target, front, profit, keep, pre,
                                  streams=True)
     if rolled == free:
         return free
 
     def cycles(unroll: tuple) -> float:
         with warnings_off():
-            mod = _load(path, opts, inp)
+            mod = front.clone()
             _, schedules, _, _ = _lower_and_schedule(mod, opts, dirs, alveo, target, profit,
                                                      keep, quiet=True, bind_too=False,
                                                      unroll=unroll)
@@ -746,12 +770,13 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
     return rolled if cycles(rolled) <= cycles(free) else free
 
 
-def plan_unrolling_with(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
-                        inp: LoadedInput, profit: Profitability, keep: frozenset,
+def plan_unrolling_with(opts: SynthOptions, dirs, alveo: bool, target: Target,
+                        front: Module, profit: Profitability, keep: frozenset,
                         pre: tuple | None = None, streams: bool = False) -> tuple:
     """The loops worth unrolling, as ((function, header), factor or "full") pairs.
 
-    The module is lowered and scheduled as the flow will (``keep``), then again:
+    A clone of the frontend's module ``front`` is lowered and scheduled as the flow will
+    (``keep``), then other clones:
 
     1. with every innermost loop of a constant trip count of at most
        :data:`FULL_UNROLL_TRIPS`, the only loop of its parent, unrolled fully: the parent
@@ -781,7 +806,7 @@ def plan_unrolling_with(path, opts: SynthOptions, dirs, alveo: bool, target: Tar
             mod, parts, schedules = pre
         else:
             with warnings_off():
-                mod = _load(path, opts, inp)
+                mod = front.clone()
                 parts, schedules, _, _ = _lower_and_schedule(
                     mod, opts, dirs, alveo, target, profit, keep, quiet=True, bind_too=False,
                     unroll=tuple(sorted(unroll.items())))
@@ -1037,7 +1062,7 @@ def ir_module(path, opts: SynthOptions, after: str = "frontend",
     alveo = target.family == "ultrascale+"
     keep, unroll = frozenset(), ()
     if _stage(after) != "frontend":  # the loops synthesize leaves unconverted, likewise
-        _, keep, unroll = plan_loops(path, opts, dirs, alveo, target, inp, module)
+        _, keep, unroll = plan_loops(opts, dirs, alveo, target, module)
     lower_module(module, opts, dirs, alveo, after, keep=keep, unroll=unroll)
     return module
 

@@ -1,0 +1,70 @@
+"""The driver (hls.flow): the frontend runs once per synthesis.  The planning trials
+(if-conversion, automatic unrolling, the dataflow regions' two unrolling plans), the
+design and a design built again (LUT RAM back to block RAM) each lower a clone of the
+frontend's module (``Module.clone``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import hls.flow as flow
+from hls.flow import SynthOptions, synthesize
+from hls.ir import Module
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "kernels"
+PARTITION = ROOT / "tests" / "kernels" / "partition.c"
+
+
+@pytest.fixture
+def counts(monkeypatch):
+    """Calls of the frontend entry (``hls.frontend.load`` as the flow calls it) and of
+    ``Module.clone``."""
+    got = {"frontend": 0, "clone": 0}
+    load, clone = flow.load, Module.clone
+
+    def counting_load(*args, **kw):
+        got["frontend"] += 1
+        return load(*args, **kw)
+
+    def counting_clone(self):
+        got["clone"] += 1
+        return clone(self)
+
+    monkeypatch.setattr(flow, "load", counting_load)
+    monkeypatch.setattr(Module, "clone", counting_clone)
+    return got
+
+
+def _manifest(name: str) -> SynthOptions:
+    meta = json.loads((SHARED / f"{name}.json").read_text())
+    return SynthOptions(top=meta["top"],
+                        depth={k: v["depth"] for k, v in meta.get("args", {}).items()})
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/kernels")
+@pytest.mark.parametrize("name,unrolled", [
+    ("fir_decim2", {"for_body4": 2}),                   # unrolled by 2, by 4 tried
+    ("dataflow_img", {"for_body": 2, "for_body4": 2}),  # regions: two plans compared
+])
+def test_frontend_runs_once(counts, name, unrolled):
+    res = synthesize(SHARED / f"{name}.c", _manifest(name))
+    assert counts["frontend"] == 1
+    # the planning trials ran, each on its own clone, and the design is one more
+    assert counts["clone"] >= 4, counts
+    got = {lp["loop"]: lp["unrolled"] for lp in res.report["loops"] if "unrolled" in lp}
+    assert got == unrolled
+
+
+def test_frontend_runs_once_when_the_design_is_built_again(counts):
+    """A combinational loop through a LUT RAM sends the memory back to block RAM and the
+    design is built again, from the frontend's module."""
+    opts = SynthOptions(top="quad_sum", depth={"a": 32, "out": 32}, pipeline=False)
+    res = synthesize(PARTITION, opts)
+    assert not any(op.mem.async_read for op in res.module.top.ops()
+                   if op.mem is not None and op.mem.name == "quad_sum_loc")
+    assert counts["frontend"] == 1
+    assert counts["clone"] == 2
