@@ -1,7 +1,7 @@
 """The driver (hls.flow): the frontend runs once per synthesis.  The planning trials
 (if-conversion, automatic unrolling, the dataflow regions' two unrolling plans), the
 design and a design built again (LUT RAM back to block RAM) each lower a clone of the
-frontend's module (``Module.clone``)."""
+frontend's module (``Module.clone``).  The directives file is parsed once."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ PARTITION = ROOT / "tests" / "kernels" / "partition.c"
 def counts(monkeypatch):
     """Calls of the frontend entry (``hls.frontend.load`` as the flow calls it) and of
     ``Module.clone``."""
-    got = {"frontend": 0, "clone": 0}
-    load, clone = flow.load, Module.clone
+    got = {"frontend": 0, "clone": 0, "directives": 0}
+    load, clone, load_directives = flow.load, Module.clone, flow.load_directives
 
     def counting_load(*args, **kw):
         got["frontend"] += 1
@@ -34,7 +34,12 @@ def counts(monkeypatch):
         got["clone"] += 1
         return clone(self)
 
+    def counting_directives(*args, **kw):
+        got["directives"] += 1
+        return load_directives(*args, **kw)
+
     monkeypatch.setattr(flow, "load", counting_load)
+    monkeypatch.setattr(flow, "load_directives", counting_directives)
     monkeypatch.setattr(Module, "clone", counting_clone)
     return got
 
@@ -68,3 +73,33 @@ def test_frontend_runs_once_when_the_design_is_built_again(counts):
                    if op.mem is not None and op.mem.name == "quad_sum_loc")
     assert counts["frontend"] == 1
     assert counts["clone"] == 2
+
+
+DIRECTIVES = """
+[[array]]
+function = "quad_sum"
+name = "out"
+partition = "cyclic"
+factor = 2
+"""
+
+
+@pytest.mark.parametrize("dataflow", [False, True])
+def test_directives_file_parsed_once(counts, tmp_path, dataflow):
+    """Once, where the frontend and every stage used to parse it again; with a
+    ``[[dataflow]]`` entry it is read before the sources (its regions add a C flag)."""
+    d = tmp_path / "d.toml"
+    if dataflow:
+        d.write_text('[[dataflow]]\nfunction = "df_twice"\n')
+        src, opts = ROOT / "tests" / "dataflow" / "df_twice.c", SynthOptions(
+            top="df_twice", depth={"in": 384, "out": 384}, directives=str(d))
+    else:
+        d.write_text(DIRECTIVES)
+        src, opts = PARTITION, SynthOptions(top="quad_sum", depth={"a": 32, "out": 32},
+                                            directives=str(d), auto_unroll=False)
+    res = synthesize(src, opts)
+    assert counts == {"frontend": 1, "clone": counts["clone"], "directives": 1}
+    if dataflow:
+        assert res.report["dataflow"]["tasks"]
+    else:
+        assert {a["name"]: a["banks"] for a in res.report["arrays"]}["out"] == 2
