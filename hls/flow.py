@@ -272,11 +272,14 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
     attempt does not raise fmax (the path is inside one operator or the controller, which
     rescheduling cannot split) or when no time would be left for logic.  Every attempt is
     recorded in ``report["timing"]["closure"]``; the result is the first attempt that met
-    the clock, else the one with the highest fmax (``closure["chosen"]``, its index)."""
+    the clock, else the one with the highest fmax (``closure["chosen"]``, its index).
+    The frontend runs once: every attempt builds from its module, with another target."""
     opts = dataclasses.replace(opts, place_route=True)
     base = opts.clock_uncertainty_ns or 0.0
     attempts, stopped, results = [], None, []
-    res = _synthesize(path, dataclasses.replace(opts, close_timing=0), inp)
+    t0 = time.perf_counter()
+    comp, front, ctypes = _front(path, dataclasses.replace(opts, close_timing=0), inp)
+    res = _build_all(comp, front, ctypes, t0)
     while True:
         results.append(res)
         t = res.report["timing"]
@@ -302,8 +305,10 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
             stopped = (f"a clock uncertainty of {u:g} ns would leave no time for logic in a "
                        f"{res.target.clock_period_ns:g} ns cycle")
             break
-        res = _synthesize(path, dataclasses.replace(opts, close_timing=0, clock_uncertainty_ns=u),
-                          inp)
+        t0 = time.perf_counter()
+        again = dataclasses.replace(comp.opts, clock_uncertainty_ns=u)
+        res = _build_all(dataclasses.replace(comp, opts=again, target=_target(again)), front,
+                         ctypes, t0)
     chosen = max(range(len(attempts)),
                  key=lambda i: (attempts[i]["met"], attempts[i]["fmax_mhz"] or 0.0, -i))
     res = results[chosen]
@@ -365,20 +370,38 @@ def _compile(path, opts: SynthOptions, inp: LoadedInput | None,
     return Compilation(path, inp, opts, target, dirs, tuple(pragmas)), front
 
 
-def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
-    t0 = time.perf_counter()
+def _target(opts: SynthOptions) -> Target:
+    """The target of ``opts``, its clock and clock uncertainty applied."""
     target = get_target(opts.target)
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
     if opts.clock_uncertainty_ns:
         target = target.with_uncertainty(opts.clock_uncertainty_ns)
+    return target
+
+
+def _front(path, opts: SynthOptions, inp: LoadedInput | None) -> tuple[Compilation, Module,
+                                                                         object]:
+    """The checks made before the frontend, the :class:`Compilation`, the frontend's
+    module and the top's declared C types."""
+    target = _target(opts)
     _print_ir_names(opts)
     if opts.place_route:
         flow_for_target(target)            # no open flow for the target: say so first
+    comp, front = _compile(path, opts, inp, target)
+    return comp, front, arg_c_types(comp.inp, front)    # (C types: the Vitis package)
+
+
+def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
+    t0 = time.perf_counter()
     # the frontend runs once: the planning trials, the design and a design built again
     # each lower a clone of its module (Module.clone), which stays as the frontend made it
-    comp, front = _compile(path, opts, inp, target)
-    ctypes = arg_c_types(comp.inp, front)   # the top's declared C types (package)
+    comp, front, ctypes = _front(path, opts, inp)
+    return _build_all(comp, front, ctypes, t0)
+
+
+def _build_all(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
+    """:func:`_build`, again with the options it asks for while it asks."""
     while True:
         try:
             # (a design built again: its time_s["frontend"] counts the attempts before it)

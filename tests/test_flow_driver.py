@@ -103,3 +103,32 @@ def test_directives_file_parsed_once(counts, tmp_path, dataflow):
         assert res.report["dataflow"]["tasks"]
     else:
         assert {a["name"]: a["banks"] for a in res.report["arrays"]}["out"] == 2
+
+
+def test_timing_closure_runs_the_frontend_once(counts, monkeypatch):
+    """``--close-timing``: each attempt is the design built again with a higher clock
+    uncertainty, from the frontend's module (place and route stood in for: the first
+    attempt misses the clock, the second meets it), and is the design a synthesis at
+    that uncertainty gives."""
+    made = []
+
+    def fake_place_and_route(verilog, iface, target, schedules, *, alveo=False):
+        made.append(target.uncertainty_ns)
+        met = len(made) > 1
+        return {"clock_ns": target.clock_period_ns, "met": met,
+                "fmax_mhz": 1000.0 / (target.clock_period_ns + (0 if met else 1.0))}
+
+    monkeypatch.setattr(flow, "place_and_route", fake_place_and_route)
+    opts = SynthOptions(top="quad_sum", depth={"a": 32, "out": 32}, target="ecp5",
+                        clock_period_ns=10.0, close_timing=2)
+    res = synthesize(PARTITION, opts)
+    assert counts["frontend"] == 1
+    closure = res.report["timing"]["closure"]
+    assert [a["met"] for a in closure["attempts"]] == [False, True]
+    assert closure["chosen"] == 1 and made[0] == 0 and made[1] > 0
+    assert res.target.uncertainty_ns == made[1]
+    direct = synthesize(PARTITION, SynthOptions(
+        top="quad_sum", depth={"a": 32, "out": 32}, target="ecp5", clock_period_ns=10.0,
+        clock_uncertainty_ns=made[1], place_route=True))
+    assert direct.verilog == res.verilog
+    assert counts["frontend"] == 2
