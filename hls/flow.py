@@ -30,8 +30,8 @@ from .dataflow import (
     choose_channels, choose_instances, extract_graph, graph_report, load_task_graph,
     region_estimate, region_ir, task_graph_nx,
 )
-from .directives import (apply_pragmas, function_pragmas, load_directives, pragma_report,
-                         resolve_directives)
+from .directives import (Directives, apply_pragmas, function_pragmas, load_directives,
+                         pragma_report, resolve_directives)
 from .errors import HLSError, InternalError
 from .estimate import (area_report, dataflow_resources, latency_report, memory_bram18, yosys_area,
                        yosys_ecp5_area)
@@ -189,13 +189,14 @@ class SynthResult:
     axi: object | None = None
 
 
-def source_cflags(opts: SynthOptions) -> tuple[str, ...]:
+def source_cflags(opts: SynthOptions, file_dirs: Directives | None) -> tuple[str, ...]:
     """The C flags of the design's sources: the user's, and with dataflow regions asked
-    for by option or directive ``-fno-unroll-loops``, so that clang does not unroll a
-    frames loop of a few iterations into copies of its calls (each would be a task, and
-    the arrays between them channels with several producers)."""
+    for by option or directive (``file_dirs``: the directives file of ``opts``, parsed)
+    ``-fno-unroll-loops``, so that clang does not unroll a frames loop of a few
+    iterations into copies of its calls (each would be a task, and the arrays between
+    them channels with several producers)."""
     extra = ("-fno-unroll-loops",) if (opts.dataflow or (
-        opts.directives and load_directives(opts.directives).dataflow)) else ()
+        file_dirs is not None and file_dirs.dataflow)) else ()
     return tuple(opts.cflags) + extra
 
 
@@ -208,10 +209,13 @@ def module_name(top: str, functions=()) -> str:
     return top if top.isidentifier() else "top_" + "".join(c if c.isalnum() else "_" for c in top)
 
 
-def with_task_graph(path, opts: SynthOptions, inp: LoadedInput | None):
+def with_task_graph(path, opts: SynthOptions, inp: LoadedInput | None,
+                    file_dirs: Directives | None = None):
     """With ``opts.task_graph``: the input with the graph's region function added, and
-    the options that make it the top and a dataflow region (its ports' depths given)."""
-    inp = inp or read_input(path, cc=opts.cc, cflags=source_cflags(opts))
+    the options that make it the top and a dataflow region (its ports' depths given).
+    Without ``inp``, the input is read first (``file_dirs``: the directives file of
+    ``opts``, parsed, whose dataflow regions add a C flag: :func:`source_cflags`)."""
+    inp = inp or read_input(path, cc=opts.cc, cflags=source_cflags(opts, file_dirs))
     if opts.plm is None:        # PLMs by default for tensor kernels (.ekl)
         opts = dataclasses.replace(opts, plm=inp.kind == "ekl")
     if not opts.task_graph:
@@ -268,11 +272,14 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
     attempt does not raise fmax (the path is inside one operator or the controller, which
     rescheduling cannot split) or when no time would be left for logic.  Every attempt is
     recorded in ``report["timing"]["closure"]``; the result is the first attempt that met
-    the clock, else the one with the highest fmax (``closure["chosen"]``, its index)."""
+    the clock, else the one with the highest fmax (``closure["chosen"]``, its index).
+    The frontend runs once: every attempt builds from its module, with another target."""
     opts = dataclasses.replace(opts, place_route=True)
     base = opts.clock_uncertainty_ns or 0.0
     attempts, stopped, results = [], None, []
-    res = _synthesize(path, dataclasses.replace(opts, close_timing=0), inp)
+    t0 = time.perf_counter()
+    comp, front, ctypes = _front(path, dataclasses.replace(opts, close_timing=0), inp)
+    res = _build_all(comp, front, ctypes, t0)
     while True:
         results.append(res)
         t = res.report["timing"]
@@ -298,8 +305,10 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
             stopped = (f"a clock uncertainty of {u:g} ns would leave no time for logic in a "
                        f"{res.target.clock_period_ns:g} ns cycle")
             break
-        res = _synthesize(path, dataclasses.replace(opts, close_timing=0, clock_uncertainty_ns=u),
-                          inp)
+        t0 = time.perf_counter()
+        again = dataclasses.replace(comp.opts, clock_uncertainty_ns=u)
+        res = _build_all(dataclasses.replace(comp, opts=again, target=_target(again)), front,
+                         ctypes, t0)
     chosen = max(range(len(attempts)),
                  key=lambda i: (attempts[i]["met"], attempts[i]["fmax_mhz"] or 0.0, -i))
     res = results[chosen]
@@ -310,28 +319,108 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
     return res
 
 
-def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
-    t0 = time.perf_counter()
+class _BuildAgain(Exception):
+    """The design must be built again with ``opts`` (memories given one port, LUT RAM
+    back to block RAM): from the frontend's module, not from the frontend."""
+
+    def __init__(self, opts: SynthOptions) -> None:
+        super().__init__()
+        self.opts = opts
+
+
+@dataclass(frozen=True)
+class Compilation:
+    """What one synthesis is of, decided once before the stages and passed to them:
+    the input (``path``, and ``inp``: the sources read), the options (``opts``: functions
+    named by their symbols, a task graph's region added), the target (clock and clock
+    uncertainty applied) and the directives (``dirs``: the directives file parsed once,
+    its function names resolved, with the ``#pragma HLS`` of the sources merged in;
+    ``pragmas``: one :class:`hls.directives.PragmaUse` per pragma, for the report).  A
+    design built again is the same compilation with other options
+    (``dataclasses.replace``)."""
+
+    path: object
+    inp: LoadedInput
+    opts: SynthOptions
+    target: Target
+    dirs: Directives | None
+    pragmas: tuple = ()
+
+    @property
+    def alveo(self) -> bool:
+        """The top is an Alveo kernel (AXI4 master/Lite/Stream ports)."""
+        return self.target.family == "ultrascale+"
+
+
+def _compile(path, opts: SynthOptions, inp: LoadedInput | None,
+             target: Target) -> tuple[Compilation, Module]:
+    """The :class:`Compilation` of ``path`` and the frontend's module, by the one run of
+    the frontend.  The directives file is parsed once: before the input is read when the
+    flow reads it and needs the file's regions for the C flags (:func:`source_cflags`),
+    else after the task graph; so errors come in the order they always did."""
+    early = opts.directives and inp is None and not opts.dataflow
+    file_dirs = load_directives(opts.directives) if early else None
+    opts, inp = with_task_graph(path, opts, inp, file_dirs)
+    if opts.directives and file_dirs is None:
+        file_dirs = load_directives(opts.directives)
+    if file_dirs is not None:       # its function names as the input's symbols
+        file_dirs = resolve_directives(file_dirs, defined_functions(inp.text))
+    front = _load(path, opts, inp, file_dirs)
+    dirs, pragmas = apply_pragmas(inp, front, file_dirs)
+    return Compilation(path, inp, opts, target, dirs, tuple(pragmas)), front
+
+
+def _target(opts: SynthOptions) -> Target:
+    """The target of ``opts``, its clock and clock uncertainty applied."""
     target = get_target(opts.target)
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
     if opts.clock_uncertainty_ns:
         target = target.with_uncertainty(opts.clock_uncertainty_ns)
+    return target
+
+
+def _front(path, opts: SynthOptions, inp: LoadedInput | None) -> tuple[Compilation, Module,
+                                                                         object]:
+    """The checks made before the frontend, the :class:`Compilation`, the frontend's
+    module and the top's declared C types."""
+    target = _target(opts)
     _print_ir_names(opts)
     if opts.place_route:
         flow_for_target(target)            # no open flow for the target: say so first
-    opts, inp = with_task_graph(path, opts, inp)
-    dirs = _directives(opts, inp)
-    module = _load(path, opts, inp)
-    # a design built again (single-port memories, LUT RAM back to block RAM) has warned
-    with warnings_off() if (opts.single_port or opts.block_ram) else contextlib.nullcontext():
-        dirs, pragmas = apply_pragmas(inp, module, dirs)
-        ctypes = arg_c_types(inp, module)       # the top's declared C types (package)
-    alveo = target.family == "ultrascale+"
+    comp, front = _compile(path, opts, inp, target)
+    return comp, front, arg_c_types(comp.inp, front)    # (C types: the Vitis package)
+
+
+def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
+    t0 = time.perf_counter()
+    # the frontend runs once: the planning trials, the design and a design built again
+    # each lower a clone of its module (Module.clone), which stays as the frontend made it
+    comp, front, ctypes = _front(path, opts, inp)
+    return _build_all(comp, front, ctypes, t0)
+
+
+def _build_all(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
+    """:func:`_build`, again with the options it asks for while it asks."""
+    while True:
+        try:
+            # (a design built again: its time_s["frontend"] counts the attempts before it)
+            return _build(comp, front, ctypes, t0)
+        except _BuildAgain as again:
+            comp = dataclasses.replace(comp, opts=again.opts)
+
+
+def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
+    """Plan, lower, schedule, bind and build a clone of the frontend's module ``front``
+    and its report; raises :class:`_BuildAgain` when the design must be built again with
+    other options."""
+    opts, inp, target, dirs, alveo = comp.opts, comp.inp, comp.target, comp.dirs, comp.alveo
+    pragmas = comp.pragmas
+    module = front.clone()
     with _pragma_notes(pragmas):
-        profit, keep, unroll = plan_loops(path, opts, dirs, alveo, target, inp, module)
+        profit, keep, unroll = plan_loops(comp, front)
         partitions, schedules, bindings, t1 = _lower_and_schedule(
-            module, opts, dirs, alveo, target, profit, keep, unroll=unroll)
+            module, comp, profit, keep, unroll=unroll)
     t2 = time.perf_counter()
     if opts.m_axi and not alveo:
         raise HLSError(f"m_axi interfaces need an Alveo target (--target alveo), not "
@@ -348,8 +437,8 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
             raise InternalError(f"memories given one port are still written twice in a "
                                 f"cycle: {', '.join(two)}")
         if two:
-            return _synthesize(path, dataclasses.replace(
-                opts, single_port=tuple(sorted(set(opts.single_port) | set(two)))), inp)
+            raise _BuildAgain(dataclasses.replace(
+                opts, single_port=tuple(sorted(set(opts.single_port) | set(two)))))
     # an Alveo top keeps writable globals on chip (only pointer arguments go over m_axi)
     ext = () if alveo else tuple(g for g in module.globals if not g.readonly)
     if opts.loop_probes and alveo:
@@ -383,7 +472,7 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
         names = _lut_rams_in(str(exc), module)
         if not names:
             raise
-        return _synthesize(path, dataclasses.replace(opts, block_ram=opts.block_ram + names), inp)
+        raise _BuildAgain(dataclasses.replace(opts, block_ram=opts.block_ram + names)) from None
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface, dirs,
                           external=frozenset(ext))
@@ -484,18 +573,15 @@ def place_and_route(verilog: str, iface: TopInterface, target: Target, schedules
     return timing_report(result, wrapped, estimated_fmax_mhz(target, schedules))
 
 
-def _directives(opts: SynthOptions, inp: LoadedInput):
-    """The directives file of ``opts``, its function names as the input's symbols (a C++
-    function by its C++ name: :func:`hls.directives.resolve_directives`), or None."""
-    if not opts.directives:
-        return None
-    return resolve_directives(load_directives(opts.directives), defined_functions(inp.text))
-
-
-def _load(path, opts: SynthOptions, inp: LoadedInput) -> Module:
+def _load(path, opts: SynthOptions, inp: LoadedInput, file_dirs: Directives | None = None) -> Module:
+    """The frontend (``file_dirs``: the directives file of ``opts``, parsed and resolved,
+    whose dataflow regions it keeps apart; parsed here when not given)."""
+    if file_dirs is None and opts.directives:
+        file_dirs = resolve_directives(load_directives(opts.directives),
+                                       defined_functions(inp.text))
     regions = tuple(opts.dataflow)
-    if opts.directives:
-        regions += tuple(_directives(opts, inp).dataflow)
+    if file_dirs is not None:
+        regions += tuple(file_dirs.dataflow)
     pragma_regions, noinline = function_pragmas(inp)
     regions += pragma_regions
     return load(path, opts.top, FrontendOptions(depth=dict(opts.depth), cc=opts.cc,
@@ -608,12 +694,14 @@ def _single_port(module: Module, opts: SynthOptions) -> None:
                 op.mem.ports = 1
 
 
-def _lower_and_schedule(module: Module, opts: SynthOptions, dirs, alveo: bool, target: Target,
-                        profit: Profitability | None, keep: frozenset, quiet: bool = False,
-                        bind_too: bool = True, unroll: tuple = ()):
-    """The passes, then a schedule (and binding) per function, then automatic
-    partitioning and the schedules of the functions it changed.  Returns the partitions
-    (report.json entries), schedules, bindings and the time the passes ended."""
+def _lower_and_schedule(module: Module, comp: Compilation, profit: Profitability | None,
+                        keep: frozenset, quiet: bool = False, bind_too: bool = True,
+                        unroll: tuple = ()):
+    """The passes on ``module`` (lowered in place), then a schedule (and binding) per
+    function, then automatic partitioning and the schedules of the functions it changed.
+    Returns the partitions (report.json entries), schedules, bindings and the time the
+    passes ended."""
+    opts, dirs, alveo, target = comp.opts, comp.dirs, comp.alveo, comp.target
     partitions, keep_whole = lower_module(module, opts, dirs, alveo, keep=keep, quiet=quiet,
                                           unroll=unroll)
     _single_port(module, opts)
@@ -645,11 +733,11 @@ def _lower_and_schedule(module: Module, opts: SynthOptions, dirs, alveo: bool, t
     return partitions, schedules, bindings, t1
 
 
-def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
-               inp: LoadedInput, module: Module) -> tuple[Profitability | None, frozenset,
+def plan_loops(comp: Compilation, module: Module) -> tuple[Profitability | None, frozenset,
                                                           tuple]:
     """What the scheduler weighs pipelines against, the loops if-conversion leaves alone,
-    and the loops to unroll (``module``: as the frontend made it; it is not changed).
+    and the loops to unroll (``module``: as the frontend made it; it is not changed,
+    every trial lowers a clone of it).
 
     * A top without arguments is profiled first (:func:`hls.analysis.profile_top`).
     * The loops if-conversion would convert are costed as they are, with their branches:
@@ -658,6 +746,7 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
       left sequential (its pipeline does not pay) is better off with its branches, and
       the real lowering keeps them (``IfConversionOptions.keep``).
     * Then the pipelined loops are unrolled (:func:`plan_unrolling`)."""
+    opts, dirs, alveo, target = comp.opts, comp.dirs, comp.alveo, comp.target
     if not (opts.pipeline and opts.profitability):
         return None, frozenset(), ()
     profile = profile_top(module) if opts.profile else None
@@ -665,11 +754,10 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
                       for lp in if_conversion_candidates(f))
     if not cands:
         profit = Profitability(profile)
-        return profit, frozenset(), plan_unrolling(path, opts, dirs, alveo, target, inp,
-                                                   profit, frozenset(),
+        return profit, frozenset(), plan_unrolling(comp, module, profit, frozenset(),
                                                    regions=bool(module.dataflow))
     with warnings_off():      # trial lowerings: the real one warns
-        plain = _load(path, opts, inp)
+        plain = module.clone()
         lower_module(plain, opts, dirs, alveo, keep=cands, quiet=True)
     before = {}
     for f in plain.functions:
@@ -683,9 +771,9 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
             before[(f.name, lp.header.name)] = iteration_states(lp, lengths, profile)
     profit = Profitability(profile, before)
     with warnings_off():
-        trial = _load(path, opts, inp)
-        parts, schedules, _, _ = _lower_and_schedule(trial, opts, dirs, alveo, target, profit,
-                                                     frozenset(), quiet=True, bind_too=False)
+        trial = module.clone()
+        parts, schedules, _, _ = _lower_and_schedule(trial, comp, profit, frozenset(),
+                                                     quiet=True, bind_too=False)
     for f, fs in schedules.items():
         for lp, why in fs.loops:
             if why is not None and (f.name, lp.header.name) in cands:
@@ -698,7 +786,7 @@ def plan_loops(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
                      if why is not None and (f.name, lp.header.name) in cands)
     # with nothing kept, that trial is the lowering plan_unrolling starts from
     pre = (trial, parts, schedules) if not keep else None
-    return profit, keep, plan_unrolling(path, opts, dirs, alveo, target, inp, profit, keep, pre,
+    return profit, keep, plan_unrolling(comp, module, profit, keep, pre,
                                         regions=bool(module.dataflow))
 
 
@@ -714,31 +802,28 @@ FULL_UNROLL_OPS = 1024
 UNROLL_OPS = 1024
 
 
-def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
-                   inp: LoadedInput, profit: Profitability, keep: frozenset,
+def plan_unrolling(comp: Compilation, front: Module, profit: Profitability, keep: frozenset,
                    pre: tuple | None = None, regions: bool = False) -> tuple:
-    """The loops worth unrolling (:func:`plan_unrolling_with`).  With dataflow regions,
+    """The loops worth unrolling (:func:`plan_unrolling_with`; ``front``: the frontend's
+    module, each trial a clone of it).  With dataflow regions,
     twice: with the task loops that pass a FIFO-able channel left rolled (their FIFOs
     overlap producer and consumer within a frame) and with every loop free to unroll
     (faster tasks, ping-pong channels); the plan whose regions' estimated cycles
     (:func:`hls.dataflow.region_estimate`) are lower is kept."""
-    free = plan_unrolling_with(path, opts, dirs, alveo, target, inp, profit, keep, pre,
-                               streams=False)
-    if not opts.auto_unroll or not regions:
+    free = plan_unrolling_with(comp, front, profit, keep, pre, streams=False)
+    if not comp.opts.auto_unroll or not regions:
         return free
-    rolled = plan_unrolling_with(path, opts, dirs, alveo, target, inp, profit, keep, pre,
-                                 streams=True)
+    rolled = plan_unrolling_with(comp, front, profit, keep, pre, streams=True)
     if rolled == free:
         return free
 
     def cycles(unroll: tuple) -> float:
         with warnings_off():
-            mod = _load(path, opts, inp)
-            _, schedules, _, _ = _lower_and_schedule(mod, opts, dirs, alveo, target, profit,
-                                                     keep, quiet=True, bind_too=False,
-                                                     unroll=unroll)
+            mod = front.clone()
+            _, schedules, _, _ = _lower_and_schedule(mod, comp, profit, keep, quiet=True,
+                                                     bind_too=False, unroll=unroll)
             try:
-                graphs = dataflow_graphs(mod, dirs, target, schedules)
+                graphs = dataflow_graphs(mod, comp.dirs, comp.target, schedules)
             except HLSError:
                 return float("inf")
         return sum(region_estimate(g, schedules) for g in graphs.values())
@@ -746,12 +831,13 @@ def plan_unrolling(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
     return rolled if cycles(rolled) <= cycles(free) else free
 
 
-def plan_unrolling_with(path, opts: SynthOptions, dirs, alveo: bool, target: Target,
-                        inp: LoadedInput, profit: Profitability, keep: frozenset,
-                        pre: tuple | None = None, streams: bool = False) -> tuple:
+def plan_unrolling_with(comp: Compilation, front: Module, profit: Profitability,
+                        keep: frozenset, pre: tuple | None = None,
+                        streams: bool = False) -> tuple:
     """The loops worth unrolling, as ((function, header), factor or "full") pairs.
 
-    The module is lowered and scheduled as the flow will (``keep``), then again:
+    A clone of the frontend's module ``front`` is lowered and scheduled as the flow will
+    (``keep``), then other clones:
 
     1. with every innermost loop of a constant trip count of at most
        :data:`FULL_UNROLL_TRIPS`, the only loop of its parent, unrolled fully: the parent
@@ -770,7 +856,8 @@ def plan_unrolling_with(path, opts: SynthOptions, dirs, alveo: bool, target: Tar
     dependences the analysis can no longer rule out).  So every loop of the trial is
     compared with the loop before, and where one got slower, the unrolled loops that
     share an array with it are dropped and the trial is made again."""
-    if not opts.auto_unroll:
+    dirs, alveo, target = comp.dirs, comp.alveo, comp.target
+    if not comp.opts.auto_unroll:
         return ()
 
     def trial(unroll: dict) -> dict:
@@ -781,9 +868,9 @@ def plan_unrolling_with(path, opts: SynthOptions, dirs, alveo: bool, target: Tar
             mod, parts, schedules = pre
         else:
             with warnings_off():
-                mod = _load(path, opts, inp)
+                mod = front.clone()
                 parts, schedules, _, _ = _lower_and_schedule(
-                    mod, opts, dirs, alveo, target, profit, keep, quiet=True, bind_too=False,
+                    mod, comp, profit, keep, quiet=True, bind_too=False,
                     unroll=tuple(sorted(unroll.items())))
         out = _TrialRun()
         args = {p.mem.name for p in mod.top.ptr_params}
@@ -1030,15 +1117,11 @@ def ir_module(path, opts: SynthOptions, after: str = "frontend",
     target = get_target(opts.target)
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
-    opts, inp = with_task_graph(path, opts, inp)
-    dirs = _directives(opts, inp)
-    module = _load(path, opts, inp)
-    dirs, _pragmas = apply_pragmas(inp, module, dirs)
-    alveo = target.family == "ultrascale+"
+    comp, module = _compile(path, opts, inp, target)
     keep, unroll = frozenset(), ()
     if _stage(after) != "frontend":  # the loops synthesize leaves unconverted, likewise
-        _, keep, unroll = plan_loops(path, opts, dirs, alveo, target, inp, module)
-    lower_module(module, opts, dirs, alveo, after, keep=keep, unroll=unroll)
+        _, keep, unroll = plan_loops(comp, module)
+    lower_module(module, comp.opts, comp.dirs, comp.alveo, after, keep=keep, unroll=unroll)
     return module
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from hls.errors import ToolError
+from hls.ir import Block, Const, Function, MemoryObject, Module, Op, Param, PtrParam
 
 
 def need_cocotb() -> None:
@@ -82,3 +84,41 @@ def assert_host_compiles(files: dict, tmp_path: Path) -> None:
                            f"-I{inc.parent}", f"-I{files['header'].parent}",
                            str(files["host"])], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+_NODES = (Module, Function, Block, Op, Param, PtrParam, MemoryObject)
+
+
+def same(a, b) -> None:
+    """Structural equality of two IR graphs: the same field values everywhere, and the same
+    sharing (a node reached twice on one side is one node on the other; constants and
+    frozen values such as Loc compare by value).  Iterative: operand chains are deep."""
+    pair: dict[int, object] = {}
+    work: list = []
+
+    def eq(x, y, path: str) -> None:
+        assert type(x) is type(y), f"{path}: {type(x).__name__} vs {type(y).__name__}"
+        if isinstance(x, Const):
+            assert (x.width, x.value, x.name) == (y.width, y.value, y.name), path
+        elif isinstance(x, _NODES):
+            if id(x) in pair:
+                assert pair[id(x)] is y, f"{path}: sharing differs"
+            else:
+                pair[id(x)] = y
+                work.append((x, y, path))
+        elif isinstance(x, (list, tuple)):
+            assert len(x) == len(y), f"{path}: {len(x)} vs {len(y)} items"
+            for i, (u, v) in enumerate(zip(x, y)):
+                eq(u, v, f"{path}[{i}]")
+        elif isinstance(x, dict):
+            assert list(x) == list(y), f"{path}: keys {list(x)} vs {list(y)}"
+            for k in x:
+                eq(x[k], y[k], f"{path}[{k!r}]")
+        else:
+            assert x == y, f"{path}: {x!r} vs {y!r}"
+
+    eq(a, b, "module")
+    while work:
+        x, y, path = work.pop()
+        for f in dataclasses.fields(x):
+            eq(getattr(x, f.name), getattr(y, f.name), f"{path}.{f.name}")

@@ -8,12 +8,12 @@ round-trips too, banks included."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
 from pathlib import Path
 
 import pytest
+from helpers import same
 
 from hls.cli import main as pyhls
 from hls.errors import FrontendError, HLSError
@@ -41,44 +41,6 @@ def _cases():
         "/usr/lib/llvm-19/bin/mlir-opt").is_file()
     yield pytest.param(ROOT / "tests" / "mlir" / "saxpy.mlir", "saxpy", {}, id="mlir-saxpy",
                        marks=pytest.mark.skipif(not have_mlir, reason="no mlir-opt"))
-
-
-_NODES = (Module, Function, Block, Op, Param, PtrParam, MemoryObject)
-
-
-def same(a, b) -> None:
-    """Structural equality of two IR graphs: the same field values everywhere, and the same
-    sharing (a node reached twice on one side is one node on the other; constants and
-    frozen values such as Loc compare by value).  Iterative: operand chains are deep."""
-    pair: dict[int, object] = {}
-    work: list = []
-
-    def eq(x, y, path: str) -> None:
-        assert type(x) is type(y), f"{path}: {type(x).__name__} vs {type(y).__name__}"
-        if isinstance(x, Const):
-            assert (x.width, x.value, x.name) == (y.width, y.value, y.name), path
-        elif isinstance(x, _NODES):
-            if id(x) in pair:
-                assert pair[id(x)] is y, f"{path}: sharing differs"
-            else:
-                pair[id(x)] = y
-                work.append((x, y, path))
-        elif isinstance(x, (list, tuple)):
-            assert len(x) == len(y), f"{path}: {len(x)} vs {len(y)} items"
-            for i, (u, v) in enumerate(zip(x, y)):
-                eq(u, v, f"{path}[{i}]")
-        elif isinstance(x, dict):
-            assert list(x) == list(y), f"{path}: keys {list(x)} vs {list(y)}"
-            for k in x:
-                eq(x[k], y[k], f"{path}[{k!r}]")
-        else:
-            assert x == y, f"{path}: {x!r} vs {y!r}"
-
-    eq(a, b, "module")
-    while work:
-        x, y, path = work.pop()
-        for f in dataclasses.fields(x):
-            eq(getattr(x, f.name), getattr(y, f.name), f"{path}.{f.name}")
 
 
 def _round_trip(module) -> str:

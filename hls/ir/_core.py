@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterator
 
 import networkx as nx
 
-from ..errors import HLSError
+from ..errors import HLSError, InternalError
 from ._ops import OPS
 
 #: the widest value the IR holds: a multiply or division is at most 128 bits (the
@@ -313,6 +314,73 @@ class Module:
     abort_sites: dict = field(default_factory=dict)
     #: dataflow regions (hls.dataflow), by function name: their calls are tasks
     dataflow: list = field(default_factory=list)
+
+    def clone(self) -> "Module":
+        """A deep, independent copy: every function, parameter, block, op, constant and
+        memory object is a new object, with the same field values and the same sharing
+        (two ops reading one value read one value in the copy; a bank's ``whole`` is the
+        copy's whole array; a call's callee is the copy's function), containers (attrs,
+        loop metadata, the module's tables) are new, and immutable leaves (strings,
+        bytes, numbers, ``Loc``, ``Bank``, ``FPFormat``: frozen dataclasses) are shared.
+        A pass run on the copy leaves this module unchanged; ``print_module`` prints
+        both the same until then.  What passes keep beside the IR, keyed by the module
+        (``hls.transforms.share_report``, ``wrap_report``), is not copied: clone a
+        module as the frontend made it.  The flow lowers clones of the frontend's module
+        instead of running the frontend again (a module cannot be lowered twice)."""
+        return _clone(self)
+
+
+# ----------------------------------------------------------------------------- cloning
+
+#: the mutable objects of the IR graph, copied by :meth:`Module.clone` (``Value`` covers
+#: ``Op``, ``Param`` and ``Const``)
+_NODES = (Module, Function, Block, Value, PtrParam, MemoryObject)
+_LEAVES = (type(None), bool, int, float, str, bytes)
+
+
+def _clone(module: Module) -> Module:
+    """:meth:`Module.clone`: two passes over the graph, both iterative (operand chains are
+    deep): first a blank object per node reachable from ``module``, then each node's
+    fields with nodes replaced by their copies and containers rebuilt."""
+    def leaf(v, where) -> bool:
+        if isinstance(v, _LEAVES) or (dataclasses.is_dataclass(v) and not isinstance(v, type)
+                                      and v.__dataclass_params__.frozen):
+            return True
+        if isinstance(v, (list, tuple, dict, set, frozenset)):
+            return False
+        raise InternalError(f"Module.clone: {where} holds a {type(v).__name__} "
+                            f"({v!r:.60}), which is neither an IR node nor an immutable value")
+
+    copies: dict[int, object] = {}
+    order: list = []
+    work: list = [(module, "module")]
+    while work:
+        v, where = work.pop()
+        if isinstance(v, _NODES):
+            if id(v) not in copies:
+                copies[id(v)] = object.__new__(type(v))
+                order.append(v)
+                work.extend((x, f"{type(v).__name__}.{k}") for k, x in vars(v).items())
+        elif not leaf(v, where):
+            work.extend((x, where) for x in (v.items() if isinstance(v, dict) else v))
+
+    def new(v):
+        if isinstance(v, _NODES):
+            return copies[id(v)]
+        if isinstance(v, list):
+            return [new(x) for x in v]
+        if isinstance(v, dict):
+            return {new(k): new(x) for k, x in v.items()}
+        if isinstance(v, tuple):
+            items = [new(x) for x in v]
+            return type(v)._make(items) if hasattr(v, "_fields") else type(v)(items)
+        if isinstance(v, (set, frozenset)):
+            return type(v)(new(x) for x in v)
+        return v
+
+    for v in order:
+        vars(copies[id(v)]).update({k: new(x) for k, x in vars(v).items()})
+    return copies[id(module)]
 
 
 # ----------------------------------------------------------------------------- rewriting
