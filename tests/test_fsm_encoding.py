@@ -133,10 +133,10 @@ def test_a_state_bit_reads_only_its_own_edges(tmp_path, monkeypatch):
     assert n >= 10 and max(cones) <= 3, (n, cones)
     import hls.rtl._fsmd as fsmd
 
-    from amaranth.hdl import Mux
+    from amaranth.hdl import Cat, Mux
 
     def whole_vector(self, m):   # state <= 1 << k under any edge's condition
-        m.d.sync += self.sig.eq(Mux(self.leave.any(), self.enter, self.sig))
+        m.d.sync += self.sig.eq(Mux(Cat(*self.leave).any(), Cat(*self.enter), self.sig))
     monkeypatch.setattr(fsmd.StateRegister, "elaborate", whole_vector)
     old, _ = _synth(tmp_path)
     (tmp_path / "old").mkdir()

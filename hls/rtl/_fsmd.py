@@ -151,9 +151,10 @@ class StateRegister:
     def __init__(self, nstates: int):
         self.n = nstates
         self.sig = Signal(nstates, init=1, name="state")
-        #: per state, high when an edge into it / out of it is taken this cycle (comb)
-        self.enter = Signal(nstates, name="state_enter")
-        self.leave = Signal(nstates, name="state_leave")
+        #: per state, high when an edge into it / out of it is taken this cycle (comb; one
+        #: signal per state, so that a state without edges in or out is a constant 0)
+        self.enter = [Signal(name=f"state_enter_{k}") for k in range(nstates)]
+        self.leave = [Signal(name=f"state_leave_{k}") for k in range(nstates)]
 
     def at(self, k: int):
         """High in state ``k``."""
@@ -171,7 +172,7 @@ class StateRegister:
         term wait for every edge of the FSM (Yosys cannot know that only the current
         state's edges can fire): on adi, five LUT levels and two long wires between a
         loop's exit and the state register."""
-        m.d.sync += self.sig.eq(self.enter | (self.sig & ~self.leave))
+        m.d.sync += self.sig.eq(Cat(*self.enter) | (self.sig & ~Cat(*self.leave)))
 
     def case(self, k: int) -> str:
         """The ``m.Case`` pattern of state ``k``: its bit, the others don't care.  As
