@@ -366,25 +366,20 @@ def test_ap_fixed_bit_exact():
     assert used > 550       # the kernel wrote its results (about 630 words)
 
 
-def test_ap_fixed_cosim(tmp_path, capsys):
-    """A Q1.14 FIR in ap_fixed (constant coefficients folded from doubles, a run-time
-    double gain, rounding and saturation, a 128-bit product) co-simulated against its
-    testbench main with no other flag."""
-    k = CXX / "apfixed_fir.cpp"
-    rc, so, err = _run(["cosim", k, "--top", "apfixed_fir", "--tb", k, "-o", tmp_path / "o"],
-                       capsys)
+@pytest.mark.parametrize("top, calls", [
+    # a Q1.14 FIR in ap_fixed: constant coefficients folded from doubles, a run-time
+    # double gain, rounding and saturation, a 128-bit product
+    ("apfixed_fir", 3),
+    # 128-bit multiply, unsigned and signed divide and remainder (ap_uint<128>,
+    # ap_int<127>) on the testbench main's edge values
+    ("wide_muldiv", 66),
+])
+def test_ap_fixed_and_wide_cosim(top, calls, tmp_path, capsys):
+    """Co-simulated against the testbench main of the same file with no other flag."""
+    k = CXX / f"{top}.cpp"
+    rc, so, err = _run(["cosim", k, "--top", top, "--tb", k, "-o", tmp_path / "o"], capsys)
     assert rc == 0, err
-    assert "co-simulation of apfixed_fir: 3 call(s)" in so and "PASSED" in so
-
-
-def test_wide_multiply_and_divide_cosim(tmp_path, capsys):
-    """128-bit multiply, unsigned and signed divide and remainder (ap_uint<128>,
-    ap_int<127>) co-simulated against their testbench main's edge values."""
-    k = CXX / "wide_muldiv.cpp"
-    rc, so, err = _run(["cosim", k, "--top", "wide_muldiv", "--tb", k, "-o", tmp_path / "o"],
-                       capsys)
-    assert rc == 0, err
-    assert "co-simulation of wide_muldiv: 66 call(s)" in so and "PASSED" in so
+    assert f"co-simulation of {top}: {calls} call(s)" in so and "PASSED" in so
 
 
 # --------------------------------------------------------------------------- directives, pragmas

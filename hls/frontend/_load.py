@@ -24,7 +24,7 @@ from ..ir import parse_module as parse_ir_text
 from ..toolchain import compile_c_to_ll, is_cxx
 from ._source import source_view
 from ._streams import (PLACEHOLDER_ELEMENTS, STREAM_PREFIX, is_stream_function, lower_streams,
-                       mark_streams, reachable, stream_cleanup)
+                       mark_streams, pass_builder, reachable, stream_cleanup)
 from ._translate import AddressTakenGrew, Translator
 
 _initialised = False
@@ -408,13 +408,7 @@ def canonicalise(mod, top: str, keep_calls_of: tuple[str, ...] = (),
             fn.add_function_attribute("noinline")
             continue
         fn.add_function_attribute("alwaysinline")
-    target = llvm.Target.from_default_triple()
-    tm = target.create_target_machine(opt=2)
-    pto = llvm.create_pipeline_tuning_options(speed_level=2)
-    pto.loop_unrolling = False
-    pto.loop_vectorization = False
-    pto.slp_vectorization = False
-    pb = llvm.create_pass_builder(tm, pto)
+    pb = pass_builder()
     mpm = llvm.create_new_module_pass_manager()
     mpm.add_always_inliner_pass()
     mpm.add_sroa_pass()

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 
 __all__ = ["PLACEHOLDER_ELEMENTS", "STREAM_PREFIX", "StreamInfo", "is_stream_function",
-           "lower_streams", "mark_streams", "reachable", "stream_cleanup"]
+           "lower_streams", "mark_streams", "pass_builder", "reachable", "stream_cleanup"]
 
 STREAM_PREFIX = "__pyhls_stream_"
 #: elements of a stream's array before its count is known (the first translation)
@@ -292,17 +292,24 @@ def lower_streams(text: str, elements: dict | None = None, regions=(),
     return "\n".join(out), info
 
 
-def stream_cleanup(mod) -> None:
-    """SROA and clean-up after :func:`lower_streams`: the positions become SSA
-    counters."""
+def pass_builder():
+    """The pass builder of the frontend's LLVM pipelines (canonicalisation in
+    :mod:`._load`, :func:`stream_cleanup`): -O2 tuning without loop unrolling or
+    vectorisation, which would change the loops the user wrote."""
     import llvmlite.binding as llvm
-    target = llvm.Target.from_default_triple()
-    tm = target.create_target_machine(opt=2)
+    tm = llvm.Target.from_default_triple().create_target_machine(opt=2)
     pto = llvm.create_pipeline_tuning_options(speed_level=2)
     pto.loop_unrolling = False
     pto.loop_vectorization = False
     pto.slp_vectorization = False
-    pb = llvm.create_pass_builder(tm, pto)
+    return llvm.create_pass_builder(tm, pto)
+
+
+def stream_cleanup(mod) -> None:
+    """SROA and clean-up after :func:`lower_streams`: the positions become SSA
+    counters."""
+    import llvmlite.binding as llvm
+    pb = pass_builder()
     mpm = llvm.create_new_module_pass_manager()
     mpm.add_sroa_pass()
     mpm.add_instruction_combine_pass()
