@@ -837,7 +837,8 @@ def _interface_pragma(p, words, opts, views, module, target, entry,
         applied = mode == "s_axilite"
     elif memory:
         built = (f"a BRAM-style port of its elements in order ({port}_address0, ...)"
-                 if stream else f"a BRAM-style memory port ({port}_address0, ...)")
+                 if stream else f"a BRAM-style memory port ({port}_address0, ...; one per "
+                                "bank if partitioned)")
         applied = mode in ("ap_memory", "bram")
     else:
         built = f"a plain input port ({port})"

@@ -91,8 +91,10 @@ def test_generic_target_warns_and_builds_bram_ports(tmp_path, capsys, monkeypatc
 
     bram = "the generic target builds a BRAM-style memory port"
     alveo = "the pragma applies with --target alveo"
-    warned("port=a offset", f"{bram} (a_address0, ...) for 'a'", alveo, "depth=64 is its depth")
-    warned("mode=m_axi port=b", f"{bram} (b_address0, ...) for 'b'", alveo,
+    warned("port=a offset", f"{bram} (a_address0, ...; one per bank if partitioned) for 'a'",
+           alveo, "depth=64 is its depth")
+    warned("mode=m_axi port=b", f"{bram} (b_address0, ...; one per bank if partitioned) for "
+           "'b'", alveo,
            "option(s) max_read_burst_length ignored")
     warned("s_axilite port=n", "a plain input port (n)", alveo)
     warned("s_axilite port=return", "ap_ctrl_hs ports", alveo)
