@@ -525,7 +525,7 @@ def apply_pragmas(inp, module, dirs: Directives | None,
             continue
         if p.name == "interface":
             interfaces.extend(_interface_pragma(p, words, opts, views, module, target,
-                                                entry, interfaces))
+                                                entry))
             continue
         if p.name == "dataflow":
             if p.function in hw:
@@ -734,6 +734,10 @@ def _interface_arg(p, words, opts, fn):
     if mode in ("axis", "ap_memory", "bram") and not memory:
         raise _perr(p, f"'{port}' is a scalar ({var.type}): {mode} is an interface of an "
                     f"hls::stream, pointer or array argument")
+    first = _axi_pragma(fn, port) if mode in ("m_axi", "axis") else None
+    if first is not None and first[1] != mode:
+        raise _perr(p, f"'{port}' is {first[1]} by the pragma at line {first[0].line}: an "
+                    "argument has one interface")
     return mode, port, var
 
 
@@ -761,21 +765,22 @@ def _depth_option(var) -> bool:
     return "hls::stream" not in var.type and (var.indirect or var.is_array)
 
 
-def _axi_pragma(fn, port: str) -> tuple[str, dict] | None:
-    """(mode, options) of the m_axi or axis pragma in the body of ``fn`` on ``port``:
-    what that argument is on Alveo, which the function's other pragmas on it report."""
+def _axi_pragma(fn, port: str) -> tuple | None:
+    """(pragma, mode, options) of the first m_axi or axis pragma in the body of ``fn`` on
+    ``port``: what that argument is on Alveo, which the function's other pragmas on it
+    report."""
     from .frontend._source import pragma_options
     for q in fn.pragmas:
         if q.name == "interface":
             words, opts = pragma_options(q)
             mode = _interface_mode(words, opts)
             if mode in ("m_axi", "axis") and opts.get("port") == port:
-                return mode, opts
+                return q, mode, opts
     return None
 
 
-def _interface_pragma(p, words, opts, views, module, target, entry,
-                      axi: list) -> list[InterfaceDirective]:
+def _interface_pragma(p, words, opts, views, module, target,
+                      entry) -> list[InterfaceDirective]:
     """``interface [mode=]MODE port=ARG|return [bundle=B] [offset=slave] [depth=N]``.
 
     On an Alveo target m_axi and axis on an argument of the top are its AXI interfaces
@@ -786,8 +791,7 @@ def _interface_pragma(p, words, opts, views, module, target, entry,
     warned about (a BRAM-style port is built; the pragma applies with --target alveo)
     but are no error, as Vitis code carries them.  Every other mode is warned about with
     what is built instead.  ``depth=N`` on a pointer or array is its depth on every
-    target (:func:`interface_depths`).  ``axi`` holds the AXI interfaces applied so far
-    (an argument given both m_axi and axis: an error naming both pragmas)."""
+    target (:func:`interface_depths`)."""
     from .rtl._alveo import DEFAULT_BUNDLE
     fn = next(v for v in views.values() if p in v.pragmas).functions[p.function]
     mode, port, var = _interface_arg(p, words, opts, fn)
@@ -823,7 +827,7 @@ def _interface_pragma(p, words, opts, views, module, target, entry,
         applied = mode == "axis"
     elif alveo and memory:
         lite = "a register of the AXI4-Lite slave s_axi_control"
-        axi_mode, axi_opts = _axi_pragma(fn, port) or (mode, opts)
+        _q, axi_mode, axi_opts = _axi_pragma(fn, port) or (p, mode, opts)
         if axi_mode == "axis":
             built = f"the AXI4-Stream {port}_TDATA, ..."
         elif mode == "s_axilite":
@@ -872,10 +876,6 @@ def _interface_pragma(p, words, opts, views, module, target, entry,
             _pwarn(p, f"offset={offset} not applied: the address of '{port}' is a register "
                    "of s_axi_control (offset=slave), as a Vitis kernel has it")
         entry["bundle"] = bundle
-    other = next((d for d in axi if d.port == port and d.mode != mode), None)
-    if other is not None:
-        raise _perr(p, f"'{port}' is {other.mode} by the pragma at line {other.origin[1]}: "
-                    "an argument has one interface")
     return [InterfaceDirective(p.function, port, mode, bundle if mode == "m_axi" else None,
                                origin=_where(p))]
 

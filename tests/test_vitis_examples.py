@@ -49,6 +49,10 @@ def test_cosimulates_with_top_and_tb_only(name, tmp_path, capsys):
     pipes = [p for p in report["pragmas"] if p["pragma"].lower().startswith("pipeline")]
     assert [(p["loop"], p["ii"], p["ii_reached"]) for p in pipes] == [
         (label, ii, ii) for label, ii in iis.items()]
+    if name == "fir":   # a local array of a C++ function and a global, by pragma
+        parts = {p["variable"]: p["banks"] for p in report["pragmas"]
+                 if p["pragma"].lower().startswith("array_partition")}
+        assert parts == {"shift_reg": 16, "coef": 16}
 
 
 def test_alveo_builds_the_pragmas_interfaces():
