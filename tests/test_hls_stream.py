@@ -155,8 +155,9 @@ def test_reading_an_empty_stream_is_reported(tmp_path, capsys, monkeypatch):
 
 
 def test_non_blocking_accesses_in_the_testbench(tmp_path, capsys, monkeypatch):
-    """read_nb/write_nb natively (the testbench): a read of an empty stream fails and
-    leaves its argument, a write succeeds; the design reads with read()."""
+    """read_nb/write_nb/full natively (the testbench): a read of an empty stream fails
+    and leaves its argument, a write succeeds, a stream is never full; the design reads
+    with read()."""
     monkeypatch.chdir(tmp_path)
     Path("k.cpp").write_text(
         "#include <hls_stream.h>\n"
@@ -180,14 +181,15 @@ def test_non_blocking_accesses_in_the_testbench(tmp_path, capsys, monkeypatch):
         "    got = a.read_nb(v);\n"
         "    printf(\"sum %d then %d %d\\n\", s, got, v);\n"
         "    got = a.read_nb(v);\n"
-        "    printf(\"after %d %d size %d\\n\", got, v, (int)a.size());\n"
+        "    printf(\"after %d %d size %d full %d\\n\", got, v, (int)a.size(), "
+        "(int)a.full());\n"
         "    return 0;\n"
         "}\n")
     rc, so, err = _run(["cosim", "k.cpp", "--top", "sum4", "--tb", "tb.cpp", "-o", "o"],
                        capsys)
     assert rc == 0, err
     assert "PASSED" in so
-    for line in ("| empty 0 7", "| sum 10 then 1 9", "| after 0 9 size 0"):
+    for line in ("| empty 0 7", "| sum 10 then 1 9", "| after 0 9 size 0 full 0"):
         assert line in so, so
 
 
@@ -284,6 +286,12 @@ void f(hls::stream<int> &in, int out[8]) {
 }
 """, 5, "hls::stream::read_nb() is not synthesised: pyhls builds a stream as in-order "
         "accesses of its elements"),
+    ("full.cpp", """#include <hls_stream.h>
+void f(const int in[8], hls::stream<int> &out) {
+    for (int i = 0; i < 8; i++)
+        if (!out.full()) out.write(in[i]);
+}
+""", 4, "hls::stream::full() has no hardware meaning in pyhls"),
     ("write_nb.cpp", """#include <hls_stream.h>
 void f(const int in[8], hls::stream<int> &out) {
     for (int i = 0; i < 8; i++)

@@ -21,7 +21,7 @@ by one function and written by one function per call (a function's positions sta
 of a dataflow region (the region's analysis checks one producer, one consumer, equal
 counts) and of a stream argument of the top that is only read or only written.  What
 breaks it is an error at its line: a stream passed to a function outside a dataflow
-region, ``empty()``/``size()`` and the non-blocking ``read_nb()``/``write_nb()`` (no
+region, ``empty()``/``full()``/``size()`` and the non-blocking ``read_nb()``/``write_nb()`` (no
 hardware meaning here), elements of other than 1, 2, 4 or 8 bytes.
 """
 
@@ -227,6 +227,9 @@ def lower_streams(text: str, elements: dict | None = None, regions=(),
             if mm is None:
                 msg = {"empty": "hls::stream::empty() has no hardware meaning in pyhls (a "
                                 "task reads a stream's elements in order, waiting for each)",
+                       "full": "hls::stream::full() has no hardware meaning in pyhls (a "
+                               "task writes a stream's elements in order, waiting while a "
+                               "FIFO is full; natively a stream is never full)",
                        "size": "hls::stream::size() has no hardware meaning in pyhls",
                        "read_nb": _NON_BLOCKING.format("read_nb", "read"),
                        "write_nb": _NON_BLOCKING.format("write_nb", "write"),

@@ -21,8 +21,8 @@
 //    (#pragma HLS dataflow) passed from one task to the next is a FIFO channel (depth:
 //    #pragma HLS stream variable=s depth=N, else chosen from the schedules); a stream
 //    argument of the top is an AXI4-Stream on --target alveo and a BRAM-style port of
-//    its elements in order elsewhere.  What cannot be built that way (empty(), size(),
-//    read_nb() and write_nb() in hardware, elements of other than 1, 2, 4 or 8 bytes, a
+//    its elements in order elsewhere.  What cannot be built that way (empty(), full(),
+//    size(), read_nb() and write_nb() in hardware, elements of other than 1, 2, 4 or 8 bytes, a
 //    stream shared by functions outside a dataflow region) is a synthesis error at its
 //    line.
 //
@@ -101,6 +101,9 @@ PYHLS_STREAM_FN void __pyhls_stream_get(__pyhls_queue *q, void *v, size_t n) {
 }
 
 PYHLS_STREAM_FN int __pyhls_stream_empty(__pyhls_queue *q) { return q->tail == q->head; }
+
+// an unbounded queue is never full (out of line: in synthesis an error, as empty())
+PYHLS_STREAM_FN int __pyhls_stream_full(__pyhls_queue *) { return 0; }
 
 // the non-blocking accesses: natively a read of an empty queue fails (v unchanged) and a
 // write always succeeds; in synthesis an error (a stream there is in-order accesses of an
@@ -197,7 +200,7 @@ public:
     bool read_nb(T &v) { return __pyhls_stream_read_nb(&q_, &v, sizeof(T)) != 0; }
     bool write_nb(const T &v) { return __pyhls_stream_write_nb(&q_, &v, sizeof(T)) != 0; }
     bool empty() { return __pyhls_stream_empty(&q_) != 0; }
-    bool full() { return false; }
+    bool full() { return __pyhls_stream_full(&q_) != 0; }
     size_t size() { return __pyhls_stream_size(&q_); }
 
     stream &operator<<(const T &v) {
