@@ -14,7 +14,9 @@ import dataclasses
 import difflib
 import json
 import os
+import shutil
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 
@@ -40,6 +42,16 @@ def _depth(text: str) -> tuple[str, int]:
     if n <= 0:
         raise argparse.ArgumentTypeError(f"--depth {k}=N needs N > 0, not {n}")
     return k, n
+
+
+def _seconds(text: str) -> float:
+    try:
+        s = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not '{text}'") from None
+    if not s > 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, not {text}")
+    return s
 
 
 def _units(text: str) -> tuple[str, int]:
@@ -282,7 +294,11 @@ def _cosim_options(sp: argparse.ArgumentParser) -> None:
     cs.add_argument("--runs", type=int, default=4, help="random stimulus: number of calls")
     cs.add_argument("--max-cycles", type=int, default=10_000_000, metavar="N",
                     help="cycle bound per call; a longer call is reported as a timeout")
-    cs.add_argument("--waves", action="store_true", help="write a VCD trace")
+    cs.add_argument("--native-timeout", type=_seconds, default=120.0, metavar="SECONDS",
+                    help="wall-clock seconds the native run (the testbench, the whole "
+                    "program, or the top on random stimulus) may take (default 120)")
+    cs.add_argument("--waves", action="store_true",
+                    help="write a VCD trace of the simulation to DIR/waves.vcd (-o DIR)")
     cs.add_argument("--profile-loops", action="store_true",
                     help="with --tb or --top main: simulate the design with one probe output "
                          "per pipelined loop and report each loop's cycles against trip x II "
@@ -444,14 +460,26 @@ def _run(args) -> int:
                                                              estimate_area=False,
                                                              estimate_memories=False,
                                                              print_ir_after=()))
-        cres = cosim(inputs, args.top, tb=args.tb, cflags=cflags, fixed=dict(args.set), seed=args.seed,
-                     runs=args.runs, max_cycles=args.max_cycles, waves=args.waves,
-                     cc=args.cc, workdir=out.parent / (out.name + ".cosim") if args.waves else None,
-                     synth=sim, profile_loops=args.profile_loops)
-        extra["cosim"] = demangle_json(cres.to_json())     # C++ functions by name
-        if args.profile_loops:
-            extra["cosim"]["loops"] = [lp.to_json() for lp in cres.loops]
-        write_outputs(result, out, extra)
+        # with --waves the simulation runs in a directory of its own, and its trace joins
+        # the outputs once they are written (nothing of a run that ends in an error is left)
+        work = Path(tempfile.mkdtemp(prefix="pyhls-cosim-")) if args.waves else None
+        try:
+            cres = cosim(inputs, args.top, tb=args.tb, cflags=cflags, fixed=dict(args.set),
+                         seed=args.seed, runs=args.runs, max_cycles=args.max_cycles,
+                         waves=args.waves, cc=args.cc, workdir=work, synth=sim,
+                         profile_loops=args.profile_loops,
+                         native_timeout=args.native_timeout)
+            extra["cosim"] = demangle_json(cres.to_json())     # C++ functions by name
+            if args.profile_loops:
+                extra["cosim"]["loops"] = [lp.to_json() for lp in cres.loops]
+            write_outputs(result, out, extra)
+            waves = None
+            if cres.waves is not None and cres.waves.is_file():
+                waves = out / "waves.vcd"
+                shutil.move(cres.waves, waves)
+        finally:
+            if work is not None:
+                shutil.rmtree(work, ignore_errors=True)
         if args.report_json:
             _write_report(result.report | extra, args.report_json)
         calls = cres.calls
@@ -467,10 +495,15 @@ def _run(args) -> int:
                 print(f"  | ... {len(out_lines) - _MAX_OUTPUT_LINES} more line(s)")
         for lp in cres.loops:
             print(f"  loop {demangle_text(str(lp))}")
+        if waves is not None:
+            print(f"  waveform: {waves}")
+        elif args.waves:
+            print("  waveform: none (the cocotb co-simulation of an Alveo top writes none)")
         _print_yosys(result.report)
         _print_timing(result.report)
         if not cres.passed:
-            raise CosimError(cres.summary().replace("\n", "\n  "), input0, None)
+            raise CosimError(cres.summary(limit="--max-cycles").replace("\n", "\n  "),
+                             input0, None)
         return 0
     write_outputs(result, out)
     if args.report_json:

@@ -144,3 +144,59 @@ def test_help_is_per_subcommand(capsys):
 def test_ir_rejects_synth_only_options(capsys):
     err = _usage_error(["ir", str(BAD / "ok.ll"), "--top", "top", "--place-route"], capsys)
     assert "pyhls ir: error: unrecognized arguments: --place-route" in err
+
+
+# co-simulation diagnostics (issue 25, item 5), on the smallest kernel that loops
+
+SUM8 = ("int sum8(const int *a) {\n"
+        "  int s = 0;\n"
+        "  for (int i = 0; i < 8; i++) s += a[i] * (i + 1);\n"
+        "  return s;\n}\n")
+
+
+def _sum8(tmp_path: Path, tb: str | None = None) -> list[str]:
+    src = tmp_path / "sum8.c"
+    src.write_text(SUM8 + (tb or ""))
+    return [str(src), "--top", "sum8", "--depth", "a=8"] + (["--tb", str(src)] if tb else [])
+
+
+def test_a_timeout_at_max_cycles_is_reported_as_such(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["cosim", *_sum8(tmp_path), "--runs", "2", "--max-cycles", "5",
+                 "-o", str(out)]) == 1
+    captured = capsys.readouterr()
+    err = captured.err.splitlines()
+    assert err[0] == f"{tmp_path / 'sum8.c'}: error: co-simulation failed: 2 of 2 call(s) failed"
+    assert err[1] == "  call 0: no ap_done within 5 cycles, the limit --max-cycles sets; raise it"
+    assert err[2] == "  call 1: skipped: not run: an earlier call timed out"
+    # no expected/got lines for outputs the call never produced, and no blame on the RTL
+    assert len(err) == 4 and "expected" not in captured.err
+    assert err[3].startswith("  diagnosis: report.json's latency: a call takes at least ")
+    assert err[3].endswith(" cycles, more than the limit of 5; the design was stopped, not "
+                           "found wrong")
+    assert "PASSED" not in captured.out and "FAILED" in captured.out
+
+
+def test_waves_are_written_under_the_output_directory(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["cosim", *_sum8(tmp_path), "--runs", "1", "--waves", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert f"  waveform: {out / 'waves.vcd'}\n" in printed
+    assert (out / "waves.vcd").read_text().startswith("$")     # a VCD header
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "sum8.c"]
+
+
+def test_native_timeout(tmp_path, capsys):
+    tb = ("int main(void) {\n  int a[8] = {0};\n  volatile int go = 1;\n"
+          "  while (go) {}\n  return sum8(a);\n}\n")
+    out = tmp_path / "out"
+    assert main(["cosim", *_sum8(tmp_path, tb), "--native-timeout", "0.5",
+                 "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        "pyhls: error: capturing calls of sum8: native execution did not finish within 0.5 s, "
+        "the limit --native-timeout sets (cosim's native_timeout); raise it, or make the "
+        "program end"]
+    assert not out.exists()
+    for bad in ("0", "-1", "soon"):
+        _usage_error(["cosim", *_sum8(tmp_path, tb), "--native-timeout", bad], capsys)

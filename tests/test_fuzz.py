@@ -53,7 +53,7 @@ def test_classify_mismatch_of_a_field_or_a_2d_element():
 
 def test_classify_cycle_timeout():
     err = ("prog.c: error: co-simulation failed: 1 of 1 call(s) failed\n"
-           "  call 0: timeout: no ap_done within 100 cycles\n")
+           "  call 0: no ap_done within 100 cycles, the limit --max-cycles sets; raise it\n")
     assert classify(1, "... FAILED\n", err).cls == "timeout"
 
 

@@ -132,7 +132,10 @@ def test_hang_times_out(designs, tmp_path):
     assert not res.passed
     assert res.calls[0].status == "timeout"
     assert res.calls[0].cycles == 500
-    assert "timeout" in res.calls[0].message
+    assert res.calls[0].message == "no ap_done within 500 cycles"
+    assert res.calls[0].mismatches == [] and res.mismatches == []   # nothing to compare
+    assert res.summary().splitlines()[1] == ("call 0: no ap_done within 500 cycles, the "
+                                             "limit max_cycles sets; raise it")
     assert res.calls[1].status == "skipped"
     assert res.to_json()["calls"][0]["passed"] is False
 

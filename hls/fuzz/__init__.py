@@ -207,7 +207,7 @@ def classify(returncode: int | None, stdout: str, stderr: str, *, wall_timeout: 
                            f"native (clang -O1) {native_checksum & 0xFFFFFFFF}")
         return Outcome("pass", "", "")
     if "co-simulation failed" in out or "FAILED" in out:
-        m = re.search(r"call \d+: timeout: (.*)", out)
+        m = re.search(r"call \d+: no ap_done within (.*)", out)
         if m:
             return Outcome("timeout", "cycle cap", clip)
         # the element as pyhls names it: vec[3], m[1][2], recs[2].1, big+8, return

@@ -131,13 +131,19 @@ class CosimResult:
             "mismatches": [m.to_json() for m in self.mismatches],
         }
 
-    def summary(self) -> str:
-        """A short human-readable account of the failures ('' when passed)."""
+    def summary(self, limit: str = "max_cycles") -> str:
+        """A short human-readable account of the failures ('' when passed).  ``limit``:
+        what the caller calls the cycle bound per call (the CLI: ``--max-cycles``), named
+        where a call ran into it."""
         if self.passed:
             return ""
         lines = []
         for i, c in enumerate(self.calls):
-            if c.status != "ok":
+            if c.status == "timeout":
+                head, _, rest = c.message.partition("; ")
+                lines.append(f"call {i}: {head}, the limit {limit} sets; raise it"
+                             + (f" ({rest})" if rest else ""))
+            elif c.status != "ok":
                 lines.append(f"call {i}: {c.status}: {c.message}")
         lines += [str(m) for m in self.mismatches]
         total = sum(c.n_mismatches for c in self.calls)
@@ -244,6 +250,12 @@ def compare_calls(iface: TopInterface, calls: Sequence[Call],
         mism: list[Mismatch] = []
         n = 0
         aborted = 0
+        if r.status in ("timeout", "skipped"):
+            # a call that never finished has no outputs to compare: what its memories and
+            # return port hold is where the cycle bound stopped it
+            results.append(CallResult(cycles=r.cycles, passed=False, status=r.status,
+                                      message=r.message.removeprefix("timeout: ")))
+            continue
         for m in iface.memories:
             if m.global_name == ABORT_GLOBAL:  # abort()/a failed assert: its site number
                 aborted = int.from_bytes(r.mems[m.name][:4], "little")

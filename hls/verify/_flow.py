@@ -105,6 +105,22 @@ def _axi_runners(res: SynthResult, seed: int, stall: float | None):
     return run, run_main_
 
 
+def _timeout_diagnosis(report: dict, max_cycles: int) -> str:
+    """What report.json's latency says of a call stopped at ``max_cycles``: more cycles
+    than that at the least (the bound is too low), or at most that many with nothing
+    assumed (the design should have finished: a hardware bug); '' when it says neither.
+    (A call of ``max_cycles`` cycles finishes: the harness stops one that needs more.)"""
+    lat = report.get("latency") or {}
+    if lat.get("min") is not None and lat["min"] > max_cycles:
+        return (f"report.json's latency: a call takes at least {lat['min']} cycles, more "
+                f"than the limit of {max_cycles}; the design was stopped, not found wrong")
+    if lat.get("max") is not None and lat["max"] <= max_cycles and not lat.get("assumptions"):
+        return (f"report.json's latency bounds a call at {lat['max']} cycles, within the "
+                f"limit of {max_cycles}: the design should have finished (a "
+                "scheduling, binding or RTL bug)")
+    return ""
+
+
 def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
           depth: dict[str, int] | None = None, fixed: dict[str, int] | None = None,
           seed: int = 0, runs: int = 4, max_cycles: int = 10_000_000, waves: bool = False,
@@ -112,7 +128,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
           cc: str | None = None, workdir: str | Path | None = None,
           scheduler: str = "sdc", pipeline: bool = True, fp_format: dict | None = None,
           synth: SynthResult | None = None, axi_stall: float | None = None,
-          profile_loops: bool = False, cflags=()) -> CosimResult:
+          profile_loops: bool = False, cflags=(), native_timeout: float = 120.0) -> CosimResult:
     """Co-simulate ``top`` of ``path`` against native execution; returns a CosimResult
     (``passed``, per-call cycles, mismatches) with ``.synth`` holding the SynthResult.
     ``profile_loops`` (testbench or whole-program mode): build the design with loop probes
@@ -121,7 +137,9 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
     ``path`` and ``tb`` may name several files (a list; ``tb`` also a comma-separated
     string), compiled with ``cflags`` (-I, -D, -U, -std=; give the same as to ``synth``).
     Alveo targets run in cocotb with random AXI stalls (``axi_stall``: pause probability
-    scale, 0 for an ideal memory; the stall pattern follows ``seed``)."""
+    scale, 0 for an ideal memory; the stall pattern follows ``seed``).
+    ``native_timeout``: seconds the native run of the testbench, program or stimulus may
+    take (a testbench that never ends is an error after it, not a hang)."""
     res = synth or synthesize(path, SynthOptions(top=top, target=target,
                                                  clock_period_ns=clock_period_ns,
                                                  depth=dict(depth or {}), cc=cc,
@@ -164,8 +182,9 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
     try:
         if tb is not None:
             text = native_text = _tb_module_text(res, tb, cc, tuple(cflags))
-            calls = capture_tb_calls(text, func.name, ptr_sizes, globals_=glob_sizes or None,
-                                     output=printed, streams=streams)
+            calls = capture_tb_calls(text, func.name, ptr_sizes, timeout=native_timeout,
+                                     globals_=glob_sizes or None, output=printed,
+                                     streams=streams)
             if not calls:
                 raise CosimError(f"the testbench never calls {func.name}",
                                  str(_tb_files(tb)[0]), None)
@@ -178,7 +197,8 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
         elif func.name == "main" and not func.params:
             native_text = golden_ir(res.module)
             dangling: dict[str, list[int]] = {}
-            ret, globs = run_main(native_text, list(glob_sizes), glob_sizes, output=printed,
+            ret, globs = run_main(native_text, list(glob_sizes), glob_sizes,
+                                  timeout=native_timeout, output=printed,
                                   ptr_tags=res.module.ptr_tags, ptr_slots=res.module.ptr_slots,
                                   dangling=dangling)
             w = func.return_width
@@ -201,7 +221,8 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
                 fixed_idx[idx] = int(v, 0) if isinstance(v, str) else int(v)
             stim = random_calls(iface, k=runs, seed=seed, fixed=fixed_idx)
             calls = run_calls(golden_ir(res.module), func.name, stim, ptr_sizes,
-                              globals_=glob_sizes or None, streams=streams)
+                              timeout=native_timeout, globals_=glob_sizes or None,
+                              streams=streams)
             result = run_([vfile], iface, calls, max_cycles, waves, work)
     finally:
         if own_tmp is not None and not waves:
@@ -215,7 +236,12 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
             raise CosimError(f"{c.message}\n(call {i} of {len(result.calls)}; "
                              f"{c.cycles} cycles)", loc.file if loc else None,
                              loc.line if loc else None)
-    if not result.passed and not any(c.status == "aborted" for c in result.calls):
+    failed = [c for c in result.calls if not c.passed]
+    if failed and all(c.status in ("timeout", "skipped") for c in failed):
+        # the cycle bound ended the run: nothing was compared, so the CDFG has no
+        # disagreement to be told apart; the latency report says whether it should have
+        result.diagnosis = _timeout_diagnosis(res.report, max_cycles)
+    elif failed and not any(c.status == "aborted" for c in result.calls):
         result.diagnosis = ir_diagnosis(res.module, calls, skip_globals=INTERNAL_GLOBALS)
     name_aborts(result, res.module.abort_sites)
     if profile_loops and native_text is not None:

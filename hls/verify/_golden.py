@@ -85,7 +85,9 @@ def _run_worker(req: dict[str, Any], timeout: float, what: str) -> dict[str, Any
                                   text=True, errors="replace", timeout=timeout,
                                   env=dict(os.environ))
         except subprocess.TimeoutExpired as exc:
-            raise CosimError(f"{what}: native execution did not finish within {timeout} s") from exc
+            raise CosimError(f"{what}: native execution did not finish within {timeout:g} s, "
+                             "the limit --native-timeout sets (cosim's native_timeout); "
+                             "raise it, or make the program end") from exc
         if proc.returncode != 0 or not resp_path.exists():
             rc = proc.returncode
             how = f"exit status {rc}"

@@ -221,7 +221,7 @@ async def replay_calls(dut):
         if not done:
             stuck = True
             results.append({"cycles": counter.cycle - start, "status": "timeout", "ret": None,
-                            "mems": {}, "message": f"ap_done not seen within "
+                            "mems": {}, "message": f"no ap_done within "
                             f"{job['max_cycles']} cycles"})
             continue
         cycles = (counter.irq_cycle or counter.cycle) - start
