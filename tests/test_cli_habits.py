@@ -96,11 +96,16 @@ def test_depth_of_an_argument_the_top_does_not_have(tmp_path, capsys):
                    "  int s = 0;\n  for (int i = 0; i < 4; i++) { s += a[i]; b[i] = s; }\n"
                    "  return s + n;\n}\n")
     out = tmp_path / "out"
-    assert main(["synth", str(src), "--top", "k", "--depth", "a=4", "--depth", "b=4",
-                 "--depth", "c=4", "-o", str(out)]) == 1
-    err = capsys.readouterr().err
-    assert err == (f"{src}: error: --depth c=4: 'c' is not an argument of k "
-                   "(its pointer arguments: a, b)\n")
+    # the misspelt name is the error, not the extents it leaves unknown
+    for given in (["c=4"], ["a=4", "b=4", "c=4"]):
+        assert main(["synth", str(src), "--top", "k", *(f"--depth={d}" for d in given),
+                     "-o", str(out)]) == 1
+        err = capsys.readouterr().err
+        assert err == (f"{src}: error: --depth c=4: 'c' is not an argument of k "
+                       "(its pointer arguments: a, b)\n")
+    assert main(["synth", str(src), "--top", "k", "--depth", "n=4", "-o", str(out)]) == 1
+    assert "--depth n=4: 'n' is a scalar argument of k (its pointer arguments: a, b)" in \
+        capsys.readouterr().err
     assert not out.exists()
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import llvmlite.binding as llvm
 
 from ..errors import FrontendError, HLSError, ToolError, UnsupportedError
-from ..ir import Module, PtrParam, verify
+from ..ir import Module, verify
 from ..ir import parse_module as parse_ir_text
 from ..toolchain import compile_c_to_ll, is_cxx
 from ._source import source_view
@@ -452,10 +452,13 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
         annotated_functions(mod, DATAFLOW_ANNOTATION))))
     canonicalise(mod, top, regions, options.noinline)
     text = str(mod)
+    # the user's --depth names are checked once the top's arguments are known, before
+    # an argument without an extent is reported (a misspelt name leaves one without)
+    check = user_depth if options.check_depth else None
     if STREAM_PREFIX not in text:
-        module, tr = _translate(mod, text, top, inp, options, lmap, paths)
+        module, tr = _translate(mod, text, top, inp, options, lmap, paths, check)
     else:       # hls::stream: lowered on a copy; the golden model keeps the queue
-        module, tr = _translate_streams(mod, text, top, inp, options, paths, regions)
+        module, tr = _translate_streams(mod, text, top, inp, options, paths, regions, check)
     module.llvm_ir = text
     module.dataflow = [name for name in regions if name in tr.functions]
     module.abort_sites = dict(getattr(tr, "abort_sites", {}))
@@ -469,19 +472,20 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
         raise FrontendError(f"--fp-format names {', '.join(unknown)}, which is not a hardware "
                             f"function of this design (the top or a noinline function it calls; "
                             f"these are: {', '.join(tr.functions)})", inp.path, None)
-    if options.check_depth:
-        _check_depths(module, user_depth, inp.path)
     name_loops(module, inp)
     for f in module.functions:
         verify(f)
     return module
 
 
-def _translate(mod, text: str, top: str, inp, options, lmap, paths):
+def _translate(mod, text: str, top: str, inp, options, lmap, paths, check=None):
+    """The module and its translator; ``check``: the user's ``--depth`` items, each of
+    which must name a pointer argument of the top (None: not checked)."""
     seed: tuple = ()
     while True:  # again when pointers loaded from memory may point into more memories
         tr = Translator(mod, text, inp.path, {"depth": options.depth,
-                                              "fp_format": options.fp_format, "paths": paths},
+                                              "fp_format": options.fp_format, "paths": paths,
+                                              "check_depth": check},
                         lmap, seed)
         try:
             return tr.translate(top), tr
@@ -489,7 +493,7 @@ def _translate(mod, text: str, top: str, inp, options, lmap, paths):
             seed = grew.keys
 
 
-def _translate_streams(mod, text: str, top: str, inp, options, paths, regions):
+def _translate_streams(mod, text: str, top: str, inp, options, paths, regions, check=None):
     """Translate the canonicalised ``text`` with its hls::stream calls lowered
     (:mod:`hls.frontend._streams`): once with placeholder arrays for local streams and
     stream arguments of the top, to count the elements each function reads and writes,
@@ -510,7 +514,7 @@ def _translate_streams(mod, text: str, top: str, inp, options, paths, regions):
             if fn == top and name not in options.depth and attempt == 0:
                 depth[name] = PLACEHOLDER_ELEMENTS
         module, tr = _translate(mod2, str(mod2), top, inp,
-                                dataclasses.replace(options, depth=depth), {}, paths)
+                                dataclasses.replace(options, depth=depth), {}, paths, check)
         need = mark_streams(module, info, top, set(options.depth),
                             _stream_lines(inp, info))
         elements = {k: max(n, 1) for k, n in need.items() if k in info.locals}
@@ -551,20 +555,6 @@ def declared_depths(inp: LoadedInput, top: str) -> dict[str, int]:
                 out[p.name] = p.dims[0]
         out.update(interface_depths(fn))
     return out
-
-
-def _check_depths(module: Module, depth: dict, path: str) -> None:
-    """Every --depth names a pointer argument of the top (by name or position)."""
-    top = module.top
-    ptrs = {p.name for p in top.ptr_params} | {str(p.index) for p in top.ptr_params}
-    scalars = {p.name for p in top.params if not isinstance(p, PtrParam)}
-    for name, n in depth.items():
-        if name in ptrs:
-            continue
-        what = ("a scalar argument" if name in scalars else "not an argument")
-        have = ", ".join(p.name for p in top.ptr_params) or "none"
-        raise FrontendError(f"--depth {name}={n}: '{name}' is {what} of "
-                            f"{top.name} (its pointer arguments: {have})", path, None)
 
 
 def name_loops(module: Module, inp: LoadedInput) -> None:

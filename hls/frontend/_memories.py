@@ -162,6 +162,19 @@ def _infer_depth(m: MemoryObject, accs: list[Access]) -> bool:
     return False
 
 
+def check_depths(top: Function, depth: dict, path: str) -> None:
+    """Every --depth names a pointer argument of the top (by name or position)."""
+    ptrs = {p.name for p in top.ptr_params} | {str(p.index) for p in top.ptr_params}
+    scalars = {p.name for p in top.params if not isinstance(p, PtrParam)}
+    for name, n in depth.items():
+        if name in ptrs:
+            continue
+        what = ("a scalar argument" if name in scalars else "not an argument")
+        have = ", ".join(p.name for p in top.ptr_params) or "none"
+        raise FrontendError(f"--depth {name}={n}: '{name}' is {what} of "
+                            f"{top.name} (its pointer arguments: {have})", path, None)
+
+
 def _unknown_depths(mems: list[MemoryObject], path: str) -> None:
     """One error for every argument whose extent is unknown (at the first one)."""
     mems = sorted(dict.fromkeys(mems), key=lambda m: (m.arg_index is None, m.arg_index or 0))

@@ -27,7 +27,7 @@ from ._common import ABORT_GLOBAL, EXIT_GLOBAL, LIBC_CALLS, key, pointer_differe
 from ._debuginfo import DebugInfo
 from ._legality import Legality
 from ._libcalls import LibraryCalls
-from ._memories import align_of, lower_memories, thread_globals
+from ._memories import align_of, check_depths, lower_memories, thread_globals
 from ._types import (
     ArrayT, FloatT, IntT, PtrT, StructT, TypeParser, VectorT, element_layout, field_offsets, sizeof,
     store_size, tokenize,
@@ -292,6 +292,8 @@ class Translator(Legality, LibraryCalls):
         self._top_mems = set()
         self._top_name = top
         topf = self._function(fn, is_top=True)
+        if self.opts.get("check_depth") is not None:
+            check_depths(topf, self.opts["check_depth"], self.path)
         if self._seed_used and any(k not in self.addr_taken_seed for k in self.addr_taken):
             raise AddressTakenGrew(self.addr_taken_seed
                                    + tuple(k for k in self.addr_taken
