@@ -4,7 +4,8 @@ passes`` (see ARCHITECTURE.md).
 Exit status: 0 success; 1 a user-facing error printed as ``file:line: error: ...``
 (traceback only with ``--debug``); 2 usage error (a subcommand's own usage and error;
 options are never abbreviated); 141 when standard output is closed before pyhls is done
-(``pyhls synth ... | head``: no traceback, as a C tool killed by SIGPIPE).
+(``pyhls synth ... | head``: no traceback, as a C tool killed by SIGPIPE; ``-h`` and
+``--version`` are argparse's, which ignores the failed write: 0).
 """
 
 from __future__ import annotations
@@ -316,11 +317,28 @@ def _version() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader went away (pyhls synth ... | head): stop quietly; what is still
+        # buffered goes to /dev/null, so the interpreter's own flush at exit fails no more
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
+
+
+def _main(argv: list[str] | None) -> int:
+    """``main`` but for a closed standard output, which shows here as a BrokenPipeError
+    (stdout is flushed before returning or exiting, not at interpreter exit)."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit:      # -h, --version (argparse drops a write that fails), a usage error
+        sys.stdout.flush()
+        raise
     try:
         rc = _run(args)
-        sys.stdout.flush()      # a closed pipe shows here, not at interpreter exit
+        sys.stdout.flush()
         return rc
     except HLSError as e:
         if getattr(args, "debug", False):
@@ -330,13 +348,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pyhls: error: interrupted", file=sys.stderr)
         return 1
-    except BrokenPipeError:
-        # the reader went away (pyhls synth ... | head): stop quietly; what is still
-        # buffered goes to /dev/null, so the interpreter's own flush at exit fails no more
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-        return EXIT_BROKEN_PIPE
 
 
 def _cflags(args) -> tuple[str, ...]:
