@@ -100,8 +100,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_SubcommandParser)
 
     s = sub.add_parser("synth", allow_abbrev=False, help="synthesise to Verilog and report.json",
-                       description="Synthesise the top to Verilog (DIR/rtl), report.json and "
-                       "report.rpt in the output directory DIR.")
+                       description="Synthesise the top into the output directory DIR (-o): "
+                       "the Verilog in DIR/rtl, report.json, report.rpt, and on Alveo "
+                       "targets the Vitis package in DIR/vitis.")
     _input_options(s)
     _design_options(s)
     _build_options(s)
