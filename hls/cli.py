@@ -292,10 +292,12 @@ def _cosim_options(sp: argparse.ArgumentParser) -> None:
                     "them are the design's own)")
     cs.add_argument("--set", type=_kv, action="append", default=[], metavar="ARG=VALUE",
                     help="fix a scalar argument in random stimulus")
-    cs.add_argument("--seed", type=int, default=0, help="random stimulus seed")
-    cs.add_argument("--runs", type=int, default=4, help="random stimulus: number of calls")
+    cs.add_argument("--seed", type=int, default=0, help="random stimulus seed (default 0)")
+    cs.add_argument("--runs", type=int, default=4,
+                    help="random stimulus: number of calls (default 4)")
     cs.add_argument("--max-cycles", type=int, default=10_000_000, metavar="N",
-                    help="cycle bound per call; a longer call is reported as a timeout")
+                    help="cycle bound per call (default 10000000); a longer call is "
+                    "reported as a timeout, and the calls after it are not run")
     cs.add_argument("--native-timeout", type=_seconds, default=120.0, metavar="SECONDS",
                     help="wall-clock seconds the native run (the testbench, the whole "
                     "program, or the top on random stimulus) may take (default 120)")
