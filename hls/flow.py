@@ -24,7 +24,7 @@ import networkx as nx
 from amaranth.hdl import CombinationalCycle
 
 from . import transforms
-from .analysis import find_loops, loop_line, profile_top, stream_order_problem
+from .analysis import find_loops, loop_line, loop_name, profile_top, stream_order_problem
 from .binding import Binding, bind
 from .dataflow import (
     choose_channels, choose_instances, extract_graph, graph_report, load_task_graph,
@@ -1298,7 +1298,7 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
         } | ({"latency": lat.function(f)} if lat.function(f) else {}))
         for lp, why in fs.loops:
             pl = fs.pipelines.get(lp.header)
-            entry = {"function": f.name, "loop": lp.header.name,
+            entry = {"function": f.name, "loop": lp.header.name, "name": loop_name(f, lp),
                      "source_line": loop_line(lp), "trip_count": lp.trip_count}
             if unroll_factor(lp) > 1:   # by a pragma, a directive or the flow's estimate
                 entry["unrolled"] = unroll_factor(lp)

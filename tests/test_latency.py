@@ -145,7 +145,9 @@ def test_summary_table_shows_the_report(nest, search, tmp_path):
         top = next(v for k, v in rows.items() if k == str(lat["min"]))
         assert top[0] == (str(lat["max"]) if lat["max"] is not None else "?")
         for lp in rep["loops"]:
-            row = rows[f"{lp['function']}/{lp['loop']} (line {lp['source_line']})"]
+            # unlabelled: FUNCTION/L<line>, the loop's name
+            assert lp["name"] == f"{lp['function']}/L{lp['source_line']}"
+            row = rows[lp["name"]]
             ll = lp["latency"]
             assert row[0] == str(ll["min"]) and row[1] == (str(ll["max"]) if ll["max"] is not None else "?")
             assert row[3] == (str(lp["ii"]) if lp["pipelined"] else "-")

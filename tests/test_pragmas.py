@@ -529,3 +529,25 @@ def test_source_view_fatal_libclang_error_is_reported(tmp_path, monkeypatch):
     monkeypatch.setattr(_source, "parse_args", lambda *a: ["-x", "c", "-nostdinc"])
     with pytest.raises(ToolError, match=r"stddef\.h"):
         source_view(src)
+
+
+def test_loops_are_named_by_label_else_function_and_line(tmp_path):
+    """report.json names a labelled loop by its label, also where a block of that name
+    exists already (the header keeps its own name), and an unlabelled one
+    ``FUNCTION/L<line>``; the latency messages use the same names."""
+    src = _write(tmp_path, "names.c", """
+        int names(int a[32], int n) {
+          int s = 0;
+          entry: for (int i = 0; i < 32; i++)
+            a[i] += i;
+          for (int j = 0; j < n; j++)
+            s = s * 7 + a[j];
+          return s;
+        }
+        """)
+    res = synthesize(src, SynthOptions(top="names", auto_unroll=False))
+    got = {lp["name"]: lp for lp in res.report["loops"]}
+    free = f"names/L{_line_of(src, 'int j = 0')}"
+    assert set(got) == {"entry", free}, got
+    assert got["entry"]["loop"] != "entry"            # the entry block keeps its name
+    assert any(a.startswith(f"loop {free} (") for a in res.report["latency"]["assumptions"])

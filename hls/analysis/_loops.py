@@ -32,6 +32,19 @@ def loop_line(lp: Loop) -> int | None:
     return None
 
 
+def loop_name(func: Function, lp: Loop) -> str:
+    """A loop's name in reports and messages: its C label (``row: for (...)``, kept in
+    the latches' ``loop_md`` by the frontend), else ``FUNCTION/L<line>`` with the line of
+    its ``for``/``while``/``do`` statement (:func:`loop_line`), else its header block's."""
+    from ..names import short_name
+    for latch in lp.latches:
+        label = latch.terminator.attrs.get("loop_md", {}).get("label")
+        if label:
+            return label
+    line = loop_line(lp)
+    return f"{short_name(func.name)}/L{line}" if line is not None else lp.header.name
+
+
 def find_loops(func: Function) -> list[Loop]:
     """Natural loops of ``func`` in block order of their headers (outer before inner)."""
     idom = dominators(func)

@@ -51,7 +51,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..analysis import ExtentBound, Loop, extent_trip_bound, find_loops, loop_line
+from ..analysis import ExtentBound, Loop, extent_trip_bound, find_loops, loop_line, loop_name
 from ..errors import InternalError
 from ..ir import Block, Function, Module
 from ..rtl import entry_cycles
@@ -157,7 +157,8 @@ def _where(f: Function, lp: Loop) -> str:
     line = loop_line(lp)
     file = f.loc.file if f.loc is not None else None
     at = f"{file}:{line}" if file and line else (f"line {line}" if line else "no source line")
-    return f"loop {lp.header.name} of @{f.name} ({at})"
+    name = loop_name(f, lp)      # a label, or FUNCTION/L<line>
+    return f"loop {name} ({at})" if "/" in name else f"loop {name} of @{f.name} ({at})"
 
 
 def trip_span(lp: Loop, given: tuple[int, int] | None = None) -> tuple[Span, str | None]:

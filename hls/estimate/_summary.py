@@ -92,7 +92,9 @@ def summary_table(report: dict) -> str:
             tc = ll.get("trip_count") or {"min": lp.get("trip_count"), "max": lp.get("trip_count")}
             trip = _n(tc["min"]) if tc["min"] == tc["max"] else f"{_n(tc['min'])}..{_n(tc['max'])}"
             line = f" (line {lp['source_line']})" if lp.get("source_line") is not None else ""
-            rows.append([f"{lp['function']}/{lp['loop']}{line}", _n(ll.get("min")), _n(ll.get("max")),
+            name = lp.get("name", lp["loop"])      # a label, or FUNCTION/L<line>
+            title = name if "/" in name else f"{lp['function']}/{name}{line}"
+            rows.append([title, _n(ll.get("min")), _n(ll.get("max")),
                          _n(lp.get("depth")),
                          _n(lp.get("ii")) if lp["pipelined"] else "-",
                          (_n(lp["requested_ii"]) if lp.get("requested_ii") is not None else "-")

@@ -558,8 +558,9 @@ def declared_depths(inp: LoadedInput, top: str) -> dict[str, int]:
 
 
 def name_loops(module: Module, inp: LoadedInput) -> None:
-    """A loop whose C statement is labelled (``row: for (...)``) is named by the label:
-    its header block takes the label's name (unless another block has it)."""
+    """A loop whose C statement is labelled (``row: for (...)``) is named by the label
+    (:func:`hls.analysis.loop_name`): its latches' ``loop_md`` keep it, and its header
+    block takes the label's name (unless another block has it)."""
     if not inp.sources:
         return
     from ..analysis import find_loops
@@ -567,7 +568,12 @@ def name_loops(module: Module, inp: LoadedInput) -> None:
         names = {b.name for b in f.blocks}
         for lp in find_loops(f):
             src = source_loop(inp, lp)
-            if src is None or not src.label or src.label in names:
+            if src is None or not src.label:
+                continue
+            for latch in lp.latches:
+                md = latch.terminator.attrs.setdefault("loop_md", {})
+                md["label"] = src.label
+            if src.label in names:
                 continue
             names.discard(lp.header.name)
             lp.header.name = src.label

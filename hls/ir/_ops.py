@@ -235,9 +235,10 @@ _MEM = {"mem": Attr("MemoryObject"), "lane": Attr(int), "size": Attr(int),
         "guard": Attr(int, required=False)}
 #: loop metadata on back-edge branches: ``loop_md`` the loop's pragmas (the frontend's
 #: ``_loop_metadata``: ``ii``, ``pipeline``, ``unroll``; ``line``, ``col`` where the loop
-#: statement starts), ``unrolled`` what unrolling did ``(factor, exact)``
+#: statement starts; ``label`` its C label, ``hls.frontend.name_loops``), ``unrolled`` what
+#: unrolling did ``(factor, exact)``
 _LOOP = {"loop_md": Attr(dict, required=False,
-                         keys=frozenset({"ii", "pipeline", "unroll", "line", "col"})),
+                         keys=frozenset({"ii", "pipeline", "unroll", "line", "col", "label"})),
          "unrolled": Attr(tuple, required=False)}
 
 
