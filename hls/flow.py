@@ -56,7 +56,7 @@ from .scheduling import (
     schedule_function,
     unroll_factor,
 )
-from .targets import Target, get_target
+from .targets import Platform, Target, get_target
 from .transforms import (
     IfConversionOptions,
     PartitionOptions,
@@ -185,7 +185,8 @@ class SynthResult:
     interface: TopInterface
     report: dict
     source: LoadedInput
-    #: alveo targets: the m_axi bundles of the top (hls.rtl.AxiDescription); else None
+    #: a platform with AXI ports (Alveo): the m_axi bundles of the top
+    #: (hls.rtl.AxiDescription); else None
     axi: object | None = None
 
 
@@ -333,7 +334,8 @@ class Compilation:
     """What one synthesis is of, decided once before the stages and passed to them:
     the input (``path``, and ``inp``: the sources read), the options (``opts``: functions
     named by their symbols, a task graph's region added), the target (clock and clock
-    uncertainty applied) and the directives (``dirs``: the directives file parsed once,
+    uncertainty applied; its ``platform``: what the top's ports are) and the directives
+    (``dirs``: the directives file parsed once,
     its function names resolved, with the ``#pragma HLS`` of the sources merged in;
     ``pragmas``: one :class:`hls.directives.PragmaUse` per pragma, for the report).  A
     design built again is the same compilation with other options
@@ -347,9 +349,9 @@ class Compilation:
     pragmas: tuple = ()
 
     @property
-    def alveo(self) -> bool:
-        """The top is an Alveo kernel (AXI4 master/Lite/Stream ports)."""
-        return self.target.family == "ultrascale+"
+    def platform(self) -> Platform:
+        """What the top's ports are (the target's :class:`hls.targets.Platform`)."""
+        return self.target.platform
 
 
 def _compile(path, opts: SynthOptions, inp: LoadedInput | None,
@@ -414,7 +416,7 @@ def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
     """Plan, lower, schedule, bind and build a clone of the frontend's module ``front``
     and its report; raises :class:`_BuildAgain` when the design must be built again with
     other options."""
-    opts, inp, target, dirs, alveo = comp.opts, comp.inp, comp.target, comp.dirs, comp.alveo
+    opts, inp, target, dirs, platform = comp.opts, comp.inp, comp.target, comp.dirs, comp.platform
     pragmas = comp.pragmas
     module = front.clone()
     with _pragma_notes(pragmas):
@@ -422,13 +424,13 @@ def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
         partitions, schedules, bindings, t1 = _lower_and_schedule(
             module, comp, profit, keep, unroll=unroll)
     t2 = time.perf_counter()
-    if opts.m_axi and not alveo:
+    if opts.m_axi and not platform.axi:
         raise HLSError(f"m_axi interfaces need an Alveo target (--target alveo), not "
                        f"'{target.name}'")
-    if opts.axis and not alveo:
+    if opts.axis and not platform.axi:
         raise HLSError(f"axis interfaces need an Alveo target (--target alveo), not "
                        f"'{target.name}'")
-    axis = list(opts.axis) + (stream_args(module, opts) if alveo else [])
+    axis = list(opts.axis) + (stream_args(module, opts) if platform.axi else [])
     for arg in axis:
         check_stream_arg(module, arg)
     if target.tech.ram_single_writer:
@@ -439,9 +441,9 @@ def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
         if two:
             raise _BuildAgain(dataclasses.replace(
                 opts, single_port=tuple(sorted(set(opts.single_port) | set(two)))))
-    # an Alveo top keeps writable globals on chip (only pointer arguments go over m_axi)
-    ext = () if alveo else tuple(g for g in module.globals if not g.readonly)
-    if opts.loop_probes and alveo:
+    # an AXI top keeps writable globals on chip (only pointer arguments go over m_axi)
+    ext = () if platform.axi else tuple(g for g in module.globals if not g.readonly)
+    if opts.loop_probes and platform.axi:
         raise HLSError("loop profiling (loop probes) is available for the plain "
                        "ap_ctrl_hs top only, not for Alveo targets")
     graphs = dataflow_graphs(module, dirs, target, schedules)
@@ -449,12 +451,12 @@ def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
         if d not in {f.name for f in module.functions}:
             raise HLSError(f"--dataflow: '{d}' is not a hardware function of this design")
     rtl = TopRTL(bindings, module.top, ext, probes=opts.loop_probes, dataflow=graphs,
-                 monitor=opts.dataflow_monitor and not alveo)
+                 monitor=opts.dataflow_monitor and not platform.axi)
     name = module_name(opts.top, [f.name for f in module.functions])
     iface = rtl.interface(name).with_c_types(ctypes.args, ctypes.ret)
     axi = None
     try:
-        if alveo:
+        if platform.axi:
             top_rtl = AlveoTop(rtl, iface, opts.m_axi, axis=axis,
                                data_width=opts.axi_data_width, line_beats=opts.axi_line_beats,
                                prefetch=opts.axi_prefetch)
@@ -504,7 +506,7 @@ def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
         report["time_s"]["yosys"] = round(time.perf_counter() - t3, 3)
     if opts.place_route:
         t4 = time.perf_counter()
-        report["timing"] = place_and_route(verilog, iface, target, schedules, alveo=alveo)
+        report["timing"] = place_and_route(verilog, iface, target, schedules)
         report["time_s"]["place_route"] = round(time.perf_counter() - t4, 3)
     display_report(report, [f.name for f in module.functions])
     return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
@@ -560,11 +562,10 @@ def estimated_fmax_mhz(target: Target, schedules) -> float | None:
     return round(1000.0 / path, 3) if path > 0 else None
 
 
-def place_and_route(verilog: str, iface: TopInterface, target: Target, schedules, *,
-                    alveo: bool = False) -> dict:
+def place_and_route(verilog: str, iface: TopInterface, target: Target, schedules) -> dict:
     """``report["timing"]``: the design in its place-and-route harness (hls.pnr) through
     the target's open flow, against the target's clock."""
-    if alveo:
+    if target.platform.axi:
         raise HLSError("--place-route: Alveo tops (AXI adapters) have no open flow; "
                        "use --target ecp5")
     flow = flow_for_target(target)
@@ -701,8 +702,9 @@ def _lower_and_schedule(module: Module, comp: Compilation, profit: Profitability
     function, then automatic partitioning and the schedules of the functions it changed.
     Returns the partitions (report.json entries), schedules, bindings and the time the
     passes ended."""
-    opts, dirs, alveo, target = comp.opts, comp.dirs, comp.alveo, comp.target
-    partitions, keep_whole = lower_module(module, opts, dirs, alveo, keep=keep, quiet=quiet,
+    opts, dirs, target = comp.opts, comp.dirs, comp.target
+    partitions, keep_whole = lower_module(module, opts, dirs, target.platform, keep=keep,
+                                          quiet=quiet,
                                           unroll=unroll)
     _single_port(module, opts)
     t1 = time.perf_counter()
@@ -746,7 +748,7 @@ def plan_loops(comp: Compilation, module: Module) -> tuple[Profitability | None,
       left sequential (its pipeline does not pay) is better off with its branches, and
       the real lowering keeps them (``IfConversionOptions.keep``).
     * Then the pipelined loops are unrolled (:func:`plan_unrolling`)."""
-    opts, dirs, alveo, target = comp.opts, comp.dirs, comp.alveo, comp.target
+    opts, dirs, target = comp.opts, comp.dirs, comp.target
     if not (opts.pipeline and opts.profitability):
         return None, frozenset(), ()
     profile = profile_top(module) if opts.profile else None
@@ -758,7 +760,7 @@ def plan_loops(comp: Compilation, module: Module) -> tuple[Profitability | None,
                                                    regions=bool(module.dataflow))
     with warnings_off():      # trial lowerings: the real one warns
         plain = module.clone()
-        lower_module(plain, opts, dirs, alveo, keep=cands, quiet=True)
+        lower_module(plain, opts, dirs, comp.platform, keep=cands, quiet=True)
     before = {}
     for f in plain.functions:
         loops = [lp for lp in find_loops(f) if (f.name, lp.header.name) in cands]
@@ -856,7 +858,7 @@ def plan_unrolling_with(comp: Compilation, front: Module, profit: Profitability,
     dependences the analysis can no longer rule out).  So every loop of the trial is
     compared with the loop before, and where one got slower, the unrolled loops that
     share an array with it are dropped and the trial is made again."""
-    dirs, alveo, target = comp.dirs, comp.alveo, comp.target
+    dirs, target = comp.dirs, comp.target
     if not comp.opts.auto_unroll:
         return ()
 
@@ -875,9 +877,10 @@ def plan_unrolling_with(comp: Compilation, front: Module, profit: Profitability,
         out = _TrialRun()
         args = {p.mem.name for p in mod.top.ptr_params}
         out.top_banked = frozenset((e["name"], e["banks"]) for e in parts if e["name"] in args)
-        # on Alveo targets the top's pointer arguments are m_axi or AXI4-Stream ports: a
-        # stream takes exactly one access per iteration, and a bundle has one port
-        axi = {p.mem for p in mod.top.ptr_params} if alveo else set()
+        # on a platform with AXI ports the top's pointer arguments are m_axi or
+        # AXI4-Stream ports: a stream takes exactly one access per iteration, and a bundle
+        # has one port
+        axi = {p.mem for p in mod.top.ptr_params} if comp.platform.axi else set()
         # a dataflow task's loop over a channel it reads or writes in order stays rolled:
         # the channel can then be a FIFO (one element per cycle, in order)
         axi |= dataflow_streams(mod, dirs, target, streams)
@@ -1049,7 +1052,7 @@ def _lut_rams_in(message: str, module: Module) -> tuple[str, ...]:
 STAGES = ("frontend",) + tuple(p.name for p in transforms.PASSES)
 
 
-def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
+def lower_module(module: Module, opts: SynthOptions, dirs, platform: Platform,
                  after: str = "passes", keep: frozenset = frozenset(),
                  quiet: bool = False, unroll: tuple = ()) -> tuple[list[dict], set]:
     """The CDFG-to-CDFG passes between the frontend and the scheduler
@@ -1074,7 +1077,7 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
             "if-conversion": IfConversionOptions(pipeline=opts.pipeline, keep=keep,
                                                  top=module.top.name),
             "unroll": UnrollOptions(directives=dirs, auto=unroll, keep=keep),
-            "partition": PartitionOptions(directives=dirs, alveo=alveo),
+            "partition": PartitionOptions(directives=dirs, platform=platform),
             "scalar-replacement": ScalarOptions(top=module.top.name),
             "load-reuse": ScalarOptions(top=module.top.name),
             "small-memories": SmallMemoryOptions(enabled=opts.small_memories,
@@ -1121,7 +1124,7 @@ def ir_module(path, opts: SynthOptions, after: str = "frontend",
     keep, unroll = frozenset(), ()
     if _stage(after) != "frontend":  # the loops synthesize leaves unconverted, likewise
         _, keep, unroll = plan_loops(comp, module)
-    lower_module(module, comp.opts, comp.dirs, comp.alveo, after, keep=keep, unroll=unroll)
+    lower_module(module, comp.opts, comp.dirs, comp.platform, after, keep=keep, unroll=unroll)
     return module
 
 
@@ -1273,7 +1276,7 @@ def loop_tripcounts(module: Module, dirs):
 def build_report(module: Module, target: Target, schedules, bindings, iface: TopInterface,
                  dirs=None, external: frozenset = frozenset()) -> dict:
     funcs, loops = [], []
-    lat = latency_report(module, schedules, alveo=target.family == "ultrascale+",
+    lat = latency_report(module, schedules, target.platform,
                          tripcount=loop_tripcounts(module, dirs))
     resources, per_function = area_report(module, target, schedules, bindings, external)
     for f in module.functions:

@@ -54,6 +54,7 @@ from ..errors import InternalError
 from ..ir import Block, Function, Module
 from ..rtl import entry_cycles
 from ..scheduling import skipped
+from ..targets import PLAIN, Platform
 
 __all__ = ["LatencyModel", "LatencyReport", "LoopLatency", "Span", "latency_report", "replay_calls",
            "replay_cycles"]
@@ -455,11 +456,11 @@ def _rests_on_directives(m: LatencyModel, f: Function) -> bool:
     return any(ll.assumed for g in f.call_closure() for ll in m.loops.get(g, {}).values())
 
 
-def latency_report(module: Module, schedules, alveo: bool = False,
+def latency_report(module: Module, schedules, platform: Platform = PLAIN,
                    tripcount=None) -> "LatencyReport":
-    """report.json's latency fields (see :class:`LatencyReport`); ``tripcount`` as for
-    :class:`LatencyModel`."""
-    return LatencyReport(LatencyModel(module, schedules, tripcount), alveo)
+    """report.json's latency fields (see :class:`LatencyReport`) on the target's
+    ``platform``; ``tripcount`` as for :class:`LatencyModel`."""
+    return LatencyReport(LatencyModel(module, schedules, tripcount), platform)
 
 
 class LatencyReport:
@@ -471,22 +472,23 @@ class LatencyReport:
                "idle) to the cycle ap_done is high, both included, as co-simulation counts "
                "them; the next call can start in the cycle after ap_done")
 
-    def __init__(self, model: LatencyModel, alveo: bool = False):
+    def __init__(self, model: LatencyModel, platform: Platform = PLAIN):
         self.model = model
-        self.alveo = alveo
+        #: with AXI ports (Alveo) the top's latency has only a lower bound
+        self.platform = platform
 
     def top(self) -> dict:
         m = self.model
         top = m.module.top
         lat = m.latency[top]
-        if self.alveo:
+        if self.platform.axi:
             lat = Span(lat.min, None)
         # a bound that rests on a directive's trip count is not exact, even at min == max
         out = {"min_cycles": lat.min, "exact": lat.exact and not _rests_on_directives(m, top),
                "min": lat.min,
                "max": lat.max, "interval": lat.to_json(), "counted": self.COUNTED}
         why = _assumptions(m)
-        if self.alveo:
+        if self.platform.axi:
             why.append("Alveo top: the core's cycles with memories answering at once; "
                        "AXI transfers stall it, so only min is a bound")
         if why:
