@@ -279,7 +279,7 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
     base = opts.clock_uncertainty_ns or 0.0
     attempts, stopped, results = [], None, []
     t0 = time.perf_counter()
-    comp, front, ctypes = _front(path, dataclasses.replace(opts, close_timing=0), inp)
+    comp, front, ctypes = prepare(path, dataclasses.replace(opts, close_timing=0), inp)
     res = _build_all(comp, front, ctypes, t0)
     while True:
         results.append(res)
@@ -308,7 +308,7 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
             break
         t0 = time.perf_counter()
         again = dataclasses.replace(comp.opts, clock_uncertainty_ns=u)
-        res = _build_all(dataclasses.replace(comp, opts=again, target=_target(again)), front,
+        res = _build_all(dataclasses.replace(comp, opts=again, target=synth_target(again)), front,
                          ctypes, t0)
     chosen = max(range(len(attempts)),
                  key=lambda i: (attempts[i]["met"], attempts[i]["fmax_mhz"] or 0.0, -i))
@@ -320,7 +320,7 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
     return res
 
 
-class _BuildAgain(Exception):
+class BuildAgain(Exception):
     """The design must be built again with ``opts`` (memories given one port, LUT RAM
     back to block RAM): from the frontend's module, not from the frontend."""
 
@@ -372,7 +372,7 @@ def _compile(path, opts: SynthOptions, inp: LoadedInput | None,
     return Compilation(path, inp, opts, target, dirs, tuple(pragmas)), front
 
 
-def _target(opts: SynthOptions) -> Target:
+def synth_target(opts: SynthOptions) -> Target:
     """The target of ``opts``, its clock and clock uncertainty applied."""
     target = get_target(opts.target)
     if opts.clock_period_ns is not None:
@@ -382,11 +382,11 @@ def _target(opts: SynthOptions) -> Target:
     return target
 
 
-def _front(path, opts: SynthOptions, inp: LoadedInput | None) -> tuple[Compilation, Module,
-                                                                         object]:
+def prepare(path, opts: SynthOptions, inp: LoadedInput | None = None) -> tuple[Compilation,
+                                                                             Module, object]:
     """The checks made before the frontend, the :class:`Compilation`, the frontend's
     module and the top's declared C types."""
-    target = _target(opts)
+    target = synth_target(opts)
     _print_ir_names(opts)
     if opts.place_route:
         flow_for_target(target)            # no open flow for the target: say so first
@@ -398,7 +398,7 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     t0 = time.perf_counter()
     # the frontend runs once: the planning trials, the design and a design built again
     # each lower a clone of its module (Module.clone), which stays as the frontend made it
-    comp, front, ctypes = _front(path, opts, inp)
+    comp, front, ctypes = prepare(path, opts, inp)
     return _build_all(comp, front, ctypes, t0)
 
 
@@ -408,21 +408,53 @@ def _build_all(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResu
         try:
             # (a design built again: its time_s["frontend"] counts the attempts before it)
             return _build(comp, front, ctypes, t0)
-        except _BuildAgain as again:
+        except BuildAgain as again:
             comp = dataclasses.replace(comp, opts=again.opts)
 
 
 def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
     """Plan, lower, schedule, bind and build a clone of the frontend's module ``front``
-    and its report; raises :class:`_BuildAgain` when the design must be built again with
+    and its report; raises :class:`BuildAgain` when the design must be built again with
     other options."""
+    return build_lowered(comp, plan_and_lower(comp, front), ctypes, t0)
+
+
+@dataclass
+class Lowered:
+    """A design planned and lowered (:func:`plan_and_lower`), not yet scheduled: the
+    module after the passes, what the scheduler weighs pipelines against (``profit``),
+    the partitions made (report.json entries), the memories automatic partitioning must
+    leave whole, and the time the passes ended.  It is built once: scheduling goes on
+    in its module (automatic partitioning) and adds to its partitions."""
+
+    module: Module
+    profit: Profitability | None
+    partitions: list
+    keep_whole: set
+    t1: float
+
+
+def plan_and_lower(comp: Compilation, front: Module) -> Lowered:
+    """The first half of a build: the loops planned (:func:`plan_loops`) and a clone of
+    the frontend's module ``front`` lowered by the passes.  What a design is follows from
+    it and the compilation (:func:`build_lowered`)."""
+    module = front.clone()
+    with _pragma_notes(comp.pragmas):
+        profit, keep, unroll = plan_loops(comp, front)
+        partitions, keep_whole, t1 = _lower(module, comp, keep, unroll=unroll)
+    return Lowered(module, profit, partitions, keep_whole, t1)
+
+
+def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> SynthResult:
+    """The second half of a build: schedules, bindings, automatic partitioning, the RTL,
+    the Verilog and the report of the lowered design; raises :class:`BuildAgain` when the
+    design must be built again with other options."""
     opts, inp, target, dirs, platform = comp.opts, comp.inp, comp.target, comp.dirs, comp.platform
     pragmas = comp.pragmas
-    module = front.clone()
+    module, partitions, t1 = lowered.module, lowered.partitions, lowered.t1
     with _pragma_notes(pragmas):
-        profit, keep, unroll = plan_loops(comp, front)
-        partitions, schedules, bindings, t1 = _lower_and_schedule(
-            module, comp, profit, keep, unroll=unroll)
+        schedules, bindings = _schedule(module, comp, lowered.profit, partitions,
+                                        lowered.keep_whole)
     t2 = time.perf_counter()
     if opts.m_axi and not platform.axi:
         raise HLSError(f"m_axi interfaces need an Alveo target (--target alveo), not "
@@ -439,7 +471,7 @@ def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
             raise InternalError(f"memories given one port are still written twice in a "
                                 f"cycle: {', '.join(two)}")
         if two:
-            raise _BuildAgain(dataclasses.replace(
+            raise BuildAgain(dataclasses.replace(
                 opts, single_port=tuple(sorted(set(opts.single_port) | set(two)))))
     # an AXI top keeps writable globals on chip (only pointer arguments go over m_axi)
     ext = () if platform.axi else tuple(g for g in module.globals if not g.readonly)
@@ -474,7 +506,7 @@ def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
         names = _lut_rams_in(str(exc), module)
         if not names:
             raise
-        raise _BuildAgain(dataclasses.replace(opts, block_ram=opts.block_ram + names)) from None
+        raise BuildAgain(dataclasses.replace(opts, block_ram=opts.block_ram + names)) from None
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface, dirs,
                           external=frozenset(ext))
@@ -702,12 +734,32 @@ def _lower_and_schedule(module: Module, comp: Compilation, profit: Profitability
     function, then automatic partitioning and the schedules of the functions it changed.
     Returns the partitions (report.json entries), schedules, bindings and the time the
     passes ended."""
+    partitions, keep_whole, t1 = _lower(module, comp, keep, quiet=quiet, unroll=unroll)
+    schedules, bindings = _schedule(module, comp, profit, partitions, keep_whole,
+                                    bind_too=bind_too)
+    return partitions, schedules, bindings, t1
+
+
+def _lower(module: Module, comp: Compilation, keep: frozenset, quiet: bool = False,
+           unroll: tuple = ()) -> tuple[list[dict], set, float]:
+    """The passes on ``module`` (lowered in place; ``keep``: the loops if-conversion
+    leaves alone, ``unroll``: the loops the flow unrolls); returns the partitions
+    (report.json entries), the memories automatic partitioning must leave whole and the
+    time the passes ended."""
     opts, dirs, target = comp.opts, comp.dirs, comp.target
     partitions, keep_whole = lower_module(module, opts, dirs, target.platform, keep=keep,
                                           quiet=quiet,
                                           unroll=unroll)
     _single_port(module, opts)
-    t1 = time.perf_counter()
+    return partitions, keep_whole, time.perf_counter()
+
+
+def _schedule(module: Module, comp: Compilation, profit: Profitability | None,
+              partitions: list, keep_whole: set, bind_too: bool = True) -> tuple[dict, dict]:
+    """A schedule (and binding) per function of the lowered ``module``, then automatic
+    partitioning (its entries appended to ``partitions``) and the schedules of the
+    functions it changed."""
+    opts, dirs, target = comp.opts, comp.dirs, comp.target
     schedules, bindings = {}, {}
 
     def schedule_and_bind(f):
@@ -732,7 +784,7 @@ def _lower_and_schedule(module: Module, comp: Compilation, profit: Profitability
             if f in redo:
                 run_passes(f, options={"div-by-constant": divconst_options(opts)})
                 schedule_and_bind(f)
-    return partitions, schedules, bindings, t1
+    return schedules, bindings
 
 
 def plan_loops(comp: Compilation, module: Module) -> tuple[Profitability | None, frozenset,
