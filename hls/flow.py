@@ -1377,7 +1377,7 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
         "clock_period_ns": target.clock_period_ns,
         "functions": funcs,
         "loops": loops,
-        "latency": lat.top(),
+        "latency": lat.top().to_json(),
         "resources": resources,
         "interface": {
             "scalars": [{"name": s.name, "width": s.width} for s in iface.scalars],
@@ -1391,7 +1391,7 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
 
 def latency_estimate(module: Module, schedules) -> dict:
     """report.json's ``latency`` (:func:`hls.estimate.latency_report`)."""
-    return latency_report(module, schedules).top()
+    return latency_report(module, schedules).top().to_json()
 
 
 def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None = None) -> Path:

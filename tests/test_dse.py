@@ -88,16 +88,16 @@ def test_evaluate_points(gemm):
     two = evaluate(design, _inner(unroll=2), seen=seen)
     one = evaluate(design, _inner(unroll=1), seen=seen)
     assert two.ok and one.ok, (two.message, one.message)
-    assert two.latency_max < one.latency_max and two.latency_exact
+    assert two.latency.max < one.latency.max and two.latency.exact
     assert two.ir_hash != one.ir_hash
     default = evaluate(design, DesignPoint(), seen=seen)
     assert default.ir_hash == two.ir_hash and default.point == DesignPoint()
-    assert (default.latency_min, default.area) == (two.latency_min, two.area)
+    assert (default.latency, default.resources) == (two.latency, two.resources)
     assert len(seen) == 2
     again = evaluate(design, _inner(unroll=1))
     assert again == one
     slow = evaluate(design, _inner(unroll=1, pipeline=False))
-    assert slow.latency_max > one.latency_max and slow.ir_hash != one.ir_hash
+    assert slow.latency.max > one.latency.max and slow.ir_hash != one.ir_hash
     bad = evaluate(design, DesignPoint((LoopKnob("gemm", label="nope", unroll=2),)))
     assert bad.status == "error" and "matches no loop" in bad.message
 
@@ -118,9 +118,21 @@ def test_evaluate_is_pyhls_synth(gemm, tmp_path):
     want = json.loads((tmp_path / "synth" / "report.json").read_text())
     got = json.loads(res.report.read_text())
     assert got == want
-    assert (res.latency_min, res.latency_max) == (want["latency"]["min"], want["latency"]["max"])
+    assert res.latency.to_json() == want["latency"]
+    assert (res.latency.min, res.latency.max) == (want["latency"]["min"], want["latency"]["max"])
     area = want["resources"]
-    assert (res.area.lut, res.area.ff, res.area.dsp, res.area.bram18) == (
+    assert (res.resources.lut, res.resources.ff, res.resources.dsp, res.resources.bram18) == (
         area["lut"], area["ff"], area["dsp"], area["bram18"])
     assert res.clock_estimated_ns == want["clock_estimated_ns"]
     assert res.verilog.read_text() == (tmp_path / "synth" / "rtl" / "gemm.v").read_text()
+
+
+def test_latency_is_typed_on_alveo(gemm, tmp_path):
+    """On Alveo only the latency's minimum is a bound, and the typed latency says why;
+    its ``to_json`` is report.json's ``latency`` there too."""
+    src, _design = gemm
+    design = compile_design(src, SynthOptions(top="gemm", target="alveo"))
+    res = evaluate(design, _inner(unroll=2), out_dir=tmp_path / "o")
+    assert res.ok and res.latency.max is None and not res.latency.exact
+    assert any("AXI" in a for a in res.latency.assumptions)
+    assert res.latency.to_json() == json.loads(res.report.read_text())["latency"]

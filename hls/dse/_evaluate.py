@@ -20,6 +20,7 @@ from .. import flow
 from ..analysis import find_loops
 from ..directives import resolve_directives
 from ..errors import HLSError
+from ..estimate import TopLatency
 from ..ir import Module, print_module
 from ..names import defined_functions
 from ..scheduling import loop_directives
@@ -45,7 +46,7 @@ def compile_design(path, opts: flow.SynthOptions, inp=None) -> Compiled:
 
 
 @dataclass(frozen=True, slots=True)
-class Area:
+class Resources:
     """The report's area estimate of the whole design (``report["resources"]``)."""
 
     lut: int
@@ -58,9 +59,9 @@ class Area:
 class Result:
     """What one evaluation gave.  ``status`` is ``"ok"`` or ``"error"`` (``message``: the
     user error that stopped it, e.g. an II that cannot be met, a knob naming no loop).
-    ``latency_min``/``latency_max``: cycles of one call of the top (report.json's
-    ``latency``; ``max`` None where it is unbounded, or only ``min`` is a bound, as on
-    Alveo), ``latency_exact`` whether they are exact; ``area``: the estimate;
+    ``latency``: cycles of one call of the top (report.json's ``latency``; its ``max``
+    None where it is unbounded, or only ``min`` is a bound, as on Alveo); ``resources``:
+    the area estimate;
     ``clock_period_ns`` the clock it was scheduled for and ``clock_estimated_ns`` the
     longest path the model claims; ``verilog`` and ``report``: the files written (with
     an output directory); ``ir_hash``: :func:`ir_hash`.  ``time_s`` (wall time) is the
@@ -70,10 +71,8 @@ class Result:
     status: str
     message: str | None = None
     ir_hash: str | None = None
-    latency_min: int | None = None
-    latency_max: int | None = None
-    latency_exact: bool = False
-    area: Area | None = None
+    latency: TopLatency | None = None
+    resources: Resources | None = None
     clock_period_ns: float | None = None
     clock_estimated_ns: float | None = None
     verilog: Path | None = None
@@ -160,10 +159,9 @@ def evaluate(design: Compiled, point: DesignPoint, out_dir: str | Path | None = 
         verilog = out / "rtl" / f"{res.interface.module_name}.v"
         report = out / "report.json"
     rep = res.report
-    lat, area = rep["latency"], rep["resources"]
-    result = Result(point, "ok", ir_hash=key, latency_min=lat["min"], latency_max=lat["max"],
-                    latency_exact=lat["exact"],
-                    area=Area(area["lut"], area["ff"], area["dsp"], area["bram18"]),
+    area = rep["resources"]
+    result = Result(point, "ok", ir_hash=key, latency=TopLatency.from_json(rep["latency"]),
+                    resources=Resources(area["lut"], area["ff"], area["dsp"], area["bram18"]),
                     clock_period_ns=rep["clock_period_ns"],
                     clock_estimated_ns=rep["clock_estimated_ns"], verilog=verilog,
                     report=report, time_s=round(time.perf_counter() - t0, 3))
