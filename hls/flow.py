@@ -335,9 +335,9 @@ class Compilation:
     the input (``path``, and ``inp``: the sources read), the options (``opts``: functions
     named by their symbols, a task graph's region added), the target (clock and clock
     uncertainty applied; its ``platform``: what the top's ports are) and the directives
-    (``dirs``: the directives file parsed once,
-    its function names resolved, with the ``#pragma HLS`` of the sources merged in;
-    ``pragmas``: one :class:`hls.directives.PragmaUse` per pragma, for the report).  A
+    (``dirs``: the directives file parsed once, its function names resolved, with the
+    ``#pragma HLS`` of the sources merged in; ``pragmas``: one
+    :class:`hls.directives.PragmaUse` per pragma, for the report).  A
     design built again is the same compilation with other options
     (``dataclasses.replace``)."""
 
@@ -748,8 +748,7 @@ def _lower(module: Module, comp: Compilation, keep: frozenset, quiet: bool = Fal
     time the passes ended."""
     opts, dirs, target = comp.opts, comp.dirs, comp.target
     partitions, keep_whole = lower_module(module, opts, dirs, target.platform, keep=keep,
-                                          quiet=quiet,
-                                          unroll=unroll)
+                                          quiet=quiet, unroll=unroll)
     _single_port(module, opts)
     return partitions, keep_whole, time.perf_counter()
 
