@@ -5,6 +5,10 @@ that lower alike share an IR hash, and results are deterministic."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +17,8 @@ from hls.directives import Directives, LoopDirective, load_directives
 from hls.dse import ArrayKnob, DesignPoint, LoopKnob, compile_design, evaluate
 from hls.errors import HLSError
 from hls.flow import SynthOptions
+
+ROOT = Path(__file__).resolve().parent.parent
 
 GEMM = """
 #define N 8
@@ -136,3 +142,29 @@ def test_latency_is_typed_on_alveo(gemm, tmp_path):
     assert res.ok and res.latency.max is None and not res.latency.exact
     assert any("AXI" in a for a in res.latency.assumptions)
     assert res.latency.to_json() == json.loads(res.report.read_text())["latency"]
+
+
+HASH_OF = """
+import sys
+from hls.dse import DesignPoint, LoopKnob, compile_design, evaluate
+from hls.flow import SynthOptions
+design = compile_design(sys.argv[1], SynthOptions(top="gemm"))
+print(evaluate(design, DesignPoint((LoopKnob("gemm", label="inner", unroll=2),))).ir_hash)
+"""
+
+
+def test_ir_hash_is_stable_across_processes(gemm):
+    """The hash names a lowered design, not a process: the same in processes with other
+    ``PYTHONHASHSEED`` values (set and dict order must not leak into it), and the same
+    as in this one."""
+    src, design = gemm
+    here = evaluate(design, _inner(unroll=2)).ir_hash
+    got = set()
+    for seed in ("0", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        proc = subprocess.run([sys.executable, "-c", HASH_OF, str(src)], env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        got.add(proc.stdout.strip())
+    assert got == {here}
