@@ -423,9 +423,9 @@ def _run(args) -> int:
 
 def _pragma_effect(pr: dict) -> str:
     """What a ``#pragma HLS`` did, from its report.json entry."""
-    if not pr.get("applied"):
-        return "ignored: " + pr.get("why", "")
-    got = []
+    if not pr.get("applied"):      # (an interface pragma says what is built instead)
+        return ("not applied: " if "built" in pr else "ignored: ") + pr.get("why", "")
+    got = [pr["built"]] if "built" in pr else []
     if "ii_reached" in pr:
         got.append(f"pipelined, II={pr['ii_reached']}" if pr.get("pipelined")
                    else "not pipelined")

@@ -92,6 +92,20 @@ class ChannelDirective:
 _CHANNEL_KEYS = {"function", "name", "kind", "depth"}
 
 
+@dataclass(frozen=True)
+class InterfaceDirective:
+    """An AXI interface of an argument of the top on an Alveo target, from ``#pragma HLS
+    interface``: what ``--interface ARG=m_axi:BUNDLE|axis`` asks for
+    (:func:`interface_options` merges the two)."""
+
+    function: str
+    port: str
+    mode: str                   # m_axi | axis
+    bundle: str | None = None   # m_axi: the bundle (Vitis HLS's default, gmem)
+    #: (file, line) of the pragma (messages)
+    origin: tuple = ()
+
+
 @dataclass
 class Directives:
     loops: list[LoopDirective] = field(default_factory=list)
@@ -102,6 +116,8 @@ class Directives:
     #: the [[dataflow]] entries as written (function, share, replicate)
     dataflow_entries: list[dict] = field(default_factory=list)
     channels: list[ChannelDirective] = field(default_factory=list)
+    #: AXI interfaces of the top's arguments (``#pragma HLS interface``, Alveo targets)
+    interfaces: list[InterfaceDirective] = field(default_factory=list)
 
     def for_loop(self, function: str, line: int | None, label: str) -> dict:
         """The settings of every entry matching the loop (later entries win)."""
@@ -279,8 +295,6 @@ def _array_entry(e, where: str, path: str) -> ArrayDirective:
 
 #: pragmas pyhls does not implement, and why they are ignored (a warning each)
 _IGNORED = {
-    "interface": "ports follow from the arguments (BRAM-style memory ports and ap_ctrl_hs; "
-                 "AXI with --target alveo and --interface ARG=m_axi|axis)",
     "loop_flatten": "loop nests are not flattened",
     "array_reshape": "arrays are not reshaped (array_partition splits them into banks)",
     "latency": "latency constraints are not supported",
@@ -292,7 +306,7 @@ _IGNORED = {
     "top": "the top function is given with --top",
 }
 _MAPPED = ("pipeline", "unroll", "loop_tripcount", "array_partition", "inline", "dataflow",
-           "stream")
+           "stream", "interface")
 
 
 @dataclass
@@ -346,12 +360,14 @@ def function_pragmas(inp) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(dict.fromkeys(regions)), tuple(dict.fromkeys(noinline))
 
 
-def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | None, list]:
+def apply_pragmas(inp, module, dirs: Directives | None,
+                  target=None) -> tuple[Directives | None, list]:
     """The directives of the ``#pragma HLS`` lines of ``inp``'s C sources for the
     frontend's ``module`` together with the file's ``dirs`` (an entry of each on the
     same loop or array that disagree: an error naming both), and one
     :class:`PragmaUse` per pragma.  Unsupported pragmas are warned about; a pragma that
-    cannot apply is an error at its line."""
+    cannot apply is an error at its line.  ``target`` (an :class:`hls.targets.Target`;
+    None: generic) decides what an ``interface`` pragma builds."""
     from .analysis import find_loops, loop_line
     from .frontend._load import source_loop
     from .frontend._source import pragma_options
@@ -372,6 +388,7 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
     loops: list[LoopDirective] = []
     arrays: list[ArrayDirective] = []
     channels: list[ChannelDirective] = []
+    interfaces: list[InterfaceDirective] = []
     uses: list[PragmaUse] = []
     own_unroll = {id(p.loop) for p in pragmas if p.name == "unroll" and p.loop is not None}
     templates = {n for v in views.values() for n in getattr(v, "templates", ())}
@@ -380,11 +397,14 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
     for p in pragmas:
         words, opts = pragma_options(p)
         if p.name in _MAPPED and p.function is not None:
-            key = (p.function, id(p.loop), p.name,
-                   opts.get("variable") if p.name in ("array_partition", "stream") else None)
+            obj = (opts.get("variable") if p.name in ("array_partition", "stream") else
+                   (opts.get("port"), _interface_mode(words, opts)) if p.name == "interface"
+                   else None)
+            key = (p.function, id(p.loop), p.name, obj)
             if key in seen:
-                raise _perr(p, f"a second {p.name} pragma for the same "
-                            f"{'array' if key[3] else 'loop' if p.loop else 'function'} "
+                what = ("port" if p.name == "interface" else "array" if obj else
+                        "loop" if p.loop else "function")
+                raise _perr(p, f"a second {p.name} pragma for the same {what} "
                             f"(the first is at line {seen[key]})")
             seen[key] = p.line
         entry = {"file": p.file, "line": p.line, "pragma": p.text,
@@ -497,11 +517,15 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
             channels.extend(_stream_pragma(p, words, opts, views, hw, entry,
                                            set(regions) | set(module.dataflow)))
             continue
-        if p.loop is not None:      # inline and dataflow are function-level
+        if p.loop is not None:      # interface, inline and dataflow are function-level
             why = (f"{p.name} in a loop body is not supported: give it in the function "
                    "body")
             entry.update(applied=False, why=why)
             _pwarn(p, f"ignored: {why}")
+            continue
+        if p.name == "interface":
+            interfaces.extend(_interface_pragma(p, words, opts, views, module, target,
+                                                entry))
             continue
         if p.name == "dataflow":
             if p.function in hw:
@@ -520,7 +544,8 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
                                                 "own (noinline, or a dataflow task)")
                 _pwarn(p, f"ignored: {entry['why']}")
     pdirs = Directives(loops=loops, arrays=arrays, source=dirs.source if dirs else "",
-                       dataflow=[r for r in regions if r in hw], channels=channels)
+                       dataflow=[r for r in regions if r in hw], channels=channels,
+                       interfaces=interfaces)
     _check_conflicts(module, pdirs, dirs)
     if dirs is None:
         return pdirs, uses
@@ -529,7 +554,7 @@ def apply_pragmas(inp, module, dirs: Directives | None) -> tuple[Directives | No
                       source=dirs.source,
                       dataflow=list(dict.fromkeys(dirs.dataflow + pdirs.dataflow)),
                       dataflow_entries=dirs.dataflow_entries,
-                      channels=channels + dirs.channels), uses
+                      channels=channels + dirs.channels, interfaces=interfaces), uses
 
 
 def _nested(views, loop) -> list:
@@ -655,6 +680,228 @@ def _stream_pragma(p, words, opts, views, hw, entry, regions) -> list[ChannelDir
     if depth is not None:
         entry["depth"] = depth
     return [ChannelDirective(p.function, channel, "fifo", depth, origin=_where(p))]
+
+
+#: Vitis HLS's interface modes: the function's control protocols (port=return), the
+#: wire protocols of one argument, and the AXI and memory interfaces
+_CTRL_MODES = ("ap_ctrl_hs", "ap_ctrl_chain", "ap_ctrl_none")
+_WIRE_MODES = ("ap_none", "ap_stable", "ap_vld", "ap_ack", "ap_hs", "ap_ovld", "ap_fifo")
+_INTERFACE_MODES = ("m_axi", "axis", "s_axilite", "ap_memory", "bram") + _CTRL_MODES + _WIRE_MODES
+#: the options each mode takes besides mode and port (any other is warned about and
+#: ignored; depth only on a pointer or array argument)
+_INTERFACE_OPTIONS = {"m_axi": {"bundle", "offset", "depth"}, "axis": {"depth"},
+                      "s_axilite": {"bundle"}, "ap_memory": {"depth"}, "bram": {"depth"},
+                      "ap_fifo": {"depth"}}
+
+
+def _interface_mode(words, opts) -> str:
+    """An interface pragma's mode: ``mode=MODE`` or, in the older spelling, the first
+    word that is one (else the first word; '' when there is none)."""
+    if "mode" in opts:
+        return opts["mode"].lower()
+    return next((w for w in words if w in _INTERFACE_MODES), words[0] if words else "")
+
+
+def _interface_arg(p, words, opts, fn):
+    """(mode, port, the port's source :class:`hls.frontend._source.Variable` or None for
+    port=return) of an interface pragma in the body of ``fn`` (a
+    :class:`hls.frontend._source.FunctionView`), its form and port checked."""
+    mode = _interface_mode(words, opts)
+    if not mode:
+        raise _perr(p, "give the interface mode (mode=m_axi, s_axilite, axis, ap_memory, "
+                    "ap_ctrl_hs, ...)")
+    port = opts.get("port")
+    if not port:
+        raise _perr(p, "give the argument it is for with port=NAME (or port=return)")
+    if port == "return":
+        if mode not in ("s_axilite",) + _CTRL_MODES and mode in _INTERFACE_MODES:
+            raise _perr(p, f"port=return is the function's control and return value: "
+                        f"{mode} is an interface of an argument")
+        return mode, port, None
+    var = fn.param(port)
+    if var is None:
+        raise _perr(p, f"{p.function} has no argument '{port}' (its arguments: "
+                    f"{', '.join(q.name for q in fn.params) or 'none'}; port=return: its "
+                    "control)")
+    if mode in _CTRL_MODES:
+        raise _perr(p, f"{mode} is the function's control protocol: give port=return")
+    stream = "hls::stream" in var.type
+    memory = var.indirect or var.is_array or stream
+    if mode == "m_axi" and (stream or not memory):
+        raise _perr(p, f"'{port}' is {'an hls::stream' if stream else 'a scalar'} "
+                    f"({var.type}): m_axi is an AXI4 master for a pointer or array argument"
+                    + (" (a stream argument is axis)" if stream else ""))
+    if mode in ("axis", "ap_memory", "bram") and not memory:
+        raise _perr(p, f"'{port}' is a scalar ({var.type}): {mode} is an interface of an "
+                    f"hls::stream, pointer or array argument")
+    first = _axi_pragma(fn, port) if mode in ("m_axi", "axis") else None
+    if first is not None and first[1] != mode:
+        raise _perr(p, f"'{port}' is {first[1]} by the pragma at line {first[0].line}: an "
+                    "argument has one interface")
+    return mode, port, var
+
+
+def interface_depths(fn) -> dict[str, int]:
+    """``depth=N`` of the interface pragmas in the body of ``fn`` (a source view's
+    :class:`hls.frontend._source.FunctionView`) on its pointer and array arguments: the
+    elements of each (as Vitis HLS's co-simulation takes them), which ``--depth``
+    defaults to when ``fn`` is the top (over a declared extent).  The pragmas' form is
+    checked here, before a missing depth could be the first error."""
+    from .frontend._source import pragma_options
+    out = {}
+    for p in fn.pragmas:
+        if p.name != "interface":
+            continue
+        words, opts = pragma_options(p)
+        _mode, _port, var = _interface_arg(p, words, opts, fn)
+        if "depth" in opts and var is not None and _depth_option(var):
+            out[var.name] = _count(p, "depth", opts["depth"], 1)
+    return out
+
+
+def _depth_option(var) -> bool:
+    """An interface pragma's depth applies to the argument ``var``: a pointer or an
+    array (a stream argument's elements are counted, a scalar has none)."""
+    return "hls::stream" not in var.type and (var.indirect or var.is_array)
+
+
+def _axi_pragma(fn, port: str) -> tuple | None:
+    """(pragma, mode, options) of the first m_axi or axis pragma in the body of ``fn`` on
+    ``port``: what that argument is on Alveo, which the function's other pragmas on it
+    report."""
+    from .frontend._source import pragma_options
+    for q in fn.pragmas:
+        if q.name == "interface":
+            words, opts = pragma_options(q)
+            mode = _interface_mode(words, opts)
+            if mode in ("m_axi", "axis") and opts.get("port") == port:
+                return q, mode, opts
+    return None
+
+
+def _interface_pragma(p, words, opts, views, module, target,
+                      entry) -> list[InterfaceDirective]:
+    """``interface [mode=]MODE port=ARG|return [bundle=B] [offset=slave] [depth=N]``.
+
+    On an Alveo target m_axi and axis on an argument of the top are its AXI interfaces
+    (an :class:`InterfaceDirective`, the same as ``--interface``), and s_axilite and
+    ap_ctrl_hs say what is built anyway (the control, the scalars and the pointers'
+    addresses are registers of ``s_axi_control``).  On the other targets ap_memory/bram,
+    ap_ctrl_hs and ap_none/ap_stable on a scalar are what is built; m_axi and axis are
+    warned about (a BRAM-style port is built; the pragma applies with --target alveo)
+    but are no error, as Vitis code carries them.  Every other mode is warned about with
+    what is built instead.  ``depth=N`` on a pointer or array is its depth on every
+    target (:func:`interface_depths`)."""
+    from .rtl._alveo import DEFAULT_BUNDLE
+    fn = next(v for v in views.values() if p in v.pragmas).functions[p.function]
+    mode, port, var = _interface_arg(p, words, opts, fn)
+    # AXI ports (Alveo): the target's platform says what the top's ports are
+    alveo = target is not None and target.platform.axi
+    entry.update(interface=mode, port=port)
+    if mode not in _INTERFACE_MODES:
+        entry.update(applied=False, why=f"'{mode}' is not an interface mode pyhls knows")
+        _pwarn(p, f"ignored: {entry['why']}")
+        return []
+    known = {"mode", "port"} | _INTERFACE_OPTIONS.get(mode, set())
+    if var is None or not _depth_option(var):
+        known.discard("depth")
+    unknown = sorted(set(opts) - known) + [w for w in words if w != mode]
+    if unknown:
+        _pwarn(p, f"option(s) {', '.join(unknown)} ignored")
+    if p.function != module.top.name:
+        why = (f"interface pragmas apply to the arguments of the top function "
+               f"({module.top.name}), not of {p.function}")
+        entry.update(applied=False, why=why)
+        _pwarn(p, f"ignored: {why}")
+        return []
+    if "depth" in known and "depth" in opts:
+        entry["depth"] = _count(p, "depth", opts["depth"], 1)
+    stream = var is not None and "hls::stream" in var.type
+    memory = var is not None and (stream or var.indirect or var.is_array)
+    # what the target builds for the port, and whether that is what the mode asks for
+    if var is None:
+        built = ("ap_ctrl_hs in the AXI4-Lite slave s_axi_control" if alveo
+                 else "ap_ctrl_hs ports (ap_start, ap_done, ap_idle, ap_ready)")
+        applied = mode == "ap_ctrl_hs" or (alveo and mode == "s_axilite")
+    elif alveo and stream:
+        built = "an AXI4-Stream"
+        applied = mode == "axis"
+    elif alveo and memory:
+        lite = "a register of the AXI4-Lite slave s_axi_control"
+        _q, axi_mode, axi_opts = _axi_pragma(fn, port) or (p, mode, opts)
+        if axi_mode == "axis":
+            built = f"the AXI4-Stream {port}_TDATA, ..."
+        elif mode == "s_axilite":
+            built = f"its address, {lite} (its elements over m_axi)"
+        else:
+            built = (f"the AXI4 master m_axi_{axi_opts.get('bundle', DEFAULT_BUNDLE)}, its "
+                     f"address {lite}")
+        applied = mode in ("m_axi", "axis") or (mode == "s_axilite" and axi_mode != "axis")
+    elif alveo:
+        built = "a register of the AXI4-Lite slave s_axi_control"
+        applied = mode == "s_axilite"
+    elif memory:
+        built = (f"a BRAM-style port of its elements in order ({port}_address0, ...)"
+                 if stream else f"a BRAM-style memory port ({port}_address0, ...; one per "
+                                "bank if partitioned)")
+        applied = mode in ("ap_memory", "bram")
+    else:
+        built = f"a plain input port ({port})"
+        applied = mode in ("ap_none", "ap_stable")
+    entry["built"] = built
+    if not applied:
+        what = "the function" if var is None else repr(port)
+        if mode in ("m_axi", "axis", "s_axilite") and not alveo:
+            why = (f"the {target.name if target else 'generic'} target builds {built} for "
+                   f"{what}; the pragma applies with --target alveo")
+        else:
+            why = f"pyhls builds {built} for {what}"
+        if "depth" in entry:
+            why += f" (depth={entry['depth']} is its depth, as --depth)"
+        entry.update(applied=False, why=why)
+        _pwarn(p, f"not applied: {why}")
+        return []
+    entry["applied"] = True
+    bundle = opts.get("bundle")
+    if mode == "s_axilite" and bundle not in (None, "control"):
+        _pwarn(p, f"bundle={bundle} ignored: one AXI4-Lite slave, s_axi_control, holds "
+               "every register")
+    if mode not in ("m_axi", "axis"):
+        return []
+    if mode == "m_axi":
+        bundle = bundle or DEFAULT_BUNDLE
+        if not bundle.isidentifier():
+            raise _perr(p, f"bundle={bundle}: the bundle must be an identifier")
+        offset = opts.get("offset", "slave").lower()
+        if offset != "slave":
+            _pwarn(p, f"offset={offset} not applied: the address of '{port}' is a register "
+                   "of s_axi_control (offset=slave), as a Vitis kernel has it")
+        entry["bundle"] = bundle
+    return [InterfaceDirective(p.function, port, mode, bundle if mode == "m_axi" else None,
+                               origin=_where(p))]
+
+
+def interface_options(module, m_axi: dict, axis: list, interfaces) -> tuple[dict, list]:
+    """``--interface``'s m_axi bundles and axis arguments (``m_axi``, ``axis``: by name or
+    position) with the interface pragmas' (``interfaces``, on the top of ``module``)
+    added; a pragma and an option that give one argument different interfaces or
+    bundles are an error naming both."""
+    m_axi, axis = dict(m_axi), list(axis)
+    index = {q.name: str(q.index) for q in module.top.params}
+    for d in interfaces:
+        keys = (d.port, index.get(d.port))
+        opt = next(((k, f"m_axi:{m_axi[k]}") for k in keys if k in m_axi), None) or next(
+            ((k, "axis") for k in keys if k in axis), None)
+        want = f"m_axi:{d.bundle}" if d.mode == "m_axi" else "axis"
+        if opt is not None and opt[1] != want:
+            raise HLSError(f"#pragma HLS interface here makes '{d.port}' {want}, and "
+                           f"--interface {opt[0]}={opt[1]} makes it {opt[1]}: give it in "
+                           "one place", *d.origin)
+        if opt is None and d.mode == "m_axi":
+            m_axi[d.port] = d.bundle
+        elif opt is None:
+            axis.append(d.port)
+    return m_axi, axis
 
 
 def _check_conflicts(module, pdirs: Directives, dirs: Directives | None) -> None:

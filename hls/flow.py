@@ -30,8 +30,8 @@ from .dataflow import (
     choose_channels, choose_instances, extract_graph, graph_report, load_task_graph,
     region_estimate, region_ir, task_graph_nx,
 )
-from .directives import (Directives, apply_pragmas, function_pragmas, load_directives,
-                         pragma_report, resolve_directives)
+from .directives import (Directives, apply_pragmas, function_pragmas, interface_options,
+                         load_directives, pragma_report, resolve_directives)
 from .errors import HLSError, InternalError
 from .estimate import (area_report, dataflow_resources, latency_report, memory_bram18, yosys_area,
                        yosys_ecp5_area)
@@ -333,7 +333,8 @@ class BuildAgain(Exception):
 class Compilation:
     """What one synthesis is of, decided once before the stages and passed to them:
     the input (``path``, and ``inp``: the sources read), the options (``opts``: functions
-    named by their symbols, a task graph's region added), the target (clock and clock
+    named by their symbols, a task graph's region added, the interface pragmas' AXI
+    interfaces merged into ``m_axi``/``axis`` on Alveo targets), the target (clock and clock
     uncertainty applied; its ``platform``: what the top's ports are) and the directives
     (``dirs``: the directives file parsed once, its function names resolved, with the
     ``#pragma HLS`` of the sources merged in; ``pragmas``: one
@@ -368,7 +369,10 @@ def _compile(path, opts: SynthOptions, inp: LoadedInput | None,
     if file_dirs is not None:       # its function names as the input's symbols
         file_dirs = resolve_directives(file_dirs, defined_functions(inp.text))
     front = _load(path, opts, inp, file_dirs)
-    dirs, pragmas = apply_pragmas(inp, front, file_dirs)
+    dirs, pragmas = apply_pragmas(inp, front, file_dirs, target)
+    if dirs is not None and dirs.interfaces:    # (Alveo targets only)
+        m_axi, axis = interface_options(front, opts.m_axi, opts.axis, dirs.interfaces)
+        opts = dataclasses.replace(opts, m_axi=m_axi, axis=axis)
     return Compilation(path, inp, opts, target, dirs, tuple(pragmas)), front
 
 
@@ -463,8 +467,9 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
         raise HLSError(f"axis interfaces need an Alveo target (--target alveo), not "
                        f"'{target.name}'")
     axis = list(opts.axis) + (stream_args(module, opts) if platform.axi else [])
+    pragma_at = {d.port: d.origin for d in (dirs.interfaces if dirs else ()) if d.mode == "axis"}
     for arg in axis:
-        check_stream_arg(module, arg)
+        check_stream_arg(module, arg, pragma_at.get(arg))
     if target.tech.ram_single_writer:
         two = two_writers(module, schedules)
         if two and set(two) <= set(opts.single_port):
@@ -1222,9 +1227,11 @@ def _region_task_of(module: Module, f, mem):
     return op.attrs["callee"], pp.mem
 
 
-def check_stream_arg(module: Module, arg: str) -> None:
+def check_stream_arg(module: Module, arg: str, pragma: tuple | None = None) -> None:
     """``--interface ARG=axis``: ARG (a pointer argument's name or position) must be
-    accessed as one in-order stream (:func:`hls.analysis.stream_order_problem`)."""
+    accessed as one in-order stream (:func:`hls.analysis.stream_order_problem`); the
+    error is at the interface pragma that asked for it when one did (``pragma``: its file
+    and line)."""
     f = module.top
     pp = next((p for p in f.ptr_params if p.name == arg or str(p.index) == str(arg)), None)
     if pp is None:
@@ -1236,10 +1243,11 @@ def check_stream_arg(module: Module, arg: str) -> None:
     if why is not None:
         loc = pp.mem.loc
         what = "hls::stream argument" if pp.mem.stream else "argument"
-        how = "on --target alveo" if pp.mem.stream else f"(--interface {arg}=axis)"
+        how = ("on --target alveo" if pp.mem.stream else "(#pragma HLS interface axis)"
+               if pragma else f"(--interface {arg}=axis)")
+        where = pragma or (loc.file if loc else None, loc.line if loc else None)
         raise HLSError(f"{what} '{pp.name}' of {f.name} cannot be an AXI4-Stream "
-                       f"{how}: {why}",
-                       loc.file if loc else None, loc.line if loc else None)
+                       f"{how}: {why}", *where)
 
 
 def plm_report(module: Module, schedules=None, bindings=None) -> dict:

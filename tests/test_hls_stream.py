@@ -154,6 +154,45 @@ def test_reading_an_empty_stream_is_reported(tmp_path, capsys, monkeypatch):
     assert "WARNING: hls::stream 'a' is read while empty" in so
 
 
+def test_non_blocking_accesses_in_the_testbench(tmp_path, capsys, monkeypatch):
+    """read_nb/write_nb/full natively (the testbench): a read of an empty stream fails
+    and leaves its argument, a write succeeds, a stream is never full; the design reads
+    with read()."""
+    monkeypatch.chdir(tmp_path)
+    Path("k.cpp").write_text(
+        "#include <hls_stream.h>\n"
+        "int sum4(hls::stream<int> &in) {\n"
+        "    int s = 0;\n"
+        "    for (int i = 0; i < 4; i++) s += in.read();\n"
+        "    return s;\n"
+        "}\n")
+    Path("tb.cpp").write_text(
+        "#include <hls_stream.h>\n"
+        "#include <stdio.h>\n"
+        "int sum4(hls::stream<int> &in);\n"
+        "int main() {\n"
+        "    hls::stream<int> a(\"a\");\n"
+        "    int v = 7;\n"
+        "    bool got = a.read_nb(v);\n"
+        "    printf(\"empty %d %d\\n\", got, v);\n"
+        "    for (int i = 1; i <= 4; i++) if (!a.write_nb(i)) return 1;\n"
+        "    int s = sum4(a);\n"
+        "    a.write_nb(9);\n"
+        "    got = a.read_nb(v);\n"
+        "    printf(\"sum %d then %d %d\\n\", s, got, v);\n"
+        "    got = a.read_nb(v);\n"
+        "    printf(\"after %d %d size %d full %d\\n\", got, v, (int)a.size(), "
+        "(int)a.full());\n"
+        "    return 0;\n"
+        "}\n")
+    rc, so, err = _run(["cosim", "k.cpp", "--top", "sum4", "--tb", "tb.cpp", "-o", "o"],
+                       capsys)
+    assert rc == 0, err
+    assert "PASSED" in so
+    for line in ("| empty 0 7", "| sum 10 then 1 9", "| after 0 9 size 0 full 0"):
+        assert line in so, so
+
+
 def test_pragma_depth_too_small_deadlocks_and_the_monitor_says_so(tmp_path, capsys,
                                                                    monkeypatch):
     """Two streams from one task to another, the first written whole before the second:
@@ -237,6 +276,28 @@ void f(hls::stream<int> &in, int out[8]) {
         out[n++] = in.read();
 }
 """, 4, "hls::stream::empty() has no hardware meaning in pyhls"),
+    ("read_nb.cpp", """#include <hls_stream.h>
+void f(hls::stream<int> &in, int out[8]) {
+    for (int i = 0; i < 8; i++) {
+        int v = -1;
+        in.read_nb(v);
+        out[i] = v;
+    }
+}
+""", 5, "hls::stream::read_nb() is not synthesised: pyhls builds a stream as in-order "
+        "accesses of its elements"),
+    ("full.cpp", """#include <hls_stream.h>
+void f(const int in[8], hls::stream<int> &out) {
+    for (int i = 0; i < 8; i++)
+        if (!out.full()) out.write(in[i]);
+}
+""", 4, "hls::stream::full() has no hardware meaning in pyhls"),
+    ("write_nb.cpp", """#include <hls_stream.h>
+void f(const int in[8], hls::stream<int> &out) {
+    for (int i = 0; i < 8; i++)
+        if (!out.write_nb(in[i])) break;
+}
+""", 4, "hls::stream::write_nb() is not synthesised"),
     ("shared.cpp", """#include <hls_stream.h>
 static void g(hls::stream<int> &s, int *out) {
 #pragma HLS inline off

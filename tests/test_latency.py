@@ -189,3 +189,52 @@ def test_tripcount_directive_errors(tmp_path, value):
     d.write_text(f'[[loop]]\nfunction = "search"\nline = 43\ntripcount = {value}\n')
     with pytest.raises(HLSError, match="'tripcount' must be a count"):
         load_directives(d)
+
+
+EXTENT = Path(__file__).parent / "kernels" / "extent_bounds.c"
+
+
+@pytest.mark.parametrize("top,bound,args", [
+    ("sum_n", 100, lambda r: [r.randint(-5, 100)]),
+    ("sum_back", 100, lambda r: [r.randint(-5, 100)]),
+    ("sum_step3", 34, lambda r: [r.randint(-5, 100)]),
+    ("copy_n", 40, lambda r: [r.randint(-5, 40)]),
+    ("wrapped", None, lambda r: [r.randint(0, 1000)]),
+    ("masked", None, lambda r: [r.randint(0, 1000)]),
+    ("guarded", None, lambda r: [r.randint(0, 1000), r.randint(-5, 100)]),
+])
+def test_array_depth_bounds_the_trip_count(top, bound, args):
+    """A loop counted by an argument has at most as many iterations as the array it
+    steps through in every iteration has words (C's accesses stay within their arrays);
+    an index that wraps, or an access that does not run in every iteration, bounds
+    nothing.  The bounds hold on the final CDFG: the cycles the cost model gives for
+    the interpreted run of random and edge calls (the largest legal count included)
+    lie within the report's min and max, and the largest count reaches max."""
+    import random
+
+    from hls.verify import Call
+    res = synthesize(EXTENT, SynthOptions(top=top))
+    (lp,) = res.report["loops"]
+    u = lp.get("unrolled", 1)            # automatic unrolling: u iterations per trip
+    assert lp["latency"]["trip_count"]["max"] == (bound and -(-bound // u)), lp
+    lat = res.report["latency"]
+    assert (lat["max"] is None) == (bound is None)
+    if bound is not None:
+        assert f"at most {-(-bound // u)} iterations per entry" in " ".join(lat["assumptions"])
+    rng = random.Random(7)
+    f = res.module.top
+    counts = [args(rng) for _ in range(12)]
+    edge = {"sum_n": [[100], [0], [1]], "sum_back": [[100], [0]], "sum_step3": [[100], [98]],
+            "copy_n": [[40]], "wrapped": [[1000]], "masked": [[1000]],
+            "guarded": [[1000, 100]]}[top]
+    calls = []
+    for vals in edge + counts:
+        mem = {p.index: bytes(rng.randrange(256) for _ in range(p.mem.word_bytes
+                                                               * p.mem.depth_words))
+               for p in f.ptr_params}
+        calls.append(Call(scalars={p.index: v & ((1 << p.width) - 1)
+                                   for p, v in zip(f.scalar_params, vals)}, mem_in=mem))
+    got = replay_calls(res.module, res.schedules, calls)
+    assert all(lat["min"] <= c and (lat["max"] is None or c <= lat["max"]) for c in got), got
+    if bound is not None:
+        assert got[0] == lat["max"]         # the largest legal count: the bound is tight

@@ -9,6 +9,7 @@ says what each did.
 from __future__ import annotations
 
 import json
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -232,7 +233,7 @@ def test_unsupported_pragmas_warn_at_their_line(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     src = _write(tmp_path, "w.c", """
         void w(int a[16]) {
-        #pragma HLS interface mode=ap_memory port=a
+        #pragma HLS array_reshape variable=a complete
           for (int i = 0; i < 16; i++) {
         #pragma HLS loop_flatten
         #pragma HLS frobnicate now
@@ -242,7 +243,7 @@ def test_unsupported_pragmas_warn_at_their_line(tmp_path, capsys, monkeypatch):
         """)
     assert main(["synth", "w.c", "--top", "w", "-o", str(tmp_path / "out")]) == 0
     cap = capsys.readouterr()
-    for needle, name in (("interface", "interface"), ("loop_flatten", "loop_flatten"),
+    for needle, name in (("array_reshape", "array_reshape"), ("loop_flatten", "loop_flatten"),
                          ("frobnicate", "frobnicate now")):
         assert re.search(rf"^w\.c:{_line_of(src, needle)}: warning: #pragma HLS {name}\b.*"
                          r"ignored: ", cap.err, re.MULTILINE), cap.err
@@ -481,3 +482,50 @@ def test_source_view_continued_pragma_and_cpp(tmp_path):
     (p,) = v.pragmas
     assert (p.line, p.text, p.loop.label) == (_line_of(src, "HLS unroll"), "unroll factor=4", "body")
     assert v.functions["_Z2bsPi"].params[0].dims == (16,)   # C++: by LLVM symbol
+
+
+def test_source_view_whatever_the_directory_include_dirs_were_asked_from(tmp_path, monkeypatch):
+    """The compiler's include directories are asked for once per process and cached.
+    Asked from a directory above them (CI's venv inside the checkout, where zig prints
+    them relative to it), they still hold after the working directory changes: a C++
+    stream kernel read by a relative name keeps its pragmas."""
+    from hls.frontend import _source
+    from hls.toolchain import find_cxx_compiler
+    prefix = tuple(find_cxx_compiler(None))
+    _source._system_includes.cache_clear()
+    dirs = _source._system_includes(prefix, "c++")
+    assert dirs, "the C++ compiler names no include directory"
+    monkeypatch.chdir(os.path.commonpath(dirs))
+    _source._system_includes.cache_clear()
+    try:
+        dirs = _source._system_includes(prefix, "c++")
+    finally:
+        monkeypatch.chdir(tmp_path)
+    assert all(Path(d).is_absolute() and Path(d).is_dir() for d in dirs), dirs
+    Path("k.cpp").write_text(textwrap.dedent("""\
+        #include <hls_stream.h>
+        void k(hls::stream<int> &s, int *o) {
+        #pragma HLS pipeline II=1
+            for (int i = 0; i < 4; i++) o[i] = s.read();
+        }
+        """))
+    v = source_view("k.cpp")
+    assert [(p.name, p.line) for p in v.pragmas] == [("pipeline", 3)]
+
+
+def test_source_view_fatal_libclang_error_is_reported(tmp_path, monkeypatch):
+    """A fatal error in libclang's reading of the source (here: no include directories)
+    ends its diagnostics, so the pragmas after it would be missing: an error naming the
+    header, never a view without them."""
+    from hls.errors import ToolError
+    from hls.frontend import _source
+    src = _write(tmp_path, "f.c", """
+        #include <stddef.h>
+        void f(int a[8]) {
+        #pragma HLS pipeline II=1
+          for (size_t i = 0; i < 8; i++) a[i] += 1;
+        }
+        """)
+    monkeypatch.setattr(_source, "parse_args", lambda *a: ["-x", "c", "-nostdinc"])
+    with pytest.raises(ToolError, match=r"stddef\.h"):
+        source_view(src)

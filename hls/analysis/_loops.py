@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ir import Block, Const, Function, Op, dominates, dominators
+from ..ir import Block, Const, Function, Op, dominates, dominators, op_def
 
 
 @dataclass(eq=False)
@@ -114,3 +114,113 @@ def _trip_count(lp: Loop) -> int | None:
         if abs(i) > (1 << 40):
             return None
     return None
+
+
+@dataclass(frozen=True)
+class ExtentBound:
+    """At most ``trips`` header executions per entry of a loop: its unguarded ``access``
+    (a load or store) runs in every iteration at a word address that moves by ``stride``
+    words per iteration, and ``memory`` has ``depth`` words (:func:`extent_trip_bound`)."""
+
+    trips: int
+    access: Op
+    memory: object
+    stride: int
+    depth: int
+
+
+def _stride(v, lp: Loop, iv: Op, step: int, memo: dict) -> int | None:
+    """How much ``v`` moves from one iteration of ``lp`` to the next, modulo
+    ``2**v.width`` (``v(t + 1) == v(t) + stride``): 0 for a value computed outside the
+    loop, ``step`` for the induction variable ``iv``; None where that is unknown (another
+    phi of the loop, a non-linear op, an extension of a moving value: its wrap in the
+    narrower width is a jump in the wider one)."""
+    if not isinstance(v, Op) or v.block not in lp.blocks:
+        return 0
+    if v in memo:
+        return memo[v]
+    memo[v] = None              # a cycle through the loop's ops: unknown
+    mask = (1 << v.width) - 1
+    k, ops = v.kind, v.operands
+    out = None
+    if v is iv:
+        out = step & mask
+    elif k in ("add", "sub") and len(ops) == 2:
+        a, b = (_stride(x, lp, iv, step, memo) for x in ops)
+        if a is not None and b is not None:
+            out = (a + b if k == "add" else a - b) & mask
+    elif k in ("mul", "shl") and len(ops) == 2:
+        x, c = ops
+        if k == "mul" and isinstance(x, Const):
+            x, c = c, x
+        s = _stride(x, lp, iv, step, memo) if isinstance(c, Const) else None
+        if s is not None:
+            out = (s * c.value if k == "mul" else s << c.value) & mask
+    elif k in ("trunc", "slice"):
+        # bits [lo, lo + width): a multiple of 2**lo moves them without a carry in
+        lo = v.attrs.get("lo", 0) if k == "slice" else 0
+        s = _stride(ops[0], lp, iv, step, memo)
+        if s is not None and s % (1 << lo) == 0:
+            out = (s >> lo) & mask
+    elif k in ("zext", "sext"):
+        out = 0 if _stride(ops[0], lp, iv, step, memo) == 0 else None
+    elif k != "phi" and op_def(k).pure and all(_stride(x, lp, iv, step, memo) == 0 for x in ops):
+        out = 0                 # a function of loop-invariant values
+    memo[v] = out
+    return out
+
+
+def extent_trip_bound(func: Function, lp: Loop, exclude=frozenset(),
+                      idom=None) -> ExtentBound | None:
+    """The fewest header executions per entry of ``lp`` that the depths of the memories
+    it accesses prove, if any: for the loop's induction variable ``i`` (a header phi
+    stepped by a constant on the one back edge) and an unguarded load or store that
+    runs in every iteration, at a word address moving by ``s`` words per iteration
+    (modulo ``2**w``, ``w`` its width) in a memory of ``D`` words, the ``m`` accesses of
+    an entry are all words of the memory, as C requires of every access; they cannot
+    step over the ``2**w - D`` addresses past its end when ``|s|`` is at most that many,
+    so ``(m - 1) * |s| <= D - 1``.  The access runs in every header execution when its
+    block dominates every block leaving the loop, else in every one that goes round.
+    ``exclude``: memories whose addresses are not words of one array of that depth (a
+    pointer parameter of a function called with a window on its caller's array)."""
+    if len(lp.latches) != 1:
+        return None
+    latch = lp.latches[0]
+    iv, step = None, 0
+    for phi in lp.header.phis:
+        back = [x for p, x in phi.incoming if p in lp.blocks]
+        if (len(back) == 1 and isinstance(back[0], Op) and back[0].kind == "add"
+                and phi in back[0].operands):
+            c = next((x for x in back[0].operands if x is not phi), None)
+            if isinstance(c, Const) and c.signed():
+                iv, step = phi, c.signed()
+                break
+    if iv is None:
+        return None
+    idom = idom if idom is not None else dominators(func)
+    exiting = [b for b in lp.blocks if any(s not in lp.blocks for s in b.successors)]
+    memo: dict = {}
+    best = None
+    for b in lp.blocks:
+        if not dominates(idom, b, latch):
+            continue
+        every = all(dominates(idom, b, e) for e in exiting)
+        for op in b.ops:
+            if op.kind not in ("load", "store") or "guard" in op.attrs:
+                continue
+            mem = op.attrs.get("mem")
+            depth = getattr(mem, "depth_words", 0)
+            addr = op.operands[0]
+            if mem in exclude or depth < 1:
+                continue
+            s = _stride(addr, lp, iv, step, memo)
+            w = addr.width
+            if not s:
+                continue
+            s = s - (1 << w) if s >= 1 << (w - 1) else s
+            if abs(s) > (1 << w) - depth:
+                continue        # could step over the addresses past the end
+            trips = (depth - 1) // abs(s) + 1 + (0 if every else 1)
+            if best is None or trips < best.trips:
+                best = ExtentBound(trips, op, mem, s, depth)
+    return best

@@ -27,7 +27,9 @@ to each exit edge the cycles of the last one.  An entry leaving by the exit of t
 loop's counted test (the latch of a loop with a constant trip count ``n``) runs ``n``
 iterations; leaving by any other exit (an early ``break`` or ``return``), between 1 and
 ``n`` (1 and unbounded without a constant trip count: the header runs at least once
-per entry, so ``min`` stays a lower bound and ``max`` is ``None``).  ``min`` takes the
+per entry, so ``min`` stays a lower bound and ``max`` is ``None``; unless the depth of an
+array the loop steps through in every iteration bounds the trip count,
+:func:`hls.analysis.extent_trip_bound`).  ``min`` takes the
 shortest path in every iteration, ``max`` the longest, so a data-dependent branch of
 unequal sides makes ``min < max``; paths the data never takes only widen the bounds.
 Where ``min == max`` the latency is exact.
@@ -49,7 +51,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..analysis import Loop, find_loops, loop_line
+from ..analysis import ExtentBound, Loop, extent_trip_bound, find_loops, loop_line
 from ..errors import InternalError
 from ..ir import Block, Function, Module
 from ..rtl import entry_cycles
@@ -122,6 +124,8 @@ class LoopLatency:
     unbounded_because: str | None = None
     #: the trip-count assumption of a directive the bounds rest on (None: none)
     assumed: str | None = None
+    #: how the depth of an array bounds ``trips.max`` (:func:`hls.analysis.extent_trip_bound`)
+    bounded_because: str | None = None
 
     @property
     def per_entry(self) -> Span:
@@ -133,6 +137,14 @@ class LoopLatency:
 
 class _Irreducible(Exception):
     pass
+
+
+def _extent_text(ext: ExtentBound) -> str:
+    line = ext.access.loc.line if ext.access.loc is not None else None
+    return (f"at most {ext.trips} iterations per entry: its {ext.access.kind} of "
+            f"{ext.memory.name}{f' (line {line})' if line else ''} runs in every iteration "
+            f"{abs(ext.stride)} word(s) {'on' if ext.stride > 0 else 'back'} in "
+            f"{ext.depth} words, and a C program's accesses stay within their arrays")
 
 
 def _depth(lp: Loop) -> int:
@@ -171,8 +183,10 @@ class _Walk:
 
     def __init__(self, f: Function, fs, loops: list[Loop], block: Callable[[Block], Span],
                  pipe: Callable[[Block, Span], Span], enter: Callable[[Loop], Span],
-                 tripcount: Callable[[Function, Loop], tuple[int, int] | None] = lambda f, lp: None):
+                 tripcount: Callable[[Function, Loop], tuple[int, int] | None] = lambda f, lp: None,
+                 extent: Callable[[Function, Loop], ExtentBound | None] = lambda f, lp: None):
         self.f, self.fs, self.loops, self.tripcount = f, fs, loops, tripcount
+        self.extent = extent
         self.block, self.pipe, self.enter = block, pipe, enter
         self.innermost: dict[Block, Loop] = {}
         for lp in sorted(loops, key=_depth):       # outer first: inner ones overwrite
@@ -265,11 +279,15 @@ class _Walk:
         pl = self.fs.pipelines.get(lp.header)
         trips, why = trip_span(lp, self.tripcount(self.f, lp))
         why, assumed = (why, None) if trips.max is None else (None, why)
+        bounded = None
+        ext = self.extent(self.f, lp) if trips.max is None else None
+        if ext is not None:
+            trips, why, bounded = Span(trips.min, ext.trips), None, _extent_text(ext)
         if pl is not None:
             t = lp.header.terminator
             tgt = t.targets[1] if t.targets[0] is lp.header else t.targets[0]
             return LoopLatency(lp, trips, None, {(lp.header, tgt): self.pipe(lp.header, trips)},
-                               why, assumed)
+                               why, assumed, bounded)
         term = self._paths(lp, ("block", lp.header))
         it = None
         for (k, _), c in term.items():
@@ -291,7 +309,7 @@ class _Walk:
                 exits[(src, dst)] = Span(c.min, (it.times(more) + c).max)
         if any(counted is None or src is not counted or dst is None for src, dst in exits):
             trips = Span(1, trips.max)      # an early exit may leave in any iteration
-        return LoopLatency(lp, trips, it, exits, why, assumed)
+        return LoopLatency(lp, trips, it, exits, why, assumed, bounded)
 
     def run(self) -> Span:
         """The cost of one run of the function, from its entry state to its ``ret``."""
@@ -344,6 +362,11 @@ class LatencyModel:
         self.tripcount = tripcount or (lambda f, lp: None)
         self.order = _call_order(module)
         self.found = {f: find_loops(f) for f in self.order}
+        # a pointer parameter of a callee is a window on its caller's array: its word
+        # addresses are not words of an array of its depth
+        self.windows = {id(p.mem) for g in self.order if g is not module.top
+                        for p in g.ptr_params}
+        self._extents: dict = {}
         self.regions = {f for f in self.order if f.name in set(module.dataflow)}
         self.latency: dict[Function, Span] = {}
         self.loops: dict[Function, dict[Loop, LoopLatency]] = {}
@@ -355,6 +378,16 @@ class LatencyModel:
             for f in self.order:
                 for lp in self.found[f]:
                     self.entries[(f, lp.header)] = self._entries(f, lp)
+
+    def extent(self, f: Function, lp: Loop) -> ExtentBound | None:
+        """The bound the depths of its arrays give the trip count of ``lp`` (memoised)."""
+        key = (f, lp.header)
+        if key not in self._extents:
+            mems = [op.attrs.get("mem") for b in lp.blocks for op in b.ops
+                    if op.kind in ("load", "store")]
+            exclude = {m for m in mems if id(m) in self.windows}
+            self._extents[key] = extent_trip_bound(f, lp, exclude)
+        return self._extents[key]
 
     # ------------------------------------------------------------------ cycles
     def block_cycles(self, f: Function, b: Block) -> Span:
@@ -379,7 +412,7 @@ class LatencyModel:
                         None if trips.max is None else entry_cycles(lp, trips.max))
 
         w = _Walk(f, fs, self.found[f], lambda b: self.block_cycles(f, b), pipe,
-                  lambda lp: ZERO, self.tripcount)
+                  lambda lp: ZERO, self.tripcount, self.extent)
         try:
             t = w.run()
         except _Irreducible as exc:
@@ -425,7 +458,8 @@ class LatencyModel:
 
             fs = self.schedules[g]
             w = _Walk(g, fs, self.found[g], block, lambda b, trips: ZERO,
-                      lambda lp: _const(1) if lp is loop else ZERO, self.tripcount)
+                      lambda lp: _const(1) if lp is loop else ZERO, self.tripcount,
+                      self.extent)
             memo[g] = w.run()
             return memo[g]
 
@@ -446,8 +480,9 @@ def _assumptions(model: LatencyModel) -> list[str]:
         if f in model.bound:
             out.append(f"@{f.name}: {model.bound[f]}")
         for lp, ll in model.loops.get(f, {}).items():
-            if ll.unbounded_because or ll.assumed:
-                out.append(f"{_where(f, lp)}: {ll.unbounded_because or ll.assumed}")
+            note = ll.unbounded_because or ll.assumed or ll.bounded_because
+            if note:
+                out.append(f"{_where(f, lp)}: {note}")
     return out
 
 
@@ -544,6 +579,8 @@ class LatencyReport:
             out["unbounded_because"] = f"{_where(f, lp)}: {got.unbounded_because}"
         if got.assumed:
             out["assumed"] = f"{_where(f, lp)}: {got.assumed}"
+        if got.bounded_because:
+            out["bounded_because"] = f"{_where(f, lp)}: {got.bounded_because}"
         return out
 
 

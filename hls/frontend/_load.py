@@ -535,7 +535,9 @@ def _stream_lines(inp, info) -> dict:
 def declared_depths(inp: LoadedInput, top: str) -> dict[str, int]:
     """--depth defaults from the C declaration of the top: an array parameter with a
     declared extent (``int32_t y[256]``, ``int m[4][8]``: 4 rows) needs no --depth, nor
+    one that an interface pragma gives ``depth=N`` (which wins over the extent), nor
     the object of a C++ method (``this``: one)."""
+    from ..directives import interface_depths
     out = {}
     if top.startswith("_Z") and re.search(
             rf'^define\b[^\n]*@{re.escape(top)}\(ptr [^,]*?%this\b', inp.text, re.M):
@@ -547,6 +549,7 @@ def declared_depths(inp: LoadedInput, top: str) -> dict[str, int]:
         for p in fn.params:
             if p.dims and p.dims[0]:
                 out[p.name] = p.dims[0]
+        out.update(interface_depths(fn))
     return out
 
 

@@ -18,6 +18,7 @@ The CDFG's loops meet these through the debug location clang writes into each lo
 from __future__ import annotations
 
 import functools
+import os
 import re
 import subprocess
 from dataclasses import dataclass, field
@@ -178,7 +179,9 @@ def _system_includes(prefix: tuple, lang: str = "c") -> tuple:
         elif line.startswith("End of search list"):
             break
         elif inside and line.startswith(" "):
-            dirs.append(line.strip().removesuffix(" (framework directory)"))
+            # absolute now: zig prints a directory under the working directory relative
+            # to it, and this answer is cached across changes of directory
+            dirs.append(os.path.abspath(line.strip().removesuffix(" (framework directory)")))
     return tuple(dirs)
 
 
@@ -212,10 +215,20 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
     ci = _cindex()
     path = str(path)
     try:
-        tu = ci.Index.create().parse(path, args=parse_args(path, cc, tuple(cflags)),
+        args = parse_args(path, cc, tuple(cflags))
+        tu = ci.Index.create().parse(path, args=args,
                                      options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
     except ci.TranslationUnitLoadError:
         raise ToolError(f"libclang could not parse {path}", path, None) from None
+    for d in tu.diagnostics:
+        # after a fatal error clang reports nothing more, so the view would silently lack
+        # the pragmas (found by their 'unknown pragma' warnings) and loops that follow
+        if d.severity >= ci.Diagnostic.Fatal:
+            f = d.location.file
+            raise ToolError(f"libclang, reading the source for #pragma HLS and loop labels, "
+                            f"stopped where the compiler did not: "
+                            f"{f.name if f else path}:{d.location.line}: {d.spelling} "
+                            f"(its arguments: {' '.join(args)})", path, None)
     view = SourceView(path)
     mainname = tu.spelling or path
 

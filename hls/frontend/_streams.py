@@ -21,8 +21,8 @@ by one function and written by one function per call (a function's positions sta
 of a dataflow region (the region's analysis checks one producer, one consumer, equal
 counts) and of a stream argument of the top that is only read or only written.  What
 breaks it is an error at its line: a stream passed to a function outside a dataflow
-region, ``empty()``/``size()`` (no hardware meaning here), elements of other than
-1, 2, 4 or 8 bytes.
+region, ``empty()``/``full()``/``size()`` and the non-blocking ``read_nb()``/``write_nb()`` (no
+hardware meaning here), elements of other than 1, 2, 4 or 8 bytes.
 """
 
 from __future__ import annotations
@@ -64,6 +64,12 @@ _CALL = re.compile(r"^(\s*)(?:(%[-\w.$]+|%\"[^\"]+\") = )?(?:tail |musttail |not
                    r"call [^@]*@" + STREAM_PREFIX + r"(\w+)\((.*)\)(.*)$")
 _DEFINE = re.compile(r"^define [^@]*@([-\w.$]+|\"[^\"]+\")\((.*)\)[^{]*\{\s*$")
 _ALLOCA = re.compile(r"^(\s*)(%[-\w.$]+|%\"[^\"]+\") = alloca (.*?)(, align \d+)?(, !dbg !\d+)?$")
+#: why read_nb/write_nb are not synthesised (whether they succeed would differ from the
+#: golden model's queue, which never fails a write and fails a read only when empty)
+_NON_BLOCKING = ("hls::stream::{0}() is not synthesised: pyhls builds a stream as in-order "
+                 "accesses of its elements, each waiting for its element (FIFO channel, "
+                 "AXI4-Stream) or finding it at its position (a memory port), so whether "
+                 "one would succeed now has no value in hardware; use {1}()")
 _OTHER_CALL = re.compile(r"call [^@]*@([-\w.$]+|\"[^\"]+\")\((.*)\)")
 
 
@@ -221,7 +227,12 @@ def lower_streams(text: str, elements: dict | None = None, regions=(),
             if mm is None:
                 msg = {"empty": "hls::stream::empty() has no hardware meaning in pyhls (a "
                                 "task reads a stream's elements in order, waiting for each)",
+                       "full": "hls::stream::full() has no hardware meaning in pyhls (a "
+                               "task writes a stream's elements in order, waiting while a "
+                               "FIFO is full; natively a stream is never full)",
                        "size": "hls::stream::size() has no hardware meaning in pyhls",
+                       "read_nb": _NON_BLOCKING.format("read_nb", "read"),
+                       "write_nb": _NON_BLOCKING.format("write_nb", "write"),
                        }.get(what, f"the stream operation '{what}'")
                 info.problems.append((fname, b, msg))
                 new_body.append(b)

@@ -5,12 +5,13 @@
 // C++ input (synthesis and the native testbench).
 //
 // Interface: hls::stream<T> s; hls::stream<T> s("name"); s.read(), s.read(x),
-// s.write(x), s >> x, s << x, s.empty(), s.full(), s.size().  Streams are passed by
-// reference, never copied.
+// s.write(x), s >> x, s << x, s.read_nb(x), s.write_nb(x), s.empty(), s.full(),
+// s.size().  Streams are passed by reference, never copied.
 //
 // Semantics:
 //  * natively (the testbench, and the golden model pyhls runs) a stream is an unbounded
-//    queue: write appends, read takes the oldest element, full() is always false.
+//    queue: write appends, read takes the oldest element, full() is always false,
+//    read_nb(x) is false on an empty stream (x unchanged), write_nb(x) always true.
 //    Reading an empty stream prints "WARNING: hls::stream 'name' is read while empty"
 //    on stderr and gives an element of zero bytes (Vitis HLS warns too: in hardware
 //    that read would wait forever).
@@ -20,9 +21,10 @@
 //    (#pragma HLS dataflow) passed from one task to the next is a FIFO channel (depth:
 //    #pragma HLS stream variable=s depth=N, else chosen from the schedules); a stream
 //    argument of the top is an AXI4-Stream on --target alveo and a BRAM-style port of
-//    its elements in order elsewhere.  What cannot be built that way (empty() and
-//    size() in hardware, elements of other than 1, 2, 4 or 8 bytes, a stream shared by
-//    functions outside a dataflow region) is a synthesis error at its line.
+//    its elements in order elsewhere.  What cannot be built that way (empty(), full(),
+//    size(), read_nb() and write_nb() in hardware, elements of other than 1, 2, 4 or 8 bytes, a
+//    stream shared by functions outside a dataflow region) is a synthesis error at its
+//    line.
 //
 // The element type must be trivially copyable (it is copied byte for byte).
 
@@ -99,6 +101,22 @@ PYHLS_STREAM_FN void __pyhls_stream_get(__pyhls_queue *q, void *v, size_t n) {
 }
 
 PYHLS_STREAM_FN int __pyhls_stream_empty(__pyhls_queue *q) { return q->tail == q->head; }
+
+// an unbounded queue is never full (out of line: in synthesis an error, as empty())
+PYHLS_STREAM_FN int __pyhls_stream_full(__pyhls_queue *) { return 0; }
+
+// the non-blocking accesses: natively a read of an empty queue fails (v unchanged) and a
+// write always succeeds; in synthesis an error (a stream there is in-order accesses of an
+// array, each waiting for its element: "is one there" has no value in hardware)
+PYHLS_STREAM_FN int __pyhls_stream_read_nb(__pyhls_queue *q, void *v, size_t n) {
+    if (q->tail - q->head < n) return 0;
+    __pyhls_stream_get(q, v, n);
+    return 1;
+}
+PYHLS_STREAM_FN int __pyhls_stream_write_nb(__pyhls_queue *q, const void *v, size_t n) {
+    __pyhls_stream_put(q, v, n);
+    return 1;
+}
 
 PYHLS_STREAM_FN size_t __pyhls_stream_size(__pyhls_queue *q) {
     return (q->tail - q->head) / (q->size ? q->size : 1);
@@ -179,8 +197,10 @@ public:
         pyhls_stream::io<sizeof(T)>::get(&q_, &v);
         return v;
     }
+    bool read_nb(T &v) { return __pyhls_stream_read_nb(&q_, &v, sizeof(T)) != 0; }
+    bool write_nb(const T &v) { return __pyhls_stream_write_nb(&q_, &v, sizeof(T)) != 0; }
     bool empty() { return __pyhls_stream_empty(&q_) != 0; }
-    bool full() { return false; }
+    bool full() { return __pyhls_stream_full(&q_) != 0; }
     size_t size() { return __pyhls_stream_size(&q_); }
 
     stream &operator<<(const T &v) {

@@ -156,7 +156,7 @@ def find_verilator() -> Verilator:
     """Find Verilator (see module docstring).  Raises ToolError when there is none."""
     override = os.environ.get("PYHLS_VERILATOR")
     if override:
-        exe = shutil.which(override) or override
+        exe = os.path.abspath(shutil.which(override) or override)   # cached: cwd-proof
         if not Path(exe).exists():
             raise ToolError(f"PYHLS_VERILATOR={override!r} does not exist")
         return Verilator(exe=exe, source="env")

@@ -14,9 +14,13 @@ from ._banks import Partition, partition_array
 __all__ = ["array_entry", "partition_by_directives"]
 
 
-def _local_name(func: Function, m: MemoryObject) -> str:
-    """A local array's C name (memories of locals are named ``<function>_<name>``)."""
-    return m.name.removeprefix(func.name + "_")
+def _local_name(module: Module, func: Function, m: MemoryObject) -> str:
+    """A local array's C name (memories of locals are named ``<function>_<name>``, a C++
+    function by its hardware name, :func:`hls.names.hardware_names`, not its symbol)."""
+    from ..names import hardware_names
+    hw = hardware_names(f.name for f in module.functions)[func.name]
+    return m.name.removeprefix(func.name + "_") if m.name.startswith(func.name + "_") \
+        else m.name.removeprefix(hw + "_")
 
 
 def _find_array(module: Module, func: Function, name: str) -> MemoryObject | None:
@@ -24,7 +28,7 @@ def _find_array(module: Module, func: Function, name: str) -> MemoryObject | Non
         if p.name == name:
             return p.mem
     for m in func.memories:
-        if name in (m.name, _local_name(func, m)):
+        if name in (m.name, _local_name(module, func, m)):
             return m
     for g in module.globals:
         if name in (g.name, g.symbol):
@@ -51,7 +55,8 @@ def partition_by_directives(module: Module, dirs, platform: Platform) -> tuple[l
                            f"{', '.join(f.name for f in module.functions)})", *at)
         mem = _find_array(module, func, d.name)
         if mem is None:
-            names = [p.name for p in func.ptr_params] + [_local_name(func, m) for m in func.memories]
+            names = [p.name for p in func.ptr_params] + [_local_name(module, func, m)
+                                                      for m in func.memories]
             raise HLSError(f"{where}'{d.function}' has no array '{d.name}' (arrays: "
                            f"{', '.join(names) or 'none'})", *at)
         if d.partition == "none":
