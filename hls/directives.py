@@ -795,7 +795,8 @@ def _interface_pragma(p, words, opts, views, module, target,
     from .rtl._alveo import DEFAULT_BUNDLE
     fn = next(v for v in views.values() if p in v.pragmas).functions[p.function]
     mode, port, var = _interface_arg(p, words, opts, fn)
-    alveo = target is not None and target.family == "ultrascale+"
+    # AXI ports (Alveo): the target's platform says what the top's ports are
+    alveo = target is not None and target.platform.axi
     entry.update(interface=mode, port=port)
     if mode not in _INTERFACE_MODES:
         entry.update(applied=False, why=f"'{mode}' is not an interface mode pyhls knows")

@@ -56,7 +56,7 @@ from .scheduling import (
     schedule_function,
     unroll_factor,
 )
-from .targets import Target, get_target
+from .targets import Platform, Target, get_target
 from .transforms import (
     IfConversionOptions,
     PartitionOptions,
@@ -185,7 +185,8 @@ class SynthResult:
     interface: TopInterface
     report: dict
     source: LoadedInput
-    #: alveo targets: the m_axi bundles of the top (hls.rtl.AxiDescription); else None
+    #: a platform with AXI ports (Alveo): the m_axi bundles of the top
+    #: (hls.rtl.AxiDescription); else None
     axi: object | None = None
 
 
@@ -278,7 +279,7 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
     base = opts.clock_uncertainty_ns or 0.0
     attempts, stopped, results = [], None, []
     t0 = time.perf_counter()
-    comp, front, ctypes = _front(path, dataclasses.replace(opts, close_timing=0), inp)
+    comp, front, ctypes = prepare(path, dataclasses.replace(opts, close_timing=0), inp)
     res = _build_all(comp, front, ctypes, t0)
     while True:
         results.append(res)
@@ -307,7 +308,7 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
             break
         t0 = time.perf_counter()
         again = dataclasses.replace(comp.opts, clock_uncertainty_ns=u)
-        res = _build_all(dataclasses.replace(comp, opts=again, target=_target(again)), front,
+        res = _build_all(dataclasses.replace(comp, opts=again, target=synth_target(again)), front,
                          ctypes, t0)
     chosen = max(range(len(attempts)),
                  key=lambda i: (attempts[i]["met"], attempts[i]["fmax_mhz"] or 0.0, -i))
@@ -319,7 +320,7 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
     return res
 
 
-class _BuildAgain(Exception):
+class BuildAgain(Exception):
     """The design must be built again with ``opts`` (memories given one port, LUT RAM
     back to block RAM): from the frontend's module, not from the frontend."""
 
@@ -334,9 +335,10 @@ class Compilation:
     the input (``path``, and ``inp``: the sources read), the options (``opts``: functions
     named by their symbols, a task graph's region added, the interface pragmas' AXI
     interfaces merged into ``m_axi``/``axis`` on Alveo targets), the target (clock and clock
-    uncertainty applied) and the directives (``dirs``: the directives file parsed once,
-    its function names resolved, with the ``#pragma HLS`` of the sources merged in;
-    ``pragmas``: one :class:`hls.directives.PragmaUse` per pragma, for the report).  A
+    uncertainty applied; its ``platform``: what the top's ports are) and the directives
+    (``dirs``: the directives file parsed once, its function names resolved, with the
+    ``#pragma HLS`` of the sources merged in; ``pragmas``: one
+    :class:`hls.directives.PragmaUse` per pragma, for the report).  A
     design built again is the same compilation with other options
     (``dataclasses.replace``)."""
 
@@ -348,9 +350,9 @@ class Compilation:
     pragmas: tuple = ()
 
     @property
-    def alveo(self) -> bool:
-        """The top is an Alveo kernel (AXI4 master/Lite/Stream ports)."""
-        return self.target.family == "ultrascale+"
+    def platform(self) -> Platform:
+        """What the top's ports are (the target's :class:`hls.targets.Platform`)."""
+        return self.target.platform
 
 
 def _compile(path, opts: SynthOptions, inp: LoadedInput | None,
@@ -374,7 +376,7 @@ def _compile(path, opts: SynthOptions, inp: LoadedInput | None,
     return Compilation(path, inp, opts, target, dirs, tuple(pragmas)), front
 
 
-def _target(opts: SynthOptions) -> Target:
+def synth_target(opts: SynthOptions) -> Target:
     """The target of ``opts``, its clock and clock uncertainty applied."""
     target = get_target(opts.target)
     if opts.clock_period_ns is not None:
@@ -384,11 +386,11 @@ def _target(opts: SynthOptions) -> Target:
     return target
 
 
-def _front(path, opts: SynthOptions, inp: LoadedInput | None) -> tuple[Compilation, Module,
-                                                                         object]:
+def prepare(path, opts: SynthOptions, inp: LoadedInput | None = None) -> tuple[Compilation,
+                                                                             Module, object]:
     """The checks made before the frontend, the :class:`Compilation`, the frontend's
     module and the top's declared C types."""
-    target = _target(opts)
+    target = synth_target(opts)
     _print_ir_names(opts)
     if opts.place_route:
         flow_for_target(target)            # no open flow for the target: say so first
@@ -400,7 +402,7 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     t0 = time.perf_counter()
     # the frontend runs once: the planning trials, the design and a design built again
     # each lower a clone of its module (Module.clone), which stays as the frontend made it
-    comp, front, ctypes = _front(path, opts, inp)
+    comp, front, ctypes = prepare(path, opts, inp)
     return _build_all(comp, front, ctypes, t0)
 
 
@@ -410,29 +412,61 @@ def _build_all(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResu
         try:
             # (a design built again: its time_s["frontend"] counts the attempts before it)
             return _build(comp, front, ctypes, t0)
-        except _BuildAgain as again:
+        except BuildAgain as again:
             comp = dataclasses.replace(comp, opts=again.opts)
 
 
 def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
     """Plan, lower, schedule, bind and build a clone of the frontend's module ``front``
-    and its report; raises :class:`_BuildAgain` when the design must be built again with
+    and its report; raises :class:`BuildAgain` when the design must be built again with
     other options."""
-    opts, inp, target, dirs, alveo = comp.opts, comp.inp, comp.target, comp.dirs, comp.alveo
-    pragmas = comp.pragmas
+    return build_lowered(comp, plan_and_lower(comp, front), ctypes, t0)
+
+
+@dataclass
+class Lowered:
+    """A design planned and lowered (:func:`plan_and_lower`), not yet scheduled: the
+    module after the passes, what the scheduler weighs pipelines against (``profit``),
+    the partitions made (report.json entries), the memories automatic partitioning must
+    leave whole, and the time the passes ended.  It is built once: scheduling goes on
+    in its module (automatic partitioning) and adds to its partitions."""
+
+    module: Module
+    profit: Profitability | None
+    partitions: list
+    keep_whole: set
+    t1: float
+
+
+def plan_and_lower(comp: Compilation, front: Module) -> Lowered:
+    """The first half of a build: the loops planned (:func:`plan_loops`) and a clone of
+    the frontend's module ``front`` lowered by the passes.  What a design is follows from
+    it and the compilation (:func:`build_lowered`)."""
     module = front.clone()
-    with _pragma_notes(pragmas):
+    with _pragma_notes(comp.pragmas):
         profit, keep, unroll = plan_loops(comp, front)
-        partitions, schedules, bindings, t1 = _lower_and_schedule(
-            module, comp, profit, keep, unroll=unroll)
+        partitions, keep_whole, t1 = _lower(module, comp, keep, unroll=unroll)
+    return Lowered(module, profit, partitions, keep_whole, t1)
+
+
+def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> SynthResult:
+    """The second half of a build: schedules, bindings, automatic partitioning, the RTL,
+    the Verilog and the report of the lowered design; raises :class:`BuildAgain` when the
+    design must be built again with other options."""
+    opts, inp, target, dirs, platform = comp.opts, comp.inp, comp.target, comp.dirs, comp.platform
+    pragmas = comp.pragmas
+    module, partitions, t1 = lowered.module, lowered.partitions, lowered.t1
+    with _pragma_notes(pragmas):
+        schedules, bindings = _schedule(module, comp, lowered.profit, partitions,
+                                        lowered.keep_whole)
     t2 = time.perf_counter()
-    if opts.m_axi and not alveo:
+    if opts.m_axi and not platform.axi:
         raise HLSError(f"m_axi interfaces need an Alveo target (--target alveo), not "
                        f"'{target.name}'")
-    if opts.axis and not alveo:
+    if opts.axis and not platform.axi:
         raise HLSError(f"axis interfaces need an Alveo target (--target alveo), not "
                        f"'{target.name}'")
-    axis = list(opts.axis) + (stream_args(module, opts) if alveo else [])
+    axis = list(opts.axis) + (stream_args(module, opts) if platform.axi else [])
     pragma_at = {d.port: d.origin for d in (dirs.interfaces if dirs else ()) if d.mode == "axis"}
     for arg in axis:
         check_stream_arg(module, arg, pragma_at.get(arg))
@@ -442,11 +476,11 @@ def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
             raise InternalError(f"memories given one port are still written twice in a "
                                 f"cycle: {', '.join(two)}")
         if two:
-            raise _BuildAgain(dataclasses.replace(
+            raise BuildAgain(dataclasses.replace(
                 opts, single_port=tuple(sorted(set(opts.single_port) | set(two)))))
-    # an Alveo top keeps writable globals on chip (only pointer arguments go over m_axi)
-    ext = () if alveo else tuple(g for g in module.globals if not g.readonly)
-    if opts.loop_probes and alveo:
+    # an AXI top keeps writable globals on chip (only pointer arguments go over m_axi)
+    ext = () if platform.axi else tuple(g for g in module.globals if not g.readonly)
+    if opts.loop_probes and platform.axi:
         raise HLSError("loop profiling (loop probes) is available for the plain "
                        "ap_ctrl_hs top only, not for Alveo targets")
     graphs = dataflow_graphs(module, dirs, target, schedules)
@@ -454,12 +488,12 @@ def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
         if d not in {f.name for f in module.functions}:
             raise HLSError(f"--dataflow: '{d}' is not a hardware function of this design")
     rtl = TopRTL(bindings, module.top, ext, probes=opts.loop_probes, dataflow=graphs,
-                 monitor=opts.dataflow_monitor and not alveo)
+                 monitor=opts.dataflow_monitor and not platform.axi)
     name = module_name(opts.top, [f.name for f in module.functions])
     iface = rtl.interface(name).with_c_types(ctypes.args, ctypes.ret)
     axi = None
     try:
-        if alveo:
+        if platform.axi:
             top_rtl = AlveoTop(rtl, iface, opts.m_axi, axis=axis,
                                data_width=opts.axi_data_width, line_beats=opts.axi_line_beats,
                                prefetch=opts.axi_prefetch)
@@ -477,7 +511,7 @@ def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
         names = _lut_rams_in(str(exc), module)
         if not names:
             raise
-        raise _BuildAgain(dataclasses.replace(opts, block_ram=opts.block_ram + names)) from None
+        raise BuildAgain(dataclasses.replace(opts, block_ram=opts.block_ram + names)) from None
     t3 = time.perf_counter()
     report = build_report(module, target, schedules, bindings, iface, dirs,
                           external=frozenset(ext))
@@ -509,7 +543,7 @@ def _build(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
         report["time_s"]["yosys"] = round(time.perf_counter() - t3, 3)
     if opts.place_route:
         t4 = time.perf_counter()
-        report["timing"] = place_and_route(verilog, iface, target, schedules, alveo=alveo)
+        report["timing"] = place_and_route(verilog, iface, target, schedules)
         report["time_s"]["place_route"] = round(time.perf_counter() - t4, 3)
     display_report(report, [f.name for f in module.functions])
     return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
@@ -565,11 +599,10 @@ def estimated_fmax_mhz(target: Target, schedules) -> float | None:
     return round(1000.0 / path, 3) if path > 0 else None
 
 
-def place_and_route(verilog: str, iface: TopInterface, target: Target, schedules, *,
-                    alveo: bool = False) -> dict:
+def place_and_route(verilog: str, iface: TopInterface, target: Target, schedules) -> dict:
     """``report["timing"]``: the design in its place-and-route harness (hls.pnr) through
     the target's open flow, against the target's clock."""
-    if alveo:
+    if target.platform.axi:
         raise HLSError("--place-route: Alveo tops (AXI adapters) have no open flow; "
                        "use --target ecp5")
     flow = flow_for_target(target)
@@ -706,11 +739,31 @@ def _lower_and_schedule(module: Module, comp: Compilation, profit: Profitability
     function, then automatic partitioning and the schedules of the functions it changed.
     Returns the partitions (report.json entries), schedules, bindings and the time the
     passes ended."""
-    opts, dirs, alveo, target = comp.opts, comp.dirs, comp.alveo, comp.target
-    partitions, keep_whole = lower_module(module, opts, dirs, alveo, keep=keep, quiet=quiet,
-                                          unroll=unroll)
+    partitions, keep_whole, t1 = _lower(module, comp, keep, quiet=quiet, unroll=unroll)
+    schedules, bindings = _schedule(module, comp, profit, partitions, keep_whole,
+                                    bind_too=bind_too)
+    return partitions, schedules, bindings, t1
+
+
+def _lower(module: Module, comp: Compilation, keep: frozenset, quiet: bool = False,
+           unroll: tuple = ()) -> tuple[list[dict], set, float]:
+    """The passes on ``module`` (lowered in place; ``keep``: the loops if-conversion
+    leaves alone, ``unroll``: the loops the flow unrolls); returns the partitions
+    (report.json entries), the memories automatic partitioning must leave whole and the
+    time the passes ended."""
+    opts, dirs, target = comp.opts, comp.dirs, comp.target
+    partitions, keep_whole = lower_module(module, opts, dirs, target.platform, keep=keep,
+                                          quiet=quiet, unroll=unroll)
     _single_port(module, opts)
-    t1 = time.perf_counter()
+    return partitions, keep_whole, time.perf_counter()
+
+
+def _schedule(module: Module, comp: Compilation, profit: Profitability | None,
+              partitions: list, keep_whole: set, bind_too: bool = True) -> tuple[dict, dict]:
+    """A schedule (and binding) per function of the lowered ``module``, then automatic
+    partitioning (its entries appended to ``partitions``) and the schedules of the
+    functions it changed."""
+    opts, dirs, target = comp.opts, comp.dirs, comp.target
     schedules, bindings = {}, {}
 
     def schedule_and_bind(f):
@@ -735,7 +788,7 @@ def _lower_and_schedule(module: Module, comp: Compilation, profit: Profitability
             if f in redo:
                 run_passes(f, options={"div-by-constant": divconst_options(opts)})
                 schedule_and_bind(f)
-    return partitions, schedules, bindings, t1
+    return schedules, bindings
 
 
 def plan_loops(comp: Compilation, module: Module) -> tuple[Profitability | None, frozenset,
@@ -751,7 +804,7 @@ def plan_loops(comp: Compilation, module: Module) -> tuple[Profitability | None,
       left sequential (its pipeline does not pay) is better off with its branches, and
       the real lowering keeps them (``IfConversionOptions.keep``).
     * Then the pipelined loops are unrolled (:func:`plan_unrolling`)."""
-    opts, dirs, alveo, target = comp.opts, comp.dirs, comp.alveo, comp.target
+    opts, dirs, target = comp.opts, comp.dirs, comp.target
     if not (opts.pipeline and opts.profitability):
         return None, frozenset(), ()
     profile = profile_top(module) if opts.profile else None
@@ -763,7 +816,7 @@ def plan_loops(comp: Compilation, module: Module) -> tuple[Profitability | None,
                                                    regions=bool(module.dataflow))
     with warnings_off():      # trial lowerings: the real one warns
         plain = module.clone()
-        lower_module(plain, opts, dirs, alveo, keep=cands, quiet=True)
+        lower_module(plain, opts, dirs, comp.platform, keep=cands, quiet=True)
     before = {}
     for f in plain.functions:
         loops = [lp for lp in find_loops(f) if (f.name, lp.header.name) in cands]
@@ -861,7 +914,7 @@ def plan_unrolling_with(comp: Compilation, front: Module, profit: Profitability,
     dependences the analysis can no longer rule out).  So every loop of the trial is
     compared with the loop before, and where one got slower, the unrolled loops that
     share an array with it are dropped and the trial is made again."""
-    dirs, alveo, target = comp.dirs, comp.alveo, comp.target
+    dirs, target = comp.dirs, comp.target
     if not comp.opts.auto_unroll:
         return ()
 
@@ -880,9 +933,10 @@ def plan_unrolling_with(comp: Compilation, front: Module, profit: Profitability,
         out = _TrialRun()
         args = {p.mem.name for p in mod.top.ptr_params}
         out.top_banked = frozenset((e["name"], e["banks"]) for e in parts if e["name"] in args)
-        # on Alveo targets the top's pointer arguments are m_axi or AXI4-Stream ports: a
-        # stream takes exactly one access per iteration, and a bundle has one port
-        axi = {p.mem for p in mod.top.ptr_params} if alveo else set()
+        # on a platform with AXI ports the top's pointer arguments are m_axi or
+        # AXI4-Stream ports: a stream takes exactly one access per iteration, and a bundle
+        # has one port
+        axi = {p.mem for p in mod.top.ptr_params} if comp.platform.axi else set()
         # a dataflow task's loop over a channel it reads or writes in order stays rolled:
         # the channel can then be a FIFO (one element per cycle, in order)
         axi |= dataflow_streams(mod, dirs, target, streams)
@@ -1054,7 +1108,7 @@ def _lut_rams_in(message: str, module: Module) -> tuple[str, ...]:
 STAGES = ("frontend",) + tuple(p.name for p in transforms.PASSES)
 
 
-def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
+def lower_module(module: Module, opts: SynthOptions, dirs, platform: Platform,
                  after: str = "passes", keep: frozenset = frozenset(),
                  quiet: bool = False, unroll: tuple = ()) -> tuple[list[dict], set]:
     """The CDFG-to-CDFG passes between the frontend and the scheduler
@@ -1079,7 +1133,7 @@ def lower_module(module: Module, opts: SynthOptions, dirs, alveo: bool,
             "if-conversion": IfConversionOptions(pipeline=opts.pipeline, keep=keep,
                                                  top=module.top.name),
             "unroll": UnrollOptions(directives=dirs, auto=unroll, keep=keep),
-            "partition": PartitionOptions(directives=dirs, alveo=alveo),
+            "partition": PartitionOptions(directives=dirs, platform=platform),
             "scalar-replacement": ScalarOptions(top=module.top.name),
             "load-reuse": ScalarOptions(top=module.top.name),
             "small-memories": SmallMemoryOptions(enabled=opts.small_memories,
@@ -1126,7 +1180,7 @@ def ir_module(path, opts: SynthOptions, after: str = "frontend",
     keep, unroll = frozenset(), ()
     if _stage(after) != "frontend":  # the loops synthesize leaves unconverted, likewise
         _, keep, unroll = plan_loops(comp, module)
-    lower_module(module, comp.opts, comp.dirs, comp.alveo, after, keep=keep, unroll=unroll)
+    lower_module(module, comp.opts, comp.dirs, comp.platform, after, keep=keep, unroll=unroll)
     return module
 
 
@@ -1281,7 +1335,7 @@ def loop_tripcounts(module: Module, dirs):
 def build_report(module: Module, target: Target, schedules, bindings, iface: TopInterface,
                  dirs=None, external: frozenset = frozenset()) -> dict:
     funcs, loops = [], []
-    lat = latency_report(module, schedules, alveo=target.family == "ultrascale+",
+    lat = latency_report(module, schedules, target.platform,
                          tripcount=loop_tripcounts(module, dirs))
     resources, per_function = area_report(module, target, schedules, bindings, external)
     for f in module.functions:
@@ -1330,7 +1384,7 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
         "clock_period_ns": target.clock_period_ns,
         "functions": funcs,
         "loops": loops,
-        "latency": lat.top(),
+        "latency": lat.top().to_json(),
         "resources": resources,
         "interface": {
             "scalars": [{"name": s.name, "width": s.width} for s in iface.scalars],
@@ -1344,7 +1398,7 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
 
 def latency_estimate(module: Module, schedules) -> dict:
     """report.json's ``latency`` (:func:`hls.estimate.latency_report`)."""
-    return latency_report(module, schedules).top()
+    return latency_report(module, schedules).top().to_json()
 
 
 def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None = None) -> Path:

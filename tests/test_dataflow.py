@@ -29,6 +29,7 @@ from hls.dataflow import extract_graph, choose_channels
 from hls.errors import CosimError
 from hls.flow import SynthOptions, _load, lower_module, synthesize
 from hls.frontend import read_input
+from hls.targets import PLAIN
 from hls.verify import cosim
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,7 +53,7 @@ def _graph(top: str, directives=None):
     src, depth = KERNELS[top]
     opts = SynthOptions(top=top, depth=depth, dataflow=(top,))
     mod = _load(src, opts, read_input(src, cflags=("-fno-unroll-loops",)))
-    lower_module(mod, opts, None, False, keep=frozenset())
+    lower_module(mod, opts, None, PLAIN, keep=frozenset())
     region = next(f for f in mod.functions if f.name == top)
     g = extract_graph(mod, region)
     choose_channels(g, directives)
@@ -140,7 +141,7 @@ def test_stream_proof_over_nests(tmp_path, fn, arg, why, n):
     src.write_text(NESTS)
     opts = SynthOptions(top=fn, depth={"a": 60, "o": 60}, auto_unroll=False)
     mod = _load(src, opts, read_input(src))
-    lower_module(mod, opts, None, False, keep=frozenset())
+    lower_module(mod, opts, None, PLAIN, keep=frozenset())
     f = mod.top
     mem = next(p.mem for p in f.ptr_params if p.name == arg)
     got = stream_order_problem(f, mem)

@@ -112,7 +112,7 @@ def test_timing_closure_runs_the_frontend_once(counts, monkeypatch):
     that uncertainty gives."""
     made = []
 
-    def fake_place_and_route(verilog, iface, target, schedules, *, alveo=False):
+    def fake_place_and_route(verilog, iface, target, schedules):
         made.append(target.uncertainty_ns)
         met = len(made) > 1
         return {"clock_ns": target.clock_period_ns, "met": met,
@@ -132,3 +132,30 @@ def test_timing_closure_runs_the_frontend_once(counts, monkeypatch):
         clock_uncertainty_ns=made[1], place_route=True))
     assert direct.verilog == res.verilog
     assert counts["frontend"] == 2
+
+
+VADD = """
+void vadd(const int a[16], const int b[16], int c[16]) {
+    for (int i = 0; i < 16; i++)
+        c[i] = a[i] + b[i];
+}
+"""
+
+
+def test_platform_decides_the_ports(tmp_path):
+    """The target's platform decides the top: BRAM-style ports behind ap_ctrl_hs on the
+    generic target, AXI4 masters on Alveo (whose latency is then only a lower bound)."""
+    src = tmp_path / "vadd.c"
+    src.write_text(VADD)
+    plain = synthesize(src, SynthOptions(top="vadd"))
+    assert plain.target.platform.ports == "bram" and plain.axi is None
+    header = plain.verilog[plain.verilog.index("module vadd("):]
+    header = header[:header.index(");")]
+    assert "a_address0" in header and "c_we0" in header and "m_axi" not in plain.verilog
+    assert plain.report["latency"]["max"] is not None
+    alveo = synthesize(src, SynthOptions(top="vadd", target="alveo"))
+    assert alveo.target.platform.ports == "axi" and alveo.axi is not None
+    header = alveo.verilog[alveo.verilog.index("module vadd("):]
+    header = header[:header.index(");")]
+    assert "m_axi_gmem_ARADDR" in header and "a_address0" not in header
+    assert alveo.report["latency"]["max"] is None

@@ -18,6 +18,7 @@ from hls.errors import HLSError, InternalError
 from hls.flow import SynthOptions, lower_module, synthesize
 from hls.frontend import FrontendOptions, load
 from hls.ir import Block, Function, MemoryObject, Module, Op, PtrParam, Value, print_module, verify
+from hls.targets import PLAIN
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "kernels"
@@ -54,12 +55,12 @@ def _check_clone(module: Module, top: str) -> str:
     assert not set(_nodes(module)) & set(_nodes(copy)), "the clone shares IR objects"
     # mutate the clone: the whole pass pipeline
     other = module.clone()
-    lower_module(copy, SynthOptions(top=top), None, False)
+    lower_module(copy, SynthOptions(top=top), None, PLAIN)
     assert print_module(module) == text, "lowering the clone changed the original"
     for f in module.functions:
         verify(f)
     # and the passes see the same module in every clone
-    lower_module(other, SynthOptions(top=top), None, False)
+    lower_module(other, SynthOptions(top=top), None, PLAIN)
     assert print_module(other) == print_module(copy)
     return print_module(copy)
 

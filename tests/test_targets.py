@@ -5,10 +5,13 @@ import math
 
 import pytest
 
-from hls.errors import HLSError
+from hls.errors import HLSError, InternalError
 from hls.targets import (
+    ALVEO,
     OP_KINDS,
+    PLAIN,
     OpTiming,
+    Platform,
     Target,
     divider_latency,
     get_target,
@@ -35,6 +38,19 @@ def test_known_targets_and_aliases():
         t = get_target(name)
         assert t.clock_period_ns == pytest.approx(3.33)
         assert t.family == "ultrascale+"
+
+
+def test_platform_of_targets():
+    """What the top's ports are comes with the target: AXI on the Alveo cards (whatever
+    the clock), BRAM-style ports behind ap_ctrl_hs everywhere else."""
+    assert ALVEO != PLAIN and ALVEO.axi and not PLAIN.axi
+    for name in ("generic", "ecp5", "ecp5:25k"):
+        assert get_target(name).platform == PLAIN
+    for name in ("alveo", "alveo-u280", "alveo-u250", "alveo-u55c"):
+        assert get_target(name).platform == ALVEO
+    assert get_target("alveo").with_clock(5.0).with_uncertainty(0.5).platform == ALVEO
+    with pytest.raises(InternalError, match="ports must be one of bram, axi"):
+        Platform("pcie", ports="pcie")
 
 
 def test_unknown_target_message():

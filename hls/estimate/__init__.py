@@ -3,8 +3,9 @@ the FSMD's behaviour (:mod:`hls.estimate._latency`), and its area (the model), a
 resource counts measured by synthesis tools.
 
 ``latency_report(module, schedules)`` gives report.json's latency fields: per call of the
-top (``min``, ``max``, ``interval``), per function and per loop entry (with trip counts
-and entries per call); ``replay_cycles`` the cycles of a run from its block visits.
+top (a :class:`TopLatency`: ``min``, ``max``, ``exact``, the assumptions; its ``to_json``
+is ``report["latency"]``), per function and per loop entry (with trip counts and entries
+per call); ``replay_cycles`` the cycles of a run from its block visits.
 
 ``area_report(module, target, schedules, bindings)`` is the area model
 (:mod:`hls.estimate._area`): report.json's ``resources`` and each function's.
@@ -19,13 +20,13 @@ from __future__ import annotations
 
 from ._area import (Area, area_report, dataflow_resources, demanded_bits, dp16kd, function_area,
                     memory_bram18, mul_dsp, mul_lut, port_use)
-from ._latency import (LatencyModel, LatencyReport, LoopLatency, Span, latency_report, replay_calls,
-                       replay_cycles)
+from ._latency import (LatencyModel, LatencyReport, LoopLatency, Span, TopLatency, latency_report,
+                       replay_calls, replay_cycles)
 from ._yosys import (YOSYS_FAMILIES, count_cells, count_ecp5_cells, synth_ecp5_script,
                      synth_xilinx_script, yosys_area, yosys_command, yosys_ecp5_area)
 
 __all__ = ["YOSYS_FAMILIES", "Area", "LatencyModel", "LatencyReport", "LoopLatency", "Span",
-           "area_report", "count_cells", "count_ecp5_cells", "dataflow_resources", "demanded_bits",
-           "dp16kd", "function_area", "latency_report", "memory_bram18",
+           "TopLatency", "area_report", "count_cells", "count_ecp5_cells", "dataflow_resources",
+           "demanded_bits", "dp16kd", "function_area", "latency_report", "memory_bram18",
            "mul_dsp", "mul_lut", "port_use", "replay_calls", "replay_cycles", "synth_ecp5_script",
            "synth_xilinx_script", "yosys_area", "yosys_command", "yosys_ecp5_area"]

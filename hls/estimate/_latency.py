@@ -56,9 +56,10 @@ from ..errors import InternalError
 from ..ir import Block, Function, Module
 from ..rtl import entry_cycles
 from ..scheduling import skipped
+from ..targets import PLAIN, Platform
 
-__all__ = ["LatencyModel", "LatencyReport", "LoopLatency", "Span", "latency_report", "replay_calls",
-           "replay_cycles"]
+__all__ = ["LatencyModel", "LatencyReport", "LoopLatency", "Span", "TopLatency", "latency_report",
+           "replay_calls", "replay_cycles"]
 
 
 @dataclass(frozen=True)
@@ -491,11 +492,44 @@ def _rests_on_directives(m: LatencyModel, f: Function) -> bool:
     return any(ll.assumed for g in f.call_closure() for ll in m.loops.get(g, {}).values())
 
 
-def latency_report(module: Module, schedules, alveo: bool = False,
+def latency_report(module: Module, schedules, platform: Platform = PLAIN,
                    tripcount=None) -> "LatencyReport":
-    """report.json's latency fields (see :class:`LatencyReport`); ``tripcount`` as for
-    :class:`LatencyModel`."""
-    return LatencyReport(LatencyModel(module, schedules, tripcount), alveo)
+    """report.json's latency fields (see :class:`LatencyReport`) on the target's
+    ``platform``; ``tripcount`` as for :class:`LatencyModel`."""
+    return LatencyReport(LatencyModel(module, schedules, tripcount), platform)
+
+
+#: how report.json's ``latency`` counts cycles (its ``counted``)
+COUNTED = ("cycles of one call of the top: from the cycle ap_start is seen (the core "
+           "idle) to the cycle ap_done is high, both included, as co-simulation counts "
+           "them; the next call can start in the cycle after ap_done")
+
+
+@dataclass(frozen=True, slots=True)
+class TopLatency:
+    """report.json's ``latency``: the cycles of one call of the top (:data:`COUNTED`),
+    at least ``min`` and at most ``max`` (None: unbounded, or only ``min`` is a bound),
+    ``exact`` where they are the cycles of every call, and the ``assumptions`` the bounds
+    rest on (loops without a constant trip count, directives' trip counts, AXI stalls).
+    :meth:`to_json` is the report's dict, in its key order: ``min_cycles`` and
+    ``interval`` repeat the bounds for the readers that take them from there."""
+
+    min: int
+    max: int | None
+    exact: bool
+    assumptions: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        out = {"min_cycles": self.min, "exact": self.exact, "min": self.min, "max": self.max,
+               "interval": Span(self.min, self.max).to_json(), "counted": COUNTED}
+        if self.assumptions:
+            out["assumptions"] = list(self.assumptions)
+        return out
+
+    @classmethod
+    def from_json(cls, d: dict) -> TopLatency:
+        """The latency of a report.json (``report["latency"]``)."""
+        return cls(d["min"], d["max"], d["exact"], tuple(d.get("assumptions", ())))
 
 
 class LatencyReport:
@@ -503,31 +537,24 @@ class LatencyReport:
     ``report["latency"]``, :meth:`function` for ``functions[*].latency``, :meth:`loop`
     for ``loops[*].latency``."""
 
-    COUNTED = ("cycles of one call of the top: from the cycle ap_start is seen (the core "
-               "idle) to the cycle ap_done is high, both included, as co-simulation counts "
-               "them; the next call can start in the cycle after ap_done")
-
-    def __init__(self, model: LatencyModel, alveo: bool = False):
+    def __init__(self, model: LatencyModel, platform: Platform = PLAIN):
         self.model = model
-        self.alveo = alveo
+        #: with AXI ports (Alveo) the top's latency has only a lower bound
+        self.platform = platform
 
-    def top(self) -> dict:
+    def top(self) -> TopLatency:
         m = self.model
         top = m.module.top
         lat = m.latency[top]
-        if self.alveo:
+        if self.platform.axi:
             lat = Span(lat.min, None)
-        # a bound that rests on a directive's trip count is not exact, even at min == max
-        out = {"min_cycles": lat.min, "exact": lat.exact and not _rests_on_directives(m, top),
-               "min": lat.min,
-               "max": lat.max, "interval": lat.to_json(), "counted": self.COUNTED}
         why = _assumptions(m)
-        if self.alveo:
+        if self.platform.axi:
             why.append("Alveo top: the core's cycles with memories answering at once; "
                        "AXI transfers stall it, so only min is a bound")
-        if why:
-            out["assumptions"] = why
-        return out
+        # a bound that rests on a directive's trip count is not exact, even at min == max
+        return TopLatency(lat.min, lat.max, lat.exact and not _rests_on_directives(m, top),
+                          tuple(why))
 
     def function(self, f: Function) -> dict | None:
         m = self.model

@@ -50,6 +50,8 @@ from typing import Callable
 
 from hls.errors import HLSError
 
+from ._platform import PLAIN, Platform
+
 MIN_WIDTH = 1
 #: the widest operation the tables answer for: 64 bits for most of the datapath, 128
 #: for the multiplies and divisions of wide ap_int/ap_fixed products (the frontend's
@@ -419,7 +421,8 @@ class Target:
 
     ``library``: the name of a characterised library (``hls/targets/data/<name>.json``)
     whose measured delays and areas replace the formulas of ``tech`` where it has the
-    class; ``part``: (part, speed grade) for the place-and-route flow that verifies it."""
+    class; ``part``: (part, speed grade) for the place-and-route flow that verifies it;
+    ``platform``: what the top's ports are (:class:`hls.targets.Platform`)."""
 
     name: str
     clock_period_ns: float
@@ -432,6 +435,7 @@ class Target:
     #: cycle on top of the step overhead, for routing the model does not see;
     #: ``--close-timing`` raises it by what place and route measured
     uncertainty_ns: float = 0.0
+    platform: Platform = PLAIN
 
     @property
     def chain_budget_ns(self) -> float:

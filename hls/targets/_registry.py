@@ -7,6 +7,8 @@ default 300 MHz (3.33 ns) clock is the usual Vitis kernel clock on these cards:
 * ``alveo-u280`` (alias ``alveo``): xcu280-fsvh2892-2L-e, HBM2
 * ``alveo-u250``: xcu250-figd2104-2L-e, DDR4
 * ``alveo-u55c``: xcu55c-fsvh2892-2L-e, HBM2
+
+Their platform is ``ALVEO`` (AXI ports, a Vitis package); every other target's ``PLAIN``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from hls.errors import HLSError
 
 from ._model import Target, TechParams
+from ._platform import ALVEO
 
 GENERIC_TECH = TechParams(
     logic_ns=0.3, add_base_ns=0.8, add_per_bit_ns=0.03,
@@ -56,11 +59,11 @@ _TARGETS: dict[str, Target] = {
     for t in (
         Target("generic", 10.0, "generic", GENERIC_TECH, "technology-neutral model, 100 MHz"),
         Target("alveo-u280", _ALVEO_CLOCK_NS, "ultrascale+", ULTRASCALE_PLUS_TECH,
-               "AMD Alveo U280 (xcu280-fsvh2892-2L-e), 300 MHz"),
+               "AMD Alveo U280 (xcu280-fsvh2892-2L-e), 300 MHz", platform=ALVEO),
         Target("alveo-u250", _ALVEO_CLOCK_NS, "ultrascale+", ULTRASCALE_PLUS_TECH,
-               "AMD Alveo U250 (xcu250-figd2104-2L-e), 300 MHz"),
+               "AMD Alveo U250 (xcu250-figd2104-2L-e), 300 MHz", platform=ALVEO),
         Target("alveo-u55c", _ALVEO_CLOCK_NS, "ultrascale+", ULTRASCALE_PLUS_TECH,
-               "AMD Alveo U55C (xcu55c-fsvh2892-2L-e), 300 MHz"),
+               "AMD Alveo U55C (xcu55c-fsvh2892-2L-e), 300 MHz", platform=ALVEO),
     )
 }
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..directives import Directives
 from ..ir import Function, Module
+from ..targets import PLAIN, Platform
 from ._banks import Partition, auto_partition_plan, partition_array, partitionable, static_bank
 from ._divconst import DivConstOptions, divide_by_constants, magic_unsigned
 from ._ifconv import candidates as if_conversion_candidates
@@ -72,8 +73,9 @@ class UnrollOptions:
 @dataclass(frozen=True, slots=True)
 class PartitionOptions:
     directives: Directives | None = None
-    #: Alveo targets: the top's pointer arguments go over m_axi and stay whole
-    alveo: bool = False
+    #: the target's platform: with AXI ports (Alveo) the top's pointer arguments go over
+    #: m_axi and stay whole
+    platform: Platform = PLAIN
 
 
 def _unroll(func: Function, opts: UnrollOptions) -> int:
@@ -86,7 +88,7 @@ def _share(module: Module, opts: ShareOptions) -> list[dict]:
 
 
 def _partition(module: Module, opts: PartitionOptions) -> tuple[list[dict], set]:
-    return partition_by_directives(module, opts.directives, opts.alveo)
+    return partition_by_directives(module, opts.directives, opts.platform)
 
 
 PASSES: tuple[Pass, ...] = (

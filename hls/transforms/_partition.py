@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..errors import HLSError
 from ..ir import Function, MemoryObject, Module
+from ..targets import Platform
 from ._banks import Partition, partition_array
 
 __all__ = ["array_entry", "partition_by_directives"]
@@ -35,12 +36,12 @@ def _find_array(module: Module, func: Function, name: str) -> MemoryObject | Non
     return None
 
 
-def partition_by_directives(module: Module, dirs, alveo: bool) -> tuple[list[dict], set]:
+def partition_by_directives(module: Module, dirs, platform: Platform) -> tuple[list[dict], set]:
     """Apply the ``[[array]]`` directives; returns the report entries and the memories
-    that automatic partitioning must leave whole (on Alveo targets also every pointer
-    argument of the top: those go over m_axi)."""
+    that automatic partitioning must leave whole (on a platform with AXI ports, Alveo,
+    also every pointer argument of the top: those go over m_axi)."""
     keep_whole: set = set()
-    if alveo:
+    if platform.axi:
         keep_whole.update(p.mem for p in module.top.ptr_params)
     done: list[dict] = []
     for d in (dirs.arrays if dirs else []):

@@ -165,7 +165,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
     vfile = work / f"{iface.module_name}.v"
     vfile.write_text(res.verilog)
     run_, run_main_ = run_cosim, run_cosim_main
-    if res.axi is not None:     # alveo top: cocotb + AXI models with random stalls
+    if res.target.platform.axi:     # AXI top (Alveo): cocotb + AXI models with random stalls
         run_, run_main_ = _axi_runners(res, seed, axi_stall)
     ptr_sizes = {m.arg_index: m.whole_bytes for m in iface.memories if m.arg_index is not None}
     glob_sizes = {m.global_name: m.whole_bytes for m in iface.memories

@@ -1,0 +1,27 @@
+"""Design-space exploration: design points of a kernel and their evaluation.
+
+A :class:`DesignPoint` is the knobs of one design (per-loop unroll factor, pipeline and
+II, per-array partitioning, memory sharing, clock period), hashable, named as a
+directives file names loops and arrays, and convertible to and from
+:class:`hls.directives.Directives` and a directives file's text.  :func:`evaluate` runs
+the flow on a kernel compiled once (:func:`compile_design`: the frontend runs once) with
+a point's knobs and returns a typed :class:`Result` (latency, resources, clock, the files
+written, the hash of the lowered design, :func:`ir_hash`, by which points that lower
+alike are evaluated once).
+"""
+
+from ._evaluate import Compiled, Resources, Result, compile_design, evaluate, ir_hash, with_point
+from ._point import ArrayKnob, DesignPoint, LoopKnob
+
+__all__ = [
+    "ArrayKnob",
+    "Compiled",
+    "DesignPoint",
+    "LoopKnob",
+    "Resources",
+    "Result",
+    "compile_design",
+    "evaluate",
+    "ir_hash",
+    "with_point",
+]
