@@ -4,12 +4,28 @@ from __future__ import annotations
 
 import dataclasses
 import subprocess
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from hls.errors import ToolError
 from hls.ir import Block, Const, Function, MemoryObject, Module, Op, Param, PtrParam
+
+
+def write_source(tmp_path: Path, name: str, text: str) -> Path:
+    """``text`` dedented into ``tmp_path/name`` (a test's C source)."""
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(text).lstrip("\n"))
+    return p
+
+
+def line_of(path: Path, needle: str) -> int:
+    """The line of ``path`` holding ``needle`` (tests never hard-code line numbers)."""
+    for i, line in enumerate(path.read_text().splitlines(), 1):
+        if needle in line:
+            return i
+    raise AssertionError(f"{needle!r} not in {path}")
 
 
 def need_cocotb() -> None:

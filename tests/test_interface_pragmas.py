@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
-from pathlib import Path
 
 import pytest
 
 from hls.cli import main
 from hls.flow import SynthOptions, synthesize
-from helpers import need_cocotb
+from helpers import line_of, need_cocotb, write_source
 
 #: a vector add as a Vitis HLS user writes it: both spellings of the mode, bundles,
 #: depths for co-simulation, the control in s_axilite
@@ -55,17 +53,6 @@ VADD_TB = """
     """
 
 
-def _write(tmp_path: Path, name: str, text: str) -> Path:
-    p = tmp_path / name
-    p.write_text(textwrap.dedent(text).lstrip("\n"))
-    return p
-
-
-def _line_of(path: Path, needle: str) -> int:
-    for i, line in enumerate(path.read_text().splitlines(), 1):
-        if needle in line:
-            return i
-    raise AssertionError(f"{needle!r} not in {path}")
 
 
 def _pragmas(report: dict) -> dict:
@@ -77,7 +64,7 @@ def _pragmas(report: dict) -> dict:
 
 def test_generic_target_warns_and_builds_bram_ports(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    src = _write(tmp_path, "vadd.c", VADD.replace(
+    src = write_source(tmp_path, "vadd.c", VADD.replace(
         "  for (int i", "#pragma HLS INTERFACE ap_ctrl_none port=return\n"
         "#pragma HLS INTERFACE ap_vld port=n\n  for (int i"))
     out = tmp_path / "out"
@@ -85,7 +72,7 @@ def test_generic_target_warns_and_builds_bram_ports(tmp_path, capsys, monkeypatc
     err = capsys.readouterr().err
 
     def warned(needle: str, *what: str) -> None:
-        line = _line_of(src, needle)
+        line = line_of(src, needle)
         got = [x for x in err.splitlines() if x.startswith(f"vadd.c:{line}: warning: ")]
         assert got and all(any(w in g for g in got) for w in what), (needle, err)
 
@@ -112,7 +99,7 @@ def test_generic_target_warns_and_builds_bram_ports(tmp_path, capsys, monkeypatc
 
 
 def test_generic_target_accepts_what_it_builds(tmp_path, capsys):
-    src = _write(tmp_path, "mem.c", """
+    src = write_source(tmp_path, "mem.c", """
         void mem(int a[16], int k) {
         #pragma HLS interface ap_memory port=a
         #pragma HLS interface ap_none port=k
@@ -130,7 +117,7 @@ def test_generic_target_accepts_what_it_builds(tmp_path, capsys):
 
 
 def test_pragma_in_a_function_that_is_not_the_top(tmp_path, capsys):
-    src = _write(tmp_path, "sub.c", """
+    src = write_source(tmp_path, "sub.c", """
         static int sub(int *p) {
         #pragma HLS inline off
         #pragma HLS interface m_axi port=p bundle=gmem1
@@ -140,7 +127,7 @@ def test_pragma_in_a_function_that_is_not_the_top(tmp_path, capsys):
         """)
     res = synthesize(src, SynthOptions(top="top", target="alveo"))
     err = capsys.readouterr().err
-    line = _line_of(src, "m_axi port=p")
+    line = line_of(src, "m_axi port=p")
     assert re.search(rf"sub\.c:{line}: warning: .*ignored: interface pragmas apply to the "
                      r"arguments of the top function \(top\), not of sub", err), err
     assert res.axi.bundle_of == {"q": "gmem"}
@@ -149,12 +136,12 @@ def test_pragma_in_a_function_that_is_not_the_top(tmp_path, capsys):
 # ------------------------------------------------------------------ alveo target
 
 def test_alveo_applies_bundles(tmp_path, capsys):
-    src = _write(tmp_path, "vadd.c", VADD)
+    src = write_source(tmp_path, "vadd.c", VADD)
     res = synthesize(src, SynthOptions(top="vadd", target="alveo"))
     err = capsys.readouterr().err
     # only the option Vitis has and pyhls does not: no warning about the interfaces
     assert [x for x in err.splitlines() if "warning" in x] == [
-        f"{src}:{_line_of(src, 'mode=m_axi')}: warning: #pragma HLS interface mode=m_axi "
+        f"{src}:{line_of(src, 'mode=m_axi')}: warning: #pragma HLS interface mode=m_axi "
         "port=b bundle=gmem1 depth=64 max_read_burst_length=16: option(s) "
         "max_read_burst_length ignored"]
     assert res.axi.bundle_of == {"a": "gmem0", "b": "gmem1", "c": "gmem0"}
@@ -174,7 +161,7 @@ def test_alveo_applies_bundles(tmp_path, capsys):
 
 
 def test_alveo_stream_and_pointer_axis(tmp_path, capsys):
-    src = _write(tmp_path, "sk.cpp", """
+    src = write_source(tmp_path, "sk.cpp", """
         #include <hls_stream.h>
         void sk(hls::stream<int> &in, int *out, int scale) {
         #pragma HLS interface axis port=in
@@ -189,7 +176,7 @@ def test_alveo_stream_and_pointer_axis(tmp_path, capsys):
         """)
     res = synthesize(src, SynthOptions(top="sk", target="alveo"))
     err = capsys.readouterr().err
-    assert re.search(rf"sk\.cpp:{_line_of(src, 'ap_memory')}: warning: .*not applied: "
+    assert re.search(rf"sk\.cpp:{line_of(src, 'ap_memory')}: warning: .*not applied: "
                      r"pyhls builds the AXI4-Stream out_TDATA, \.\.\. for 'out'", err), err
     assert [(s["name"], s["direction"], s["depth"]) for s in res.report["axi"]["streams"]] == [
         ("in", "in", 32), ("out", "out", 32)]
@@ -201,13 +188,13 @@ def test_interface_option_and_pragma(tmp_path, capsys, monkeypatch):
     """``--interface`` and a pragma on one argument: the same interface is fine, two
     different ones an error naming both."""
     monkeypatch.chdir(tmp_path)
-    src = _write(tmp_path, "vadd.c", VADD)
+    src = write_source(tmp_path, "vadd.c", VADD)
     base = ["synth", "vadd.c", "--top", "vadd", "--target", "alveo", "-o", str(tmp_path / "o")]
     assert main(base + ["--interface", "a=m_axi:gmem1"]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err
     (line,) = [x for x in err.splitlines() if ": error: " in x]
-    assert line.startswith(f"vadd.c:{_line_of(src, 'port=a')}: error: #pragma HLS interface "
+    assert line.startswith(f"vadd.c:{line_of(src, 'port=a')}: error: #pragma HLS interface "
                            "here makes 'a' m_axi:gmem0, and --interface a=m_axi:gmem1 makes "
                            "it m_axi:gmem1: give it in one place"), line
     assert main(base + ["--interface", "2=axis"]) == 1
@@ -303,16 +290,16 @@ def test_interface_pragma_errors(name, target, tmp_path, capsys, monkeypatch):
     if name == "axis_out_of_order" and target != "alveo":
         pytest.skip("a BRAM-style port takes any order")
     monkeypatch.chdir(tmp_path)
-    src = _write(tmp_path, "k.c", text)
+    src = write_source(tmp_path, "k.c", text)
     out = tmp_path / "out"
     assert main(["synth", "k.c", "--top", "k", "--target", target, "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err
     line = [x for x in err.splitlines() if ": error: " in x]
     assert len(line) == 1, err
-    assert line[0].startswith(f"k.c:{_line_of(src, needle)}: error: "), err
+    assert line[0].startswith(f"k.c:{line_of(src, needle)}: error: "), err
     for s in expect:    # @@text@@: the line of the source holding text
-        s = re.sub(r"@@(.+?)@@", lambda m: str(_line_of(src, m.group(1))), s)
+        s = re.sub(r"@@(.+?)@@", lambda m: str(line_of(src, m.group(1))), s)
         assert s in line[0], line[0]
     assert not out.exists()
 
@@ -324,8 +311,8 @@ def test_alveo_cosim_with_pragmas_only(tmp_path, capsys, monkeypatch):
     ``--top``, ``--tb`` and the target: the depths and bundles come from its pragmas."""
     need_cocotb()
     monkeypatch.chdir(tmp_path)
-    _write(tmp_path, "vadd.c", VADD)
-    _write(tmp_path, "tb.c", VADD_TB)
+    write_source(tmp_path, "vadd.c", VADD)
+    write_source(tmp_path, "tb.c", VADD_TB)
     assert main(["cosim", "vadd.c", "--top", "vadd", "--tb", "tb.c", "--target", "alveo"]) == 0
     out = capsys.readouterr().out
     assert "2 call(s)" in out and "PASSED" in out, out

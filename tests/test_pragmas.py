@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import line_of, write_source
 from hls.cli import main
 from hls.flow import SynthOptions, synthesize
 from hls.frontend._source import pragma_options, source_view
@@ -24,18 +25,6 @@ from hls.verify import cosim
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
-def _write(tmp_path: Path, name: str, text: str) -> Path:
-    p = tmp_path / name
-    p.write_text(textwrap.dedent(text).lstrip("\n"))
-    return p
-
-
-def _line_of(path: Path, needle: str) -> int:
-    """The line of ``path`` holding ``needle`` (tests never hard-code line numbers)."""
-    for i, line in enumerate(path.read_text().splitlines(), 1):
-        if needle in line:
-            return i
-    raise AssertionError(f"{needle!r} not in {path}")
 
 
 def _loops(report: dict) -> dict:
@@ -45,7 +34,7 @@ def _loops(report: dict) -> dict:
 # ------------------------------------------------------------------ the source view
 
 def test_source_view(tmp_path):
-    src = _write(tmp_path, "view.c", """
+    src = write_source(tmp_path, "view.c", """
         #include <stdint.h>
         #define N 8
         static int32_t table[4];
@@ -76,10 +65,10 @@ def test_source_view(tmp_path):
     assert fn.variables["buf"].dims == (16,)
     assert v.variables["table"].dims == (4,)
     kinds = [(lp.kind, lp.line, lp.label) for lp in fn.loops]
-    assert kinds == [("for", _line_of(src, "for (int i"), "rows"),
-                     ("for", _line_of(src, "for (int k"), None),
-                     ("while", _line_of(src, "while (j < n)"), None),
-                     ("do", _line_of(src, "do {"), None)]
+    assert kinds == [("for", line_of(src, "for (int i"), "rows"),
+                     ("for", line_of(src, "for (int k"), None),
+                     ("while", line_of(src, "while (j < n)"), None),
+                     ("do", line_of(src, "do {"), None)]
     rows, inner = fn.loops[0], fn.loops[1]
     assert inner.parent is rows and v.nested(rows) == [inner]
     assert rows.col == src.read_text().splitlines()[rows.line - 1].index("for") + 1
@@ -87,9 +76,9 @@ def test_source_view(tmp_path):
     assert v.loop_at(inner.line) is inner
     # the #if 0 pragma is not one: clang never saw it
     assert [(p.name, p.line, p.loop.name if p.loop else None, p.function) for p in v.pragmas] == [
-        ("pipeline", _line_of(src, "pipeline II=2"), "rows", "view"),
-        ("unroll", _line_of(src, "unroll factor"), inner.name, "view"),
-        ("array_partition", _line_of(src, "array_partition"), None, "view")]
+        ("pipeline", line_of(src, "pipeline II=2"), "rows", "view"),
+        ("unroll", line_of(src, "unroll factor"), inner.name, "view"),
+        ("array_partition", line_of(src, "array_partition"), None, "view")]
     assert fn.pragmas == [v.pragmas[2]]
     assert pragma_options(v.pragmas[0]) == ([], {"ii": "2"})
     # the older positional form: the type as a bare word
@@ -104,7 +93,7 @@ def test_gemm_loops_at_their_statements():
     res = synthesize(src, SynthOptions(top="gemm_i32", depth={"A": 256, "B": 256, "C": 256}))
     text = src.read_text().splitlines()
     fors = [i for i, line in enumerate(text, 1) if line.strip().startswith("for (")
-            and i < _line_of(src, "volatile")]
+            and i < line_of(src, "volatile")]
     assert sorted(e["source_line"] for e in res.report["loops"]) == fors
 
 
@@ -146,18 +135,18 @@ FIR = """
 
 
 def test_fir_pipeline_pragma_reaches_ii1_and_cosimulates(tmp_path):
-    src = _write(tmp_path, "fir.c", FIR)
+    src = write_source(tmp_path, "fir.c", FIR)
     res = synthesize(src, SynthOptions(top="fir"))         # no --depth: x[64], y[64]
     loop = _loops(res.report)[("fir", "samples")]
     assert loop["pipelined"] and loop["ii"] == 1
-    assert loop["source_line"] == _line_of(src, "for (int i")
+    assert loop["source_line"] == line_of(src, "for (int i")
     prag = {p["line"]: p for p in res.report["pragmas"]}
-    pl = prag[_line_of(src, "pipeline II=1")]
+    pl = prag[line_of(src, "pipeline II=1")]
     assert pl["applied"] and pl["ii"] == 1 and pl["ii_reached"] == 1 and pl["pipelined"]
     # the taps loop unrolled, as in Vitis (the shift loop too, unless clang made it a memmove)
-    taps, shift = (f"fir/L{_line_of(src, s)}" for s in ("k < TAPS; k++", "k > 0; k--"))
+    taps, shift = (f"fir/L{line_of(src, s)}" for s in ("k < TAPS; k++", "k > 0; k--"))
     assert taps in pl["unrolls_nested"] and set(pl["unrolls_nested"]) <= {taps, shift}
-    ap = prag[_line_of(src, "variable=sr")]
+    ap = prag[line_of(src, "variable=sr")]
     assert ap["applied"] and ap["banks"] == 8
     assert {(a["name"], a["banks"], a["auto"]) for a in res.report["arrays"]} >= {
         ("coef", 8, False)}
@@ -168,7 +157,7 @@ def test_fir_pipeline_pragma_reaches_ii1_and_cosimulates(tmp_path):
 
 
 def test_unroll_and_tripcount_pragmas(tmp_path):
-    src = _write(tmp_path, "u.c", """
+    src = write_source(tmp_path, "u.c", """
         #include <stdint.h>
         #define UF 4
         int32_t acc_u(const int32_t a[64], int n)
@@ -191,20 +180,20 @@ def test_unroll_and_tripcount_pragmas(tmp_path):
         """)
     res = synthesize(src, SynthOptions(top="acc_u", auto_unroll=False))
     by_line = {e["source_line"]: e for e in res.report["loops"]}
-    assert by_line[_line_of(src, "i < 64")]["unrolled"] == 4
-    assert _line_of(src, "j < 4") not in by_line          # fully unrolled: gone
-    var = by_line[_line_of(src, "j < n")]
+    assert by_line[line_of(src, "i < 64")]["unrolled"] == 4
+    assert line_of(src, "j < 4") not in by_line          # fully unrolled: gone
+    var = by_line[line_of(src, "j < n")]
     assert var["latency"]["trip_count"] == {"min": 1, "max": 16}
     prag = {p["line"]: p for p in res.report["pragmas"]}
-    assert prag[_line_of(src, "factor=UF")]["unrolled"] == 4       # a macro's value
+    assert prag[line_of(src, "factor=UF")]["unrolled"] == 4       # a macro's value
     full = next(i for i, x in enumerate(src.read_text().splitlines(), 1)
                 if x.strip() == "#pragma HLS unroll")
     assert prag[full]["unrolled"] == "full"
-    assert prag[_line_of(src, "tripcount")]["tripcount"] == [1, 16]
+    assert prag[line_of(src, "tripcount")]["tripcount"] == [1, 16]
 
 
 def test_labels_name_loops_and_directives_address_them(tmp_path):
-    src = _write(tmp_path, "lab.c", """
+    src = write_source(tmp_path, "lab.c", """
         #include <stdint.h>
         void lab(const int32_t a[64], int32_t y[64]) {
           outer: for (int i = 0; i < 8; i++) {
@@ -213,7 +202,7 @@ def test_labels_name_loops_and_directives_address_them(tmp_path):
           }
         }
         """)
-    dirs = _write(tmp_path, "d.toml", """
+    dirs = write_source(tmp_path, "d.toml", """
         [[loop]]
         function = "lab"
         label = "inner"
@@ -222,7 +211,7 @@ def test_labels_name_loops_and_directives_address_them(tmp_path):
     res = synthesize(src, SynthOptions(top="lab", directives=str(dirs)))
     loops = _loops(res.report)
     assert set(loops) == {("lab", "outer"), ("lab", "inner")}
-    assert loops[("lab", "outer")]["source_line"] == _line_of(src, "outer:")
+    assert loops[("lab", "outer")]["source_line"] == line_of(src, "outer:")
     assert loops[("lab", "inner")]["pipelined"] is False
     assert "directive" in loops[("lab", "inner")]["not_pipelined_reason"]
 
@@ -231,7 +220,7 @@ def test_labels_name_loops_and_directives_address_them(tmp_path):
 
 def test_unsupported_pragmas_warn_at_their_line(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    src = _write(tmp_path, "w.c", """
+    src = write_source(tmp_path, "w.c", """
         void w(int a[16]) {
         #pragma HLS array_reshape variable=a complete
           for (int i = 0; i < 16; i++) {
@@ -245,7 +234,7 @@ def test_unsupported_pragmas_warn_at_their_line(tmp_path, capsys, monkeypatch):
     cap = capsys.readouterr()
     for needle, name in (("array_reshape", "array_reshape"), ("loop_flatten", "loop_flatten"),
                          ("frobnicate", "frobnicate now")):
-        assert re.search(rf"^w\.c:{_line_of(src, needle)}: warning: #pragma HLS {name}\b.*"
+        assert re.search(rf"^w\.c:{line_of(src, needle)}: warning: #pragma HLS {name}\b.*"
                          r"ignored: ", cap.err, re.MULTILINE), cap.err
     assert "#pragma HLS loop_flatten" in cap.out          # the summary lists it too
     report = json.loads((tmp_path / "out" / "report.json").read_text())
@@ -332,23 +321,23 @@ ERRORS = {
 def test_pragma_errors(name, tmp_path, capsys, monkeypatch):
     text, needle, expect = ERRORS[name]
     monkeypatch.chdir(tmp_path)
-    src = _write(tmp_path, "k.c", text)
+    src = write_source(tmp_path, "k.c", text)
     out = tmp_path / "out"
     assert main(["synth", "k.c", "--top", "k", "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err
     line = [x for x in err.splitlines() if ": error: " in x]
     assert len(line) == 1, err
-    assert line[0].startswith(f"k.c:{_line_of(src, needle)}: error: "), err
+    assert line[0].startswith(f"k.c:{line_of(src, needle)}: error: "), err
     for s in expect:    # @@text@@: the line of the source holding text
-        s = re.sub(r"@@(.+?)@@", lambda m: str(_line_of(src, m.group(1))), s)
+        s = re.sub(r"@@(.+?)@@", lambda m: str(line_of(src, m.group(1))), s)
         assert s in line[0], line[0]
     assert not out.exists()
 
 
 def test_pragma_and_directive_conflict_names_both(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    src = _write(tmp_path, "k.c", """
+    src = write_source(tmp_path, "k.c", """
         void k(int a[16]) {
           for (int i = 0; i < 16; i++) {
         #pragma HLS pipeline II=2
@@ -356,16 +345,16 @@ def test_pragma_and_directive_conflict_names_both(tmp_path, capsys, monkeypatch)
           }
         }
         """)
-    _write(tmp_path, "d.toml", f"""
+    write_source(tmp_path, "d.toml", f"""
         [[loop]]
         function = "k"
-        line = {_line_of(src, "for (")}
+        line = {line_of(src, "for (")}
         ii = 3
         """)
     assert main(["synth", "k.c", "--top", "k", "--directives", "d.toml",
                  "-o", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"k.c:{_line_of(src, 'II=2')}: error: "), err
+    assert err.startswith(f"k.c:{line_of(src, 'II=2')}: error: "), err
     assert "d.toml (loop entry 1)" in err and "ii = 2" in err and "ii = 3" in err
     # the same setting in both places is no conflict
     (tmp_path / "d.toml").write_text((tmp_path / "d.toml").read_text().replace("3", "2"))
@@ -377,7 +366,7 @@ def test_pragma_and_directive_conflict_names_both(tmp_path, capsys, monkeypatch)
 
 def test_declared_extents_need_no_depth(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    _write(tmp_path, "d.c", """
+    write_source(tmp_path, "d.c", """
         #include <stdint.h>
         void d(const int32_t m[4][8], int32_t y[256], int n) {
           for (int i = 0; i < n; i++)
@@ -400,7 +389,7 @@ def test_declared_extents_need_no_depth(tmp_path, capsys, monkeypatch):
 
 
 def test_dataflow_and_inline_pragmas(tmp_path):
-    src = _write(tmp_path, "df.c", """
+    src = write_source(tmp_path, "df.c", """
         #include <stdint.h>
         static void produce(const int32_t in[32], int32_t mid[32]) {
           for (int i = 0; i < 32; i++) mid[i] = in[i] * 3;
@@ -426,31 +415,31 @@ def test_dataflow_and_inline_pragmas(tmp_path):
     assert res.report["dataflow"]["region"] == "df"
     assert sorted(t["function"] for t in res.report["dataflow"]["tasks"]) == ["consume", "produce"]
     prag = {p["line"]: p for p in res.report["pragmas"]}
-    assert prag[_line_of(src, "dataflow")]["applied"]
+    assert prag[line_of(src, "dataflow")]["applied"]
     res = synthesize(src, SynthOptions(top="kept"))
     assert "dataflow" not in res.report
     assert {f["name"] for f in res.report["functions"]} == {"kept", "twice"}
     prag = {p["line"]: p for p in res.report["pragmas"]}
-    assert prag[_line_of(src, "inline off")]["applied"]
-    assert prag[_line_of(src, "inline off")]["inline"] is False
+    assert prag[line_of(src, "inline off")]["applied"]
+    assert prag[line_of(src, "inline off")]["inline"] is False
 
 
 def test_every_missing_depth_in_one_error(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    src = _write(tmp_path, "p.c", """
+    src = write_source(tmp_path, "p.c", """
         void p(const int *a, short *b, int *c, int n) {
           for (int i = 0; i < n; i++) c[i] = a[i] + b[i];
         }
         """)
     assert main(["synth", "p.c", "--top", "p", "-o", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"p.c:{_line_of(src, 'void p(')}: error: the extents of pointer "
+    assert err.startswith(f"p.c:{line_of(src, 'void p(')}: error: the extents of pointer "
                           "arguments 'a', 'b', 'c' are unknown"), err
     assert "--depth a=N --depth b=N --depth c=N" in err and "2 bytes for b" in err
 
 
 def test_partition_of_a_static_local(tmp_path):
-    src = _write(tmp_path, "s.c", """
+    src = write_source(tmp_path, "s.c", """
         #include <stdint.h>
         int32_t s(const int32_t a[16]) {
           static int32_t hist[16];
@@ -464,11 +453,11 @@ def test_partition_of_a_static_local(tmp_path):
     assert [(a["name"], a["partition"], a["banks"], a["auto"]) for a in res.report["arrays"]] == [
         ("s_hist", "cyclic", 2, False)]
     (entry,) = res.report["pragmas"]
-    assert entry["line"] == _line_of(src, "array_partition") and entry["banks"] == 2
+    assert entry["line"] == line_of(src, "array_partition") and entry["banks"] == 2
 
 
 def test_source_view_continued_pragma_and_cpp(tmp_path):
-    src = _write(tmp_path, "bs.cpp", """
+    src = write_source(tmp_path, "bs.cpp", """
         template <int N> struct Acc { int v[N]; };
         void bs(int a[16]) {
           body: for (int i = 0; i < 16; i++) {
@@ -480,7 +469,7 @@ def test_source_view_continued_pragma_and_cpp(tmp_path):
         """)
     v = source_view(src)
     (p,) = v.pragmas
-    assert (p.line, p.text, p.loop.label) == (_line_of(src, "HLS unroll"), "unroll factor=4", "body")
+    assert (p.line, p.text, p.loop.label) == (line_of(src, "HLS unroll"), "unroll factor=4", "body")
     assert v.functions["_Z2bsPi"].params[0].dims == (16,)   # C++: by LLVM symbol
 
 
@@ -519,7 +508,7 @@ def test_source_view_fatal_libclang_error_is_reported(tmp_path, monkeypatch):
     header, never a view without them."""
     from hls.errors import ToolError
     from hls.frontend import _source
-    src = _write(tmp_path, "f.c", """
+    src = write_source(tmp_path, "f.c", """
         #include <stddef.h>
         void f(int a[8]) {
         #pragma HLS pipeline II=1
@@ -535,7 +524,7 @@ def test_loops_are_named_by_label_else_function_and_line(tmp_path):
     """report.json names a labelled loop by its label, also where a block of that name
     exists already (the header keeps its own name), and an unlabelled one
     ``FUNCTION/L<line>``; the latency messages use the same names."""
-    src = _write(tmp_path, "names.c", """
+    src = write_source(tmp_path, "names.c", """
         int names(int a[32], int n) {
           int s = 0;
           entry: for (int i = 0; i < 32; i++)
@@ -547,7 +536,7 @@ def test_loops_are_named_by_label_else_function_and_line(tmp_path):
         """)
     res = synthesize(src, SynthOptions(top="names", auto_unroll=False))
     got = {lp["name"]: lp for lp in res.report["loops"]}
-    free = f"names/L{_line_of(src, 'int j = 0')}"
+    free = f"names/L{line_of(src, 'int j = 0')}"
     assert set(got) == {"entry", free}, got
     assert got["entry"]["loop"] != "entry"            # the entry block keeps its name
     assert any(a.startswith(f"loop {free} (") for a in res.report["latency"]["assumptions"])
