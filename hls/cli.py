@@ -131,6 +131,16 @@ def _parser() -> argparse.ArgumentParser:
     _design_options(c)
     _build_options(c)
     _cosim_options(c)
+    k = sub.add_parser("cache", allow_abbrev=False,
+                       help="show or clean the cache of simulation models",
+                       description="The Verilator models co-simulation builds are kept in "
+                       "$PYHLS_CACHE (default ~/.cache/pyhls), the least recently used "
+                       "removed beyond $PYHLS_CACHE_LIMIT (default 8G; 0: no limit).")
+    k.add_argument("action", choices=("info", "clean"),
+                   help="info: where the cache is, its models and size; clean: remove models")
+    k.add_argument("--keep", default=None, metavar="SIZE",
+                   help="clean: keep the most recently used models up to SIZE (e.g. 1G; "
+                   "default: remove them all)")
     return p
 
 
@@ -409,9 +419,24 @@ def _list_passes() -> int:
     return 0
 
 
+def _cache(args) -> int:
+    from .toolchain import cache_clean, cache_info, parse_size
+
+    if args.action == "info":
+        if args.keep is not None:
+            raise HLSError("--keep applies to 'pyhls cache clean'")
+        print(cache_info())
+        return 0
+    gone = cache_clean(keep_bytes=parse_size(args.keep) if args.keep is not None else 0)
+    print(f"removed {len(gone)} model(s), {sum(e.size for e in gone) / 2**20:.1f} MiB")
+    return 0
+
+
 def _run(args) -> int:
     if args.command == "passes":
         return _list_passes()
+    if args.command == "cache":
+        return _cache(args)
     from .estimate._summary import summary_table
     from .flow import SynthOptions, synthesize, write_outputs
     from .fpu import FPFormat

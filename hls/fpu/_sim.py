@@ -43,8 +43,8 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from hls.errors import CosimError, ToolError
-from hls.toolchain import (VERILATOR_FLAGS, default_cache_dir, find_verilator, model_cache_key,
-                           verilate_and_make)
+from hls.toolchain import (VERILATOR_FLAGS, default_cache_dir, enforce_limit, find_verilator,
+                           model_cache_key, touch, verilate_and_make)
 
 __all__ = ["Port", "unit_verilog", "verilog_ports", "build_unit", "run_unit", "SimBinary"]
 
@@ -204,6 +204,7 @@ def build_unit(verilog_text: str, *, cache_dir: str | Path | None = None,
     final = root / key
     binary = final / BINARY_NAME
     if binary.exists():
+        touch(final)
         return SimBinary(binary, ins, outs)
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".build-{key[:12]}-", dir=root))
@@ -232,6 +233,8 @@ def build_unit(verilog_text: str, *, cache_dir: str | Path | None = None,
                 raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    if cache_dir is None:       # the user's cache: within its size limit
+        enforce_limit(keep=final)
     return SimBinary(binary, ins, outs)
 
 

@@ -4,6 +4,7 @@ Verilator (co-simulation, the floating-point unit tests).
 A package of its own because both the frontend and the verifiers need it: it depends on
 nothing in pyhls but :mod:`hls.errors`."""
 
+from ._cache import cache_clean, cache_info, cache_root, enforce_limit, parse_size, touch
 from ._tools import (
     C_TO_LL_FLAGS,
     VERILATOR_FLAGS,
@@ -23,6 +24,12 @@ from ._tools import (
 )
 
 __all__ = [
+    "cache_clean",
+    "cache_info",
+    "cache_root",
+    "enforce_limit",
+    "parse_size",
+    "touch",
     "C_TO_LL_FLAGS",
     "VERILATOR_FLAGS",
     "Verilator",

@@ -412,10 +412,9 @@ VERILATOR_FLAGS: tuple[str, ...] = (
 
 
 def default_cache_dir() -> Path:
-    env = os.environ.get("PYHLS_CACHE")
-    if env:
-        return Path(env).expanduser() / "verilator"
-    return Path.home() / ".cache" / "pyhls" / "verilator"
+    """Where Verilator models are kept: ``verilator/`` of the cache (``hls.toolchain._cache``)."""
+    from ._cache import cache_root
+    return cache_root() / "verilator"
 
 
 def model_cache_key(format_version: str, verilog: Sequence[tuple[str, bytes]], harness_src: str, version: str,

@@ -41,7 +41,7 @@ from ._compare import MAX_MISMATCHES_TOTAL, CosimResult, compare_calls
 from ._golden import Call
 from ._harness import RawCallResult
 from ..rtl import register_map
-from ..toolchain import default_cache_dir, find_verilator
+from ..toolchain import default_cache_dir, enforce_limit, find_verilator, touch
 
 __all__ = ["run_axi_cosim", "axi_layout", "DEFAULT_STALL", "DEFAULT_LATENCY"]
 
@@ -100,6 +100,7 @@ def _build(runner, verilog: str, module: str, vl, cache_dir: Path | None, log: P
     cache = Path(cache_dir) if cache_dir else default_cache_dir().parent / "cocotb"
     build = cache / f"{module}-{key}"
     if (build / module).exists():
+        touch(build)
         return build
     cache.mkdir(parents=True, exist_ok=True)
     tmp = cache / f"{module}-{key}.tmp{os.getpid()}"
@@ -119,6 +120,8 @@ def _build(runner, verilog: str, module: str, vl, cache_dir: Path | None, log: P
         os.replace(tmp, build)
     except OSError:          # another process cached it meanwhile
         shutil.rmtree(tmp, ignore_errors=True)
+    if not cache_dir:        # the user's cache: within its size limit
+        enforce_limit(keep=build)
     return build
 
 

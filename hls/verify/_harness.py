@@ -48,8 +48,8 @@ from hls.errors import CosimError, ToolError
 from hls.interface import MemoryPort, TopInterface
 
 from ._golden import Call
-from ..toolchain import (VERILATOR_FLAGS, default_cache_dir, find_verilator, model_cache_key,
-                         verilate_and_make)
+from ..toolchain import (VERILATOR_FLAGS, default_cache_dir, enforce_limit, find_verilator,
+                         model_cache_key, touch, verilate_and_make)
 
 __all__ = [
     "RawCallResult",
@@ -285,6 +285,7 @@ def build_harness(
     final = root / key
     binary = final / BINARY_NAME
     if binary.exists():
+        touch(final)
         return binary
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".build-{key[:12]}-", dir=root))
@@ -324,6 +325,8 @@ def build_harness(
                 raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    if cache_dir is None:       # the user's cache: within its size limit
+        enforce_limit(keep=final)
     return binary
 
 
