@@ -489,6 +489,11 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
             raise HLSError(f"--dataflow: '{d}' is not a hardware function of this design")
     rtl = TopRTL(bindings, module.top, ext, probes=opts.loop_probes, dataflow=graphs,
                  monitor=opts.dataflow_monitor and not platform.axi)
+    top_loc = module.top.loc
+    for cname, port in rtl.renamed:
+        warn(top_loc.file if top_loc else None, top_loc.line if top_loc else None,
+             f"argument '{cname}' of {module.top.name} is named like a port pyhls generates "
+             f"(the handshake, another argument's memory ports): its port is '{port}'")
     name = module_name(opts.top, [f.name for f in module.functions])
     iface = rtl.interface(name).with_c_types(ctypes.args, ctypes.ret)
     axi = None

@@ -8,7 +8,8 @@ Port naming of a generated top module (all active-high except ``ap_rst_n``):
   only when the function returns a value).  ``ap_ctrl_hs``: the design samples
   ``ap_start`` while idle; ``ap_done`` and ``ap_ready`` are high for exactly one cycle at
   the end of a call, and ``ap_return`` is valid in that cycle.
-* one input port per scalar argument, named after the argument, ``width`` bits.
+* one input port per scalar argument, named after the argument, ``width`` bits (an
+  argument named like one of these ports gets ``_2``, ``_3``, ...: ``hls.rtl.port_names``).
 * per external memory ``M`` and port ``p`` in ``range(nports)``:
   ``M_address{p}`` (out, ``addr_bits``), ``M_ce{p}`` (out, 1), ``M_we{p}`` (out,
   ``word_bytes`` bits: a byte-enable, bit i writes byte i of the word),

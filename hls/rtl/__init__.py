@@ -11,10 +11,10 @@ from ._axilite import (
 )
 from ._fsmd import Control, ControlSignature, FunctionRTL, InternalMemory, StateRegister
 from ._pipeline import chain_stages, entry_cycles, exit_time
-from ._top import TopRTL, emit_verilog
+from ._top import CONTROL_PORTS, TopRTL, emit_verilog, port_names
 from ._units import SeqDivider
 
-__all__ = ["AP_DONE", "AP_IDLE", "AP_READY", "AP_START", "AUTO_RESTART", "AlveoTop", "AxiDescription",
+__all__ = ["AP_DONE", "CONTROL_PORTS", "port_names", "AP_IDLE", "AP_READY", "AP_START", "AUTO_RESTART", "AlveoTop", "AxiDescription",
            "AxiLiteControl", "CTRL_INTERRUPT", "chain_stages", "Control", "ControlSignature", "FunctionRTL",
            "InternalMemory", "Reg", "SeqDivider", "StateRegister", "TopRTL", "control_addr_width", "emit_verilog",
            "entry_cycles", "exit_time", "register_map"]

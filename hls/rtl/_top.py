@@ -17,6 +17,52 @@ from ._dataflow import DataflowRTL
 from ._fsmd import NPORTS, Control, FunctionRTL, mem_ports
 
 
+#: the ports the top has of its own: the block-level handshake, the deadlock monitor of a
+#: dataflow top, the loop probes (``prof<k>``)
+CONTROL_PORTS = ("ap_clk", "ap_rst_n", "ap_start", "ap_done", "ap_idle", "ap_ready",
+                 "ap_return", "df_deadlock", "df_waits")
+_OWN = re.compile(r"prof\d+")
+#: the suffixes of a memory's ports ``<name>_address<k>`` ... (:class:`hls.memory.MemPort`)
+_MEM_PORTS = ("address", "ce", "we", "d", "q")
+
+
+def port_names(top: Function, external_globals=()) -> tuple[dict, list]:
+    """The port name of each scalar argument of ``top`` (by :class:`~hls.ir.Param`) and
+    the port prefix of each memory of its pointer arguments (a bank's own name when
+    partitioned) and of ``external_globals`` (by :class:`~hls.ir.MemoryObject`): their
+    own names, except where one would be a port pyhls generates (:data:`CONTROL_PORTS`,
+    ``prof<k>``, another memory's ``<M>_address0`` ...) or another argument's port; such
+    a name gets ``_2``, ``_3``, ... (in argument order).  Also the renamed ones, as
+    (C name, port name) pairs, which the flow warns about."""
+    used = set(CONTROL_PORTS)
+    out, renamed = {}, []
+
+    def ports(base, mem):
+        return ([f"{base}_{k}{i}" for k in _MEM_PORTS for i in range(NPORTS)] if mem
+                else [base])
+
+    def free(base, mem) -> bool:
+        return not any(n in used or _OWN.fullmatch(n) for n in ports(base, mem))
+
+    items = [(p, p.name, False) for p in top.scalar_params]
+    for p in top.ptr_params:
+        items += [(mem, mem.name if p.banks else p.name, True) for mem in p.port_mems]
+    items += [(g, g.name, True) for g in external_globals]
+    # every argument's own names first: a later argument named like an earlier one's
+    # port is the one renamed, whatever the order
+    own = [name for _, name, _ in items]
+    for key, name, mem in items:
+        base, k = name, 1
+        while not free(base, mem) or (base != name and base in own):
+            k += 1
+            base = f"{name}_{k}"
+        used.update(ports(base, mem))
+        out[key] = base
+        if base != name:
+            renamed.append((name, base))
+    return out, renamed
+
+
 class TopRTL(Elaboratable):
     """``ap_clk``/``ap_rst_n``, ``ap_start``/``ap_done``/``ap_idle``/``ap_ready``,
     ``ap_return``, one input per scalar argument and BRAM-style memory ports.
@@ -41,13 +87,16 @@ class TopRTL(Elaboratable):
         self.ap_idle = Signal(name="ap_idle")
         self.ap_ready = Signal(name="ap_ready")
         self.ap_return = Signal(top.return_width, name="ap_return") if top.return_width else None
-        self.scalars = {p: Signal(p.width, name=p.name) for p in top.scalar_params}
+        #: the ports' names: (argument or global, its name, the name of its port(s)) of
+        #: each renamed because it is a name pyhls gives a port of its own
+        self.port_names, self.renamed = port_names(top, external_globals)
+        self.scalars = {p: Signal(p.width, name=self.port_names[p]) for p in top.scalar_params}
         self.mem_ports: dict[MemoryObject, MemPorts] = {}
         for p in top.ptr_params:
             for mem in p.port_mems:
-                self.mem_ports[mem] = mem_ports(mem, mem.name if p.banks else p.name)
+                self.mem_ports[mem] = mem_ports(mem, self.port_names[mem])
         for g in external_globals:
-            self.mem_ports[g] = mem_ports(g, g.name)
+            self.mem_ports[g] = mem_ports(g, self.port_names[g])
         self.core = self._instantiate(top, external_globals)
         self.ctrl = Control(self.core.signature, self.ap_start, self.ap_done, self.ap_idle,
                             self.ap_return, tuple(self.scalars.values()))
@@ -101,15 +150,15 @@ class TopRTL(Elaboratable):
 
     def interface(self, module_name: str) -> TopInterface:
         f = self.top
-        scal = tuple(ScalarPort(p.name, p.index, p.width) for p in f.scalar_params)
+        scal = tuple(ScalarPort(self.port_names[p], p.index, p.width) for p in f.scalar_params)
         mems = []
         for mem, mp in self.mem_ports.items():
             whole = mem.whole or mem
+            name = self.port_names[mem]
             if mem.kind == "global":
-                name = array = mem.name
+                array = mem.name
             else:
-                pp = next(p for p in f.ptr_params if mem in p.port_mems)
-                name, array = (mem.name if pp.banks else pp.name), pp.name
+                array = next(p for p in f.ptr_params if mem in p.port_mems).name
             mems.append(MemoryPort(
                 name=name,
                 word_bytes=mem.word_bytes, depth_words=mem.depth_words, nports=NPORTS,
