@@ -8,20 +8,35 @@ the flow on a kernel compiled once (:func:`compile_design`: the frontend runs on
 a point's knobs and returns a typed :class:`Result` (latency, resources, clock, the files
 written, the hash of the lowered design, :func:`ir_hash`, by which points that lower
 alike are evaluated once).
+
+The exploration: :func:`design_space` reads a compiled kernel's loops and arrays into a
+:class:`Space` of candidate knob values (:mod:`._space`), and :func:`explore` searches it
+and keeps the Pareto front of worst-case latency and LUTs (:func:`pareto_front`,
+:mod:`._search`).
 """
 
 from ._evaluate import Compiled, Resources, Result, compile_design, evaluate, ir_hash, with_point
 from ._point import ArrayKnob, DesignPoint, LoopKnob
+from ._search import OBJECTIVES, Exploration, costs, explore, pareto_front
+from ._space import Knob, Space, design_space
 
 __all__ = [
+    "OBJECTIVES",
     "ArrayKnob",
     "Compiled",
     "DesignPoint",
+    "Exploration",
+    "Knob",
     "LoopKnob",
     "Resources",
     "Result",
+    "Space",
     "compile_design",
+    "costs",
+    "design_space",
     "evaluate",
+    "explore",
     "ir_hash",
+    "pareto_front",
     "with_point",
 ]

@@ -1,0 +1,140 @@
+"""Design-space exploration (hls.dse): the Pareto front, the candidate space of a
+kernel, and the search."""
+
+from __future__ import annotations
+
+from hls.dse import (DesignPoint, Knob, Resources, Result, Space, compile_design, costs,
+                     design_space, explore, pareto_front)
+from hls.estimate import TopLatency
+from hls.flow import SynthOptions
+
+SCALE = """
+void scale(const int a[16], int b[16]) {
+    for (int i = 0; i < 16; i++)
+        b[i] = a[i] * 3 + 1;
+}
+"""
+
+NEST = """
+void nest(const int a[24], int b[4]) {
+    int t[6];
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 6; j++)
+            t[j] = a[i * 6 + j] + j;
+        b[i] = t[0] + t[5];
+    }
+}
+"""
+
+
+def test_pareto_front():
+    """Minimised in both costs: dominated points drop out, equal vectors keep the
+    first, points without costs are never on the front; the order is the input's."""
+    pts = [(10, 100), (5, 200), (10, 90), None, (20, 50), (5, 200), (6, 300), (20, 60),
+           (1, 1000)]
+    assert pareto_front(pts) == [1, 2, 4, 8]
+    assert pareto_front([]) == [] and pareto_front([None]) == []
+    assert pareto_front([(3, 3)]) == [0]
+    assert pareto_front([(2, 1), (1, 2)]) == [0, 1]
+    assert pareto_front([(1, 1, 5), (1, 1, 4)]) == [1]     # any number of costs
+
+
+def test_space_of_a_loop_and_two_arrays(tmp_path):
+    """A 16-iteration loop: unroll 1, 2, 4, 8 or fully, pipelined or not; its two
+    16-word argument arrays whole, cyclic 2, 4, 8 or complete; a fully unrolled loop
+    has no pipeline setting (one design, one point)."""
+    src = tmp_path / "scale.c"
+    src.write_text(SCALE)
+    space = design_space(compile_design(src, SynthOptions(top="scale")))
+    parts = (("none", 0), ("cyclic", 2), ("cyclic", 4), ("cyclic", 8), ("complete", 0))
+    assert space.knobs == (Knob("unroll", ("scale", 3, None), (1, 2, 4, 8, "full")),
+                           Knob("pipeline", ("scale", 3, None), (True, False)),
+                           Knob("partition", ("scale", "a"), parts),
+                           Knob("partition", ("scale", "b"), parts))
+    assert space.size() == (4 * 2 + 1) * 5 * 5 == len(list(space.points()))
+    assert not space.feasible((4, 1, 0, 0)) and space.feasible((4, 0, 0, 0))
+    assert space.point(space.default).to_toml() == (
+        '[[loop]]\nfunction = "scale"\nline = 3\nunroll = 1\npipeline = true\n\n'
+        '[[array]]\nfunction = "scale"\nname = "a"\npartition = "none"\n\n'
+        '[[array]]\nfunction = "scale"\nname = "b"\npartition = "none"\n')
+    assert space.neighbours((0, 0, 0, 0)) == [(0, 0, 0, 1), (0, 0, 1, 0), (0, 1, 0, 0),
+                                              (1, 0, 0, 0)]
+    assert space.neighbours((3, 1, 4, 0)) == [(2, 1, 4, 0), (3, 0, 4, 0), (3, 1, 3, 0),
+                                              (3, 1, 4, 1)]
+
+
+def test_space_of_a_nest(tmp_path):
+    """An outer loop may be unrolled only where its inner loop is fully unrolled; the
+    inner loop (6 iterations) has unroll factors 1, 2 and full; cyclic factors stop
+    below the depth; a local array is a knob by its C name."""
+    src = tmp_path / "nest.c"
+    src.write_text(NEST)
+    space = design_space(compile_design(src, SynthOptions(top="nest")))
+    assert [(k.setting, k.site, k.values) for k in space.knobs[:3]] == [
+        ("unroll", ("nest", 4, None), (1, 2, "full")),
+        ("unroll", ("nest", 5, None), (1, 2, "full")),
+        ("pipeline", ("nest", 5, None), (True, False))]
+    assert [(k.site, k.values) for k in space.knobs[3:]] == [
+        (("nest", "a"), (("none", 0), ("cyclic", 2), ("cyclic", 4), ("cyclic", 8),
+                         ("cyclic", 16), ("complete", 0))),
+        (("nest", "b"), (("none", 0), ("cyclic", 2), ("complete", 0))),
+        (("nest", "t"), (("none", 0), ("cyclic", 2), ("cyclic", 4), ("complete", 0)))]
+    assert space.inner == {("nest", 4, None): (("nest", 5, None),), ("nest", 5, None): ()}
+    rest = (0,) * (len(space.knobs) - 3)
+    assert not space.feasible((1, 1, 0) + rest)
+    assert space.feasible((1, 2, 0) + rest) and not space.feasible((1, 2, 1) + rest)
+    # outer 1: inner 1 or 2 x pipeline, or full; outer 2 or full: inner full
+    assert space.size() == (2 * 2 + 1 + 2) * 6 * 3 * 4
+
+
+def _fake_space() -> Space:
+    return Space((Knob("unroll", ("f", 1, None), (1, 2, 4, 8)),
+                  Knob("partition", ("f", "a"), (("none", 0), ("cyclic", 2), ("cyclic", 4)))),
+                 {("f", 1, None): ()})
+
+
+def _fake_evaluate(calls: list):
+    """Latency falls with unrolling once the array has the banks for it; LUTs grow with
+    both; unroll 8 with 4 banks is an error."""
+    def evaluate_many(points: list[DesignPoint]) -> list[Result]:
+        calls.append(len(points))
+        out = []
+        for p in points:
+            u, banks = p.loops[0].unroll, max(1, p.arrays[0].factor)
+            if (u, banks) == (8, 4):
+                out.append(Result(p, "error", message="no"))
+                continue
+            lat = 64 // min(u, banks) + u
+            out.append(Result(p, "ok", latency=TopLatency(lat, lat, True),
+                              resources=Resources(100 * u + 30 * banks, 0, 0, 0)))
+        return out
+    return evaluate_many
+
+
+def _front(exp) -> list:
+    return [(exp.evaluated[i][0], costs(exp.evaluated[i][1])) for i in exp.front]
+
+
+def test_search_exhaustive_and_local():
+    """A space of at most ``max_points`` is evaluated whole, in one batch; a larger one
+    by rounds of neighbours from the default point within the budget, on past a local
+    optimum (the default point alone on the front: unrolling pays only with banks);
+    the objective picks the best front point."""
+    space = _fake_space()
+    calls: list = []
+    full = explore(space, _fake_evaluate(calls), max_points=12)
+    assert full.search == "exhaustive" and calls == [12] and len(full.evaluated) == 12
+    assert [k for k, _ in full.evaluated] == sorted(space.points())
+    assert full.evaluated[-1][1].status == "error"
+    assert _front(full) == [((2, 2), (20, 520)), ((1, 1), (34, 260)), ((0, 0), (65, 130))]
+    assert full.evaluated[full.best][0] == (2, 2)
+    for objective in ("area", "product"):
+        got = explore(space, _fake_evaluate([]), max_points=12, objective=objective)
+        assert got.evaluated[got.best][0] == (0, 0)
+    calls = []
+    local = explore(space, _fake_evaluate(calls), max_points=7)
+    assert local.search == "local" and calls == [1, 2, 2, 2]
+    assert [k for k, _ in local.evaluated] == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2),
+                                               (2, 1)]
+    assert _front(local) == [((1, 1), (34, 260)), ((0, 0), (65, 130))]
+    assert explore(space, _fake_evaluate([]), max_points=7) == local
