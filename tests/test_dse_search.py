@@ -1,12 +1,23 @@
 """Design-space exploration (hls.dse): the Pareto front, the candidate space of a
-kernel, and the search."""
+kernel, the search, and ``pyhls dse`` on a local Dask cluster, whose front's directives
+files ``pyhls synth`` builds into the designs evaluated, whatever the number of
+workers."""
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from hls.cli import main
 from hls.dse import (DesignPoint, Knob, Resources, Result, Space, compile_design, costs,
                      design_space, explore, pareto_front)
 from hls.estimate import TopLatency
 from hls.flow import SynthOptions
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SCALE = """
 void scale(const int a[16], int b[16]) {
@@ -138,3 +149,65 @@ def test_search_exhaustive_and_local():
                                                (2, 1)]
     assert _front(local) == [((1, 1), (34, 260)), ((0, 0), (65, 130))]
     assert explore(space, _fake_evaluate([]), max_points=7) == local
+
+
+def _dse(tmp_path: Path, workers: int, monkeypatch) -> dict:
+    # the worker processes import hls from this tree, as the test does
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = tmp_path / f"dse{workers}"
+    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--max-points", "9",
+                 "--workers", str(workers), "-o", str(out)]) == 0
+    return json.loads((out / "dse.json").read_text())
+
+
+def _without_seconds(doc: dict) -> dict:
+    return dict(doc, points=[{k: v for k, v in p.items() if k != "seconds"}
+                             for p in doc["points"]])
+
+
+def test_pyhls_dse(tmp_path, monkeypatch, capsys):
+    """``pyhls dse`` with one worker: a front of at least two points, each with a
+    directives file ``pyhls synth --directives`` builds into the latency and area
+    evaluated; with two workers the same points, results and front."""
+    (tmp_path / "scale.c").write_text(SCALE)
+    one = _dse(tmp_path, 1, monkeypatch)
+    shown = capsys.readouterr().out
+    assert one["search"] == "local" and len(one["points"]) == 9
+    assert one["space"]["points"] == 225
+    assert len(one["pareto"]) >= 2
+    assert "pareto_0.toml" in shown and "on the front" in shown
+    for n, entry in enumerate(one["pareto"]):
+        assert entry["directives"] == f"pareto_{n}.toml"
+        point = one["points"][entry["point"]]
+        assert point["status"] == "ok"
+        synth = tmp_path / f"synth{n}"
+        assert main(["synth", str(tmp_path / "scale.c"), "--top", "scale", "--directives",
+                     str(tmp_path / "dse1" / entry["directives"]), "-o", str(synth)]) == 0
+        report = json.loads((synth / "report.json").read_text())
+        assert report["latency"] == point["latency"]
+        assert report["latency"]["max"] == entry["latency_max"]
+        assert report["resources"]["lut"] == point["area"]["lut"] == entry["lut"]
+    lats = [e["latency_max"] for e in one["pareto"]]
+    assert lats == sorted(lats) and len(set(lats)) == len(lats)
+    two = _dse(tmp_path, 2, monkeypatch)
+    assert _without_seconds(two) == _without_seconds(one)
+    with pytest.raises(SystemExit):
+        main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--workers", "0"])
+
+
+def test_dse_options(tmp_path, capsys):
+    """``pyhls dse`` has the design options, its block scheduler as
+    ``--block-scheduler`` (``--scheduler`` is the Dask cluster's), none of synth's
+    output or co-simulation options, and no IR dumps."""
+    with pytest.raises(SystemExit):
+        main(["dse", "-h"])
+    text = " ".join(capsys.readouterr().out.split())
+    for flag in ("--max-points", "--workers", "--objective", "--scheduler ADDR",
+                 "--block-scheduler {sdc,asap}", "--directives", "--clock-period"):
+        assert flag in text, flag
+    for flag in ("--tb", "--place-route", "--report-json", "--interface"):
+        assert flag not in text, flag
+    (tmp_path / "scale.c").write_text(SCALE)
+    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--print-ir-after",
+                 "all", "-o", str(tmp_path / "o")]) == 1
+    assert "--print-ir-after applies to pyhls synth, cosim and ir" in capsys.readouterr().err
