@@ -145,7 +145,9 @@ def _parser() -> argparse.ArgumentParser:
                        "every point when there are at most --max-points, else a local search "
                        "from the default point.  Writes DIR/dse.json (every point "
                        "evaluated) and DIR/pareto_<i>.toml, a directives file per point of "
-                       "the front of worst-case latency and LUTs.")
+                       "the front of worst-case latency and LUTs (the --directives file's "
+                       "entries and the point's; .json for a JSON file).  Settings that "
+                       "the --directives file or #pragma HLS give are kept, not explored.")
     _input_options(x)
     _design_options(x, scheduler_flag="--block-scheduler")
     x.add_argument("-o", "--output", default=None, metavar="DIR",
@@ -629,6 +631,7 @@ def _run(args) -> int:
 
 def _dse(args, inputs, opts) -> int:
     from .dse import front_table, run_dse
+    from .dse._explore import directives_suffix
 
     if opts.print_ir_after:
         raise HLSError("--print-ir-after applies to pyhls synth, cosim and ir, not dse")
@@ -647,7 +650,7 @@ def _dse(args, inputs, opts) -> int:
           f"({exp.search} search{f', {failed} failed' if failed else ''}), "
           f"{len(exp.front)} on the front -> {out / 'dse.json'}")
     if exp.front:
-        print(front_table(exp), end="")
+        print(front_table(exp, directives_suffix(opts.directives)), end="")
     return 0
 
 

@@ -97,6 +97,47 @@ def test_space_of_a_nest(tmp_path):
     # outer 1: inner 1 or 2 x pipeline, or full; outer 2 or full: inner full
     assert space.size() == (2 * 2 + 1 + 2) * 6 * 3 * 4
 
+GIVEN = """
+void given(const int a[16], int b[16], int c[16]) {
+    for (int i = 0; i < 16; i++) {
+#pragma HLS unroll factor=2
+        b[i] = a[i] + 1;
+    }
+    for (int i = 0; i < 16; i++)
+        c[i] = a[i] * 2;
+}
+"""
+
+GIVEN_TOML = """[[loop]]
+function = "given"
+line = 7
+pipeline = false
+
+[[array]]
+function = "given"
+name = "c"
+partition = "cyclic"
+factor = 2
+"""
+
+
+def _given(tmp_path: Path) -> tuple[Path, Path]:
+    src, base = tmp_path / "given.c", tmp_path / "base.toml"
+    src.write_text(GIVEN)
+    base.write_text(GIVEN_TOML)
+    return src, base
+
+
+def test_space_keeps_what_the_user_gave(tmp_path):
+    """Settings given by ``#pragma HLS`` (the first loop's unroll) or the directives file
+    (the second loop's pipeline, the partitioning of ``c``) are not knobs."""
+    src, base = _given(tmp_path)
+    space = design_space(compile_design(src, SynthOptions(top="given", directives=str(base))))
+    assert [(k.setting, k.site) for k in space.knobs] == [
+        ("pipeline", ("given", 3, None)), ("unroll", ("given", 7, None)),
+        ("partition", ("given", "a")), ("partition", ("given", "b"))]
+    assert space.given == {("given", 3, None): 2}
+
 
 def _fake_space() -> Space:
     return Space((Knob("unroll", ("f", 1, None), (1, 2, 4, 8)),
@@ -191,6 +232,26 @@ def test_pyhls_dse(tmp_path, monkeypatch, capsys):
     assert lats == sorted(lats) and len(set(lats)) == len(lats)
     two = _dse(tmp_path, 2, monkeypatch)
     assert _without_seconds(two) == _without_seconds(one)
+
+
+def test_pyhls_dse_over_a_directives_file(tmp_path, monkeypatch):
+    """Over a directives file (and pragmas), each front point's file is that file's
+    entries and the point's knobs, which ``pyhls synth`` accepts (no knob contradicts a
+    pragma) and builds into the latency evaluated."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    src, base = _given(tmp_path)
+    out = tmp_path / "dse"
+    assert main(["dse", str(src), "--top", "given", "--directives", str(base), "--max-points",
+                 "3", "--workers", "1", "--objective", "area", "-o", str(out)]) == 0
+    doc = json.loads((out / "dse.json").read_text())
+    entry = doc["pareto"][0]
+    text = (out / entry["directives"]).read_text()
+    assert entry["directives"] == "pareto_0.toml" and text.startswith(GIVEN_TOML)
+    assert main(["synth", str(src), "--top", "given", "--directives",
+                 str(out / entry["directives"]), "-o", str(tmp_path / "synth")]) == 0
+    report = json.loads((tmp_path / "synth" / "report.json").read_text())
+    assert report["latency"]["max"] == entry["latency_max"]
+    assert report["resources"]["lut"] == entry["lut"]
     with pytest.raises(SystemExit):
         main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--workers", "0"])
 

@@ -9,7 +9,10 @@ writes into the output directory:
   message, latency as report.json gives it, area, seconds: the one field that depends
   on the run), the front (by latency, then LUTs) and the best point by the objective;
 * ``pareto_<i>.toml``: the directives file of the ``i``-th front point, which ``pyhls
-  synth --directives`` accepts and builds into the design evaluated.
+  synth --directives`` accepts and builds into the design evaluated: the point's knobs
+  after the entries of the directives file the exploration was given, if any (which the
+  knobs never set again: :func:`design_space`), in that file's format (``.json`` for a
+  JSON file).
 """
 
 from __future__ import annotations
@@ -67,8 +70,8 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
     front = []
     for n, i in enumerate(exp.front):
         key, res = exp.evaluated[i]
-        name = f"pareto_{n}.toml"
-        (out / name).write_text(res.point.to_toml())
+        name, text = directives_file(res.point, opts.directives, f"pareto_{n}")
+        (out / name).write_text(text)
         lat, lut = costs(res)
         front.append({"point": i, "directives": name, "latency_max": lat, "lut": lut})
     inputs = [str(p) for p in path] if isinstance(path, (list, tuple)) else [str(path)]
@@ -81,14 +84,36 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
     return space, exp
 
 
-def front_table(exp: Exploration) -> str:
-    """The front as a table: per point its directives file, worst-case latency, area,
-    and its knobs in short (the best point by the objective marked ``*``)."""
+def directives_suffix(base) -> str:
+    """The suffix of the front's directives files, given the directives file ``base``."""
+    return ".json" if base is not None and Path(base).suffix == ".json" else ".toml"
+
+
+def directives_file(point: DesignPoint, base, stem: str) -> tuple[str, str]:
+    """The name and text of a point's directives file: its knobs after the entries of
+    the directives file ``base`` (None: the knobs alone), TOML, or JSON where the base
+    is JSON."""
+    if base is None:
+        return f"{stem}.toml", point.to_toml()
+    text = Path(base).read_text()
+    if directives_suffix(base) == ".json":
+        data = json.loads(text)
+        knobs = point_json(point)
+        data["loop"] = data.get("loop", []) + knobs["loops"]
+        data["array"] = data.get("array", []) + knobs["arrays"]
+        return f"{stem}.json", json.dumps(data, indent=1) + "\n"
+    return f"{stem}.toml", text.rstrip("\n") + "\n\n# the design point\n" + point.to_toml()
+
+
+def front_table(exp: Exploration, suffix: str = ".toml") -> str:
+    """The front as a table: per point its directives file (``pareto_<i>`` and
+    ``suffix``), worst-case latency, area, and its knobs in short (the best point by the
+    objective marked ``*``)."""
     rows = [("", "directives", "latency", "LUT", "FF", "DSP", "BRAM18", "knobs")]
     for n, i in enumerate(exp.front):
         res = exp.evaluated[i][1]
         r = res.resources
-        rows.append(("*" if i == exp.best else "", f"pareto_{n}.toml", str(res.latency.max),
+        rows.append(("*" if i == exp.best else "", f"pareto_{n}{suffix}", str(res.latency.max),
                      str(r.lut), str(r.ff), str(r.dsp), str(r.bram18), _short(res.point)))
     widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]) - 1)]
     return "".join("  ".join(v.ljust(w) for v, w in zip(row, widths)) + "  " + row[-1] + "\n"

@@ -19,6 +19,10 @@ index per dimension (a tuple of ints, its stable key: points sort by it), and
   :data:`MAX_BANKS` banks, then ``"complete"`` where the depth is at most
   :data:`MAX_BANKS`.  Globals are not knobs yet.
 
+A setting that the compilation's directives file or ``#pragma HLS`` give (a loop's
+unroll or pipeline, an array's partitioning) is not a knob: the exploration keeps what
+the user fixed, and a front point's directives file never contradicts a pragma.
+
 Not every product of values is a point: unrolling needs a loop whose body is one block,
 so a loop unrolled by more than 1 needs every loop inside it fully unrolled; and a
 fully unrolled loop has no pipeline setting (its pipeline stays at the first value, so
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..analysis import find_loops, loop_line
 from ..transforms import partitionable
@@ -66,11 +70,13 @@ class Knob:
 
 @dataclass(frozen=True)
 class Space:
-    """The knobs of a kernel (:func:`design_space`) and, per loop site, the loop sites
-    nested in it (``inner``: what its unrolling needs fully unrolled)."""
+    """The knobs of a kernel (:func:`design_space`), per loop site the loop sites nested
+    in it (``inner``: what its unrolling needs fully unrolled), and the unroll settings
+    the compilation's directives and pragmas give (``given``, by site: not knobs)."""
 
     knobs: tuple[Knob, ...]
     inner: dict
+    given: dict = field(default_factory=dict)
 
     @property
     def default(self) -> tuple[int, ...]:
@@ -87,8 +93,9 @@ class Space:
         unrolled loop's pipeline knob is at its first value."""
         got = self.values(index)
         for site, inner in self.inner.items():
-            unroll = got.get(("unroll", site), 1)
-            if unroll != 1 and any(got.get(("unroll", s), 1) != "full" for s in inner):
+            unroll = got.get(("unroll", site), self.given.get(site, 1))
+            if unroll != 1 and any(got.get(("unroll", s), self.given.get(s, 1)) != "full"
+                                   for s in inner):
                 return False
             if unroll == "full" and ("pipeline", site) in got and \
                     got[("pipeline", site)] != self._first("pipeline", site):
@@ -183,8 +190,10 @@ def design_space(design: Compiled) -> Space:
     that is known and no other loop of its function starts on it, else by its header
     block's name (its C label where it has one), as a directives file names it."""
     module = design.front
+    dirs = design.comp.dirs
     knobs: list[Knob] = []
     inner: dict = {}
+    fixed: dict = {}
     for f in module.functions:
         loops = find_loops(f)
         lines = [loop_line(lp) for lp in loops]
@@ -192,12 +201,16 @@ def design_space(design: Compiled) -> Space:
         for lp, line in zip(loops, lines):
             named = line is not None and lines.count(line) == 1
             site_of[lp.header] = (f.name, line, None) if named else (f.name, None, lp.header.name)
-        for lp in loops:
+        for lp, line in zip(loops, lines):
             site = site_of[lp.header]
             below = [site_of[q.header] for q in loops if _inside(q, lp)]
             inner[site] = tuple(below)
-            knobs.append(Knob("unroll", site, unroll_candidates(lp.trip_count)))
-            if not below:
+            given = dirs.for_loop(f.name, line, lp.header.name) if dirs is not None else {}
+            if "unroll" in given:
+                fixed[site] = given["unroll"]
+            else:
+                knobs.append(Knob("unroll", site, unroll_candidates(lp.trip_count)))
+            if not below and "pipeline" not in given:
                 knobs.append(Knob("pipeline", site, (True, False)))
     axi = design.comp.platform.axi
     arrays = [] if axi else [(module.top, p.name, p.mem) for p in module.top.ptr_params
@@ -206,10 +219,11 @@ def design_space(design: Compiled) -> Space:
         arrays += sorted(((f, _local_name(module, f, m), m) for m in f.memories
                           if m.kind == "local"),
                          key=lambda a: a[1])
+    pinned = {(d.function, d.name) for d in (dirs.arrays if dirs is not None else ())}
     for f, name, mem in arrays:
-        if not partitionable(module, mem):
+        if not partitionable(module, mem) and not pinned & {(f.name, name), (f.name, mem.name)}:
             knobs.append(Knob("partition", (f.name, name), partition_candidates(mem.depth_words)))
-    return Space(tuple(knobs), inner)
+    return Space(tuple(knobs), inner, fixed)
 
 
 def _inside(q, lp) -> bool:
