@@ -159,6 +159,9 @@ def _parser() -> argparse.ArgumentParser:
                    "x LUTs; the local search expands the best first (default: latency)")
     x.add_argument("--workers", type=_positive, default=2, metavar="N",
                    help="worker processes of the local Dask cluster (default 2)")
+    x.add_argument("--tb", action="append", default=None, metavar="TB[,MORE]",
+                   help="co-simulate every front point with this C or C++ testbench (as "
+                   "pyhls cosim --tb) after the exploration")
     x.add_argument("--scheduler", dest="dask_scheduler", default=None, metavar="ADDR",
                    help="evaluate on the Dask cluster whose scheduler is at ADDR "
                    "(tcp://HOST:PORT; its workers must see the input files) instead of a "
@@ -642,15 +645,23 @@ def _dse(args, inputs, opts) -> int:
               + (", ".join(f"{lat} cycles/{lut} LUT" for lat, lut in front) or "none"),
               flush=True)
 
-    space, exp = run_dse(inputs, opts, out, max_points=args.max_points,
-                         objective=args.objective, workers=args.workers,
-                         scheduler=args.dask_scheduler, progress=progress)
+    space, exp, front = run_dse(inputs, opts, out, max_points=args.max_points,
+                                objective=args.objective, workers=args.workers,
+                                scheduler=args.dask_scheduler, progress=progress, tb=args.tb)
     failed = sum(not r.ok for _, r in exp.evaluated)
     print(f"pyhls dse: {args.top}: {len(exp.evaluated)} of {space.size()} point(s) evaluated "
           f"({exp.search} search{f', {failed} failed' if failed else ''}), "
           f"{len(exp.front)} on the front -> {out / 'dse.json'}")
     if exp.front:
         print(front_table(exp, directives_suffix(opts.directives)), end="")
+    bad = [e["directives"] for e in front if "cosim" in e
+           and not (e["cosim"]["passed"] and e["cosim"]["within_latency"])]
+    if args.tb:
+        print(f"pyhls dse: co-simulation of the front with {','.join(args.tb)}: "
+              + (f"FAILED for {', '.join(bad)}" if bad else f"{len(front)} point(s) PASSED"))
+    if bad:
+        raise CosimError(f"co-simulation of front point(s) {', '.join(bad)} failed or left "
+                         f"the latency evaluated (dse.json: pareto[*].cosim)", args.input[0], None)
     return 0
 
 

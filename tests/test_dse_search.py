@@ -26,6 +26,21 @@ void scale(const int a[16], int b[16]) {
 }
 """
 
+SCALE_TB = """
+int main(void) {
+    int a[16], b[16];
+    for (int r = 0; r < 2; r++) {
+        for (int i = 0; i < 16; i++)
+            a[i] = i * 7 - r;
+        scale(a, b);
+        for (int i = 0; i < 16; i++)
+            if (b[i] != a[i] * 3 + 1)
+                return 1;
+    }
+    return 0;
+}
+"""
+
 NEST = """
 void nest(const int a[24], int b[4]) {
     int t[6];
@@ -192,35 +207,40 @@ def test_search_exhaustive_and_local():
     assert explore(space, _fake_evaluate([]), max_points=7) == local
 
 
-def _dse(tmp_path: Path, workers: int, monkeypatch) -> dict:
+def _dse(tmp_path: Path, workers: int, monkeypatch, *more) -> dict:
     # the worker processes import hls from this tree, as the test does
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = tmp_path / f"dse{workers}"
-    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--max-points", "9",
-                 "--workers", str(workers), "-o", str(out)]) == 0
+    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--max-points", "5",
+                 "--workers", str(workers), "-o", str(out), *more]) == 0
     return json.loads((out / "dse.json").read_text())
 
 
 def _without_seconds(doc: dict) -> dict:
     return dict(doc, points=[{k: v for k, v in p.items() if k != "seconds"}
-                             for p in doc["points"]])
+                             for p in doc["points"]],
+                pareto=[{k: v for k, v in p.items() if k != "cosim"} for p in doc["pareto"]])
 
 
 def test_pyhls_dse(tmp_path, monkeypatch, capsys):
     """``pyhls dse`` with one worker: a front of at least two points, each with a
     directives file ``pyhls synth --directives`` builds into the latency and area
-    evaluated; with two workers the same points, results and front."""
-    (tmp_path / "scale.c").write_text(SCALE)
-    one = _dse(tmp_path, 1, monkeypatch)
+    evaluated, co-simulated with the testbench (passing, its cycles the latency); with
+    two workers the same points, results and front."""
+    (tmp_path / "scale.c").write_text(SCALE + SCALE_TB)
+    one = _dse(tmp_path, 1, monkeypatch, "--tb", str(tmp_path / "scale.c"))
     shown = capsys.readouterr().out
-    assert one["search"] == "local" and len(one["points"]) == 9
+    assert one["search"] == "local" and len(one["points"]) == 5
     assert one["space"]["points"] == 225
     assert len(one["pareto"]) >= 2
     assert "pareto_0.toml" in shown and "on the front" in shown
+    assert f"{len(one['pareto'])} point(s) PASSED" in shown
     for n, entry in enumerate(one["pareto"]):
         assert entry["directives"] == f"pareto_{n}.toml"
         point = one["points"][entry["point"]]
         assert point["status"] == "ok"
+        assert entry["cosim"] == {"passed": True, "cycles": [entry["latency_max"]] * 2,
+                                  "within_latency": True}
         synth = tmp_path / f"synth{n}"
         assert main(["synth", str(tmp_path / "scale.c"), "--top", "scale", "--directives",
                      str(tmp_path / "dse1" / entry["directives"]), "-o", str(synth)]) == 0
@@ -258,15 +278,15 @@ def test_pyhls_dse_over_a_directives_file(tmp_path, monkeypatch):
 
 def test_dse_options(tmp_path, capsys):
     """``pyhls dse`` has the design options, its block scheduler as
-    ``--block-scheduler`` (``--scheduler`` is the Dask cluster's), none of synth's
-    output or co-simulation options, and no IR dumps."""
+    ``--block-scheduler`` (``--scheduler`` is the Dask cluster's), a testbench but none
+    of synth's other output or co-simulation options, and no IR dumps."""
     with pytest.raises(SystemExit):
         main(["dse", "-h"])
     text = " ".join(capsys.readouterr().out.split())
     for flag in ("--max-points", "--workers", "--objective", "--scheduler ADDR",
                  "--block-scheduler {sdc,asap}", "--directives", "--clock-period"):
         assert flag in text, flag
-    for flag in ("--tb", "--place-route", "--report-json", "--interface"):
+    for flag in ("--max-cycles", "--waves", "--place-route", "--report-json", "--interface"):
         assert flag not in text, flag
     (tmp_path / "scale.c").write_text(SCALE)
     assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--print-ir-after",

@@ -13,6 +13,12 @@ writes into the output directory:
   after the entries of the directives file the exploration was given, if any (which the
   knobs never set again: :func:`design_space`), in that file's format (``.json`` for a
   JSON file).
+
+With a testbench (``tb``) every front point is then co-simulated here, one after the
+other: ``pyhls synth`` of its directives file (:func:`hls.flow.synthesize`) and
+:func:`hls.verify.cosim` against the testbench's native run; its front entry in
+dse.json gets ``cosim``: whether it passed, the cycles of each call, and whether they
+lie within the latency evaluated.
 """
 
 from __future__ import annotations
@@ -58,10 +64,12 @@ def result_json(key: tuple, res: Result) -> dict:
 
 def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
             objective: str = "latency", workers: int = 2, scheduler: str | None = None,
-            progress: Callable[[int, list[tuple]], None] | None = None
-            ) -> tuple[Space, Exploration]:
-    """Explore the kernel ``path`` (``opts``: its top, target, directives file, ...) and
-    write dse.json and the front's directives files into ``out_dir``."""
+            progress: Callable[[int, list[tuple]], None] | None = None, tb=None
+            ) -> tuple[Space, Exploration, list[dict]]:
+    """Explore the kernel ``path`` (``opts``: its top, target, directives file, ...),
+    write dse.json and the front's directives files into ``out_dir``, and co-simulate
+    the front with the testbench ``tb`` if given; returns the space, the exploration
+    and dse.json's ``pareto`` entries."""
     space = design_space(compile_design(path, opts))
     with dask_evaluator(path, opts, workers, scheduler) as evaluate_many:
         exp = explore(space, evaluate_many, max_points, objective, progress)
@@ -74,6 +82,8 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
         (out / name).write_text(text)
         lat, lut = costs(res)
         front.append({"point": i, "directives": name, "latency_max": lat, "lut": lut})
+        if tb is not None:
+            front[-1]["cosim"] = cosim_point(path, opts, out / name, tb, res)
     inputs = [str(p) for p in path] if isinstance(path, (list, tuple)) else [str(path)]
     doc = {"version": DSE_JSON_VERSION, "top": opts.top, "inputs": inputs,
            "objective": objective, "search": exp.search, "max_points": max_points,
@@ -81,7 +91,23 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
            "points": [result_json(k, r) for k, r in exp.evaluated],
            "pareto": front, "best": exp.best}
     (out / "dse.json").write_text(json.dumps(doc, indent=1) + "\n")
-    return space, exp
+    return space, exp, front
+
+
+def cosim_point(path, opts: SynthOptions, directives: Path, tb, res: Result) -> dict:
+    """Co-simulate the design of a directives file (what ``pyhls cosim --directives``
+    does) with the testbench ``tb``: whether it passed, each call's cycles, and whether
+    they lie within the evaluated latency ``res.latency``."""
+    from ..flow import synthesize
+    from ..verify import cosim
+
+    design = synthesize(path, dataclasses.replace(opts, directives=str(directives)))
+    got = cosim(path, opts.top, tb=tb, cflags=opts.cflags, cc=opts.cc, synth=design)
+    cycles = [c.cycles for c in got.calls]
+    lat = res.latency
+    return {"passed": got.passed, "cycles": cycles,
+            "within_latency": all(lat.min <= c and (lat.max is None or c <= lat.max)
+                                  for c in cycles)}
 
 
 def directives_suffix(base) -> str:
