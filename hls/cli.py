@@ -1,5 +1,5 @@
-"""The ``pyhls`` command: ``pyhls synth``, ``pyhls cosim``, ``pyhls ir`` and ``pyhls
-passes`` (see ARCHITECTURE.md).
+"""The ``pyhls`` command: ``pyhls synth``, ``pyhls cosim``, ``pyhls ir``, ``pyhls dse``,
+``pyhls passes`` and ``pyhls cache`` (see ARCHITECTURE.md).
 
 Exit status: 0 success; 1 a user-facing error printed as ``file:line: error: ...``
 (traceback only with ``--debug``); 2 usage error (a subcommand's own usage and error;
@@ -53,6 +53,12 @@ def _seconds(text: str) -> float:
     if not s > 0:
         raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, not {text}")
     return s
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) <= 0:
+        raise argparse.ArgumentTypeError(f"expected an integer > 0, not '{text}'")
+    return int(text)
 
 
 def _units(text: str) -> tuple[str, int]:
@@ -131,6 +137,35 @@ def _parser() -> argparse.ArgumentParser:
     _design_options(c)
     _build_options(c)
     _cosim_options(c)
+    x = sub.add_parser("dse", allow_abbrev=False,
+                       help="explore unrolling, pipelining and partitioning: the Pareto "
+                       "front of latency and LUTs",
+                       description="Explore the design space of the top (each loop's unroll "
+                       "factor and pipelining, each array's partitioning) on a Dask cluster: "
+                       "every point when there are at most --max-points, else a local search "
+                       "from the default point.  Writes DIR/dse.json (every point "
+                       "evaluated) and DIR/pareto_<i>.toml, a directives file per point of "
+                       "the front of worst-case latency and LUTs (the --directives file's "
+                       "entries and the point's; .json for a JSON file).  Settings that "
+                       "the --directives file or #pragma HLS give are kept, not explored.")
+    _input_options(x)
+    _design_options(x, scheduler_flag="--block-scheduler")
+    x.add_argument("-o", "--output", default=None, metavar="DIR",
+                   help="output directory (default: dse_<top>)")
+    x.add_argument("--max-points", type=_positive, default=64, metavar="N",
+                   help="evaluate at most N points (default 64)")
+    x.add_argument("--objective", choices=("latency", "area", "product"), default="latency",
+                   help="the best front point: least latency, least LUTs, or least latency "
+                   "x LUTs; the local search expands the best first (default: latency)")
+    x.add_argument("--workers", type=_positive, default=2, metavar="N",
+                   help="worker processes of the local Dask cluster (default 2)")
+    x.add_argument("--tb", action="append", default=None, metavar="TB[,MORE]",
+                   help="co-simulate every front point with this C or C++ testbench (as "
+                   "pyhls cosim --tb) after the exploration")
+    x.add_argument("--scheduler", dest="dask_scheduler", default=None, metavar="ADDR",
+                   help="evaluate on the Dask cluster whose scheduler is at ADDR "
+                   "(tcp://HOST:PORT; its workers must see the input files) instead of a "
+                   "local one")
     k = sub.add_parser("cache", allow_abbrev=False,
                        help="show or clean the cache of simulation models",
                        description="The Verilator models co-simulation builds are kept in "
@@ -166,8 +201,10 @@ def _input_options(sp: argparse.ArgumentParser) -> None:
                       "C++ inputs)")
 
 
-def _design_options(sp: argparse.ArgumentParser) -> None:
-    """What decides the design's IR: pyhls ir, synth and cosim."""
+def _design_options(sp: argparse.ArgumentParser, scheduler_flag: str = "--scheduler") -> None:
+    """What decides the design's IR: pyhls ir, synth, cosim and dse (where the block
+    scheduler is ``--block-scheduler``: ``--scheduler`` is the Dask cluster's, as the
+    campaigns in benchmarks/ spell it)."""
     from .targets import DEFAULT_TARGET, known_targets
 
     d = sp.add_argument_group("design")
@@ -186,7 +223,7 @@ def _design_options(sp: argparse.ArgumentParser) -> None:
                    "every function) in the custom format eEmM (E exponent and M mantissa "
                    "bits, e.g. e8m7; it must fit in the C type it replaces); cosim then "
                    "uses bit-exact reference models as golden")
-    d.add_argument("--scheduler", choices=("sdc", "asap"), default="sdc",
+    d.add_argument(scheduler_flag, dest="scheduler", choices=("sdc", "asap"), default="sdc",
                    help="block scheduler (default: sdc)")
     d.add_argument("--max-units", type=_units, action="append", default=[],
                    metavar="KIND=N", help="at most N units of a kind per cycle "
@@ -455,7 +492,7 @@ def _run(args) -> int:
         except ValueError as exc:
             raise HLSError(f"--fp-format {item}: {exc}") from None
     # what only a built design has (pyhls ir has none of these options)
-    built = {} if args.command == "ir" else dict(
+    built = {} if args.command in ("ir", "dse") else dict(
         _interfaces(args.interface), axi_data_width=args.axi_data_width,
         axi_line_beats=args.axi_line_beats, axi_prefetch=not args.axi_no_prefetch,
         estimate_area=args.estimate_area, estimate_memories=args.estimate_memories,
@@ -477,6 +514,8 @@ def _run(args) -> int:
                         print_ir_after=tuple(n.strip() for item in args.print_ir_after
                                              for n in item.split(",") if n.strip()),
                         print_ir_to=args.print_ir_to, **built)
+    if args.command == "dse":
+        return _dse(args, inputs, opts)
     if args.command == "ir":
         from .flow import ir_module
         from .ir import print_module
@@ -590,6 +629,39 @@ def _run(args) -> int:
     print()
     print(summary_table(r), end="")
     _print_timing(r)
+    return 0
+
+
+def _dse(args, inputs, opts) -> int:
+    from .dse import front_table, run_dse
+    from .dse._explore import directives_suffix
+
+    if opts.print_ir_after:
+        raise HLSError("--print-ir-after applies to pyhls synth, cosim and ir, not dse")
+    out = Path(args.output or f"dse_{args.top if args.top.isidentifier() else verilog_name(args.top)}")
+
+    def progress(n: int, front: list) -> None:
+        print(f"pyhls dse: {n} point(s) evaluated, front: "
+              + (", ".join(f"{lat} cycles/{lut} LUT" for lat, lut in front) or "none"),
+              flush=True)
+
+    space, exp, front = run_dse(inputs, opts, out, max_points=args.max_points,
+                                objective=args.objective, workers=args.workers,
+                                scheduler=args.dask_scheduler, progress=progress, tb=args.tb)
+    failed = sum(not r.ok for _, r in exp.evaluated)
+    print(f"pyhls dse: {args.top}: {len(exp.evaluated)} of {space.size()} point(s) evaluated "
+          f"({exp.search} search{f', {failed} failed' if failed else ''}), "
+          f"{len(exp.front)} on the front -> {out / 'dse.json'}")
+    if exp.front:
+        print(front_table(exp, directives_suffix(opts.directives)), end="")
+    bad = [e["directives"] for e in front if "cosim" in e
+           and not (e["cosim"]["passed"] and e["cosim"]["within_latency"])]
+    if args.tb:
+        print(f"pyhls dse: co-simulation of the front with {','.join(args.tb)}: "
+              + (f"FAILED for {', '.join(bad)}" if bad else f"{len(front)} point(s) PASSED"))
+    if bad:
+        raise CosimError(f"co-simulation of front point(s) {', '.join(bad)} failed or left "
+                         f"the latency evaluated (dse.json: pareto[*].cosim)", args.input[0], None)
     return 0
 
 

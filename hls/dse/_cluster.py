@@ -1,0 +1,72 @@
+"""Evaluating design points on a Dask cluster.
+
+Every evaluation is a Dask future of :func:`evaluate_task`, a self-contained task: the
+kernel's source path, its :class:`hls.flow.SynthOptions` and the :class:`DesignPoint`,
+all picklable; the worker compiles the kernel itself, once per worker process (the
+compiled designs and the results seen so far, by IR hash, are kept in module-level
+dicts keyed by the path and the options).  The workers must see the source path (the
+same machine, or a shared file system) and have pyhls installed.
+
+:func:`dask_evaluator` starts a ``distributed.LocalCluster`` of single-threaded worker
+processes, or connects to a running scheduler (``tcp://HOST:PORT``), and closes what it
+opened at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+import traceback
+from collections.abc import Callable, Iterator
+
+from ..flow import SynthOptions
+from ._evaluate import Compiled, Result, compile_design, evaluate
+from ._point import DesignPoint
+
+#: per worker process: the compiled kernels and, per kernel, the results by IR hash
+_COMPILED: dict[tuple, Compiled] = {}
+_SEEN: dict[tuple, dict] = {}
+
+
+def evaluate_task(path, opts: SynthOptions, point: DesignPoint) -> Result:
+    """:func:`evaluate` of ``point`` on the kernel ``path`` compiled with ``opts`` (in
+    this process once).  A compiler bug (an exception that is not a user error) is a
+    result with status ``"internal-error"`` and the exception's last line: one point
+    that crashes the compiler does not end the exploration, and dse.json names it."""
+    key = (repr(path), repr(opts))
+    design = _COMPILED.get(key)
+    if design is None:
+        design = _COMPILED[key] = compile_design(path, opts)
+    t0 = time.perf_counter()
+    try:
+        return evaluate(design, point, seen=_SEEN.setdefault(key, {}))
+    except Exception as exc:    # (recorded in the result: see above)
+        last = traceback.format_exception_only(exc)[-1].strip()
+        return Result(point, "internal-error", message=last,
+                      time_s=round(time.perf_counter() - t0, 3))
+
+
+@contextlib.contextmanager
+def dask_evaluator(path, opts: SynthOptions, workers: int = 2, scheduler: str | None = None
+                   ) -> Iterator[Callable[[list[DesignPoint]], list[Result]]]:
+    """A function evaluating a batch of points as Dask futures, their results in the
+    batch's order: on a ``LocalCluster`` of ``workers`` processes with one thread each,
+    or on the cluster whose scheduler is at ``scheduler``."""
+    from distributed import Client, LocalCluster
+
+    with contextlib.ExitStack() as stack:
+        if scheduler is None:
+            cluster = stack.enter_context(LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True,
+                dashboard_address=None, silence_logs=logging.ERROR))
+            client = stack.enter_context(Client(cluster))
+        else:
+            client = stack.enter_context(Client(scheduler))
+
+        def evaluate_many(points: list[DesignPoint]) -> list[Result]:
+            n = len(points)
+            futures = client.map(evaluate_task, [path] * n, [opts] * n, points, pure=False)
+            return client.gather(futures)
+
+        yield evaluate_many

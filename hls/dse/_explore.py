@@ -1,0 +1,158 @@
+"""``pyhls dse``: a kernel's space explored on a Dask cluster, and what it writes.
+
+:func:`run_dse` compiles the kernel here (for its space, :func:`design_space`), searches
+it (:func:`explore`) with the evaluations as Dask futures (:func:`dask_evaluator`), and
+writes into the output directory:
+
+* ``dse.json``: the space (its knobs and their candidates, the number of points), the
+  search, every point evaluated in key order (its knobs, key, IR hash, status and
+  message, latency as report.json gives it, area, seconds: the one field that depends
+  on the run), the front (by latency, then LUTs) and the best point by the objective;
+* ``pareto_<i>.toml``: the directives file of the ``i``-th front point, which ``pyhls
+  synth --directives`` accepts and builds into the design evaluated: the point's knobs
+  after the entries of the directives file the exploration was given, if any (which the
+  knobs never set again: :func:`design_space`), in that file's format (``.json`` for a
+  JSON file).
+
+With a testbench (``tb``) every front point is then co-simulated here, one after the
+other: ``pyhls synth`` of its directives file (:func:`hls.flow.synthesize`) and
+:func:`hls.verify.cosim` against the testbench's native run; its front entry in
+dse.json gets ``cosim``: whether it passed, the cycles of each call, and whether they
+lie within the latency evaluated.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from ..flow import SynthOptions
+from ._cluster import dask_evaluator
+from ._evaluate import Result, compile_design
+from ._point import DesignPoint
+from ._search import Exploration, costs, explore
+from ._space import Space, design_space
+
+#: dse.json's layout version
+DSE_JSON_VERSION = 1
+
+
+def point_json(point: DesignPoint) -> dict:
+    """A point's knobs as dse.json gives them."""
+    loops = [{"function": k.function} | ({"line": k.line} if k.label is None else {"label": k.label})
+             | {s: getattr(k, s) for s in ("unroll", "pipeline", "ii") if getattr(k, s) is not None}
+             for k in point.loops]
+    arrays = [{"function": a.function, "name": a.name, "partition": a.partition}
+              | ({"factor": a.factor} if a.partition in ("cyclic", "block") else {})
+              for a in point.arrays]
+    return {"loops": loops, "arrays": arrays}
+
+
+def result_json(key: tuple, res: Result) -> dict:
+    """One evaluated point of dse.json."""
+    out = {"key": list(key), "knobs": point_json(res.point), "status": res.status,
+           "ir_hash": res.ir_hash,
+           "latency": res.latency.to_json() if res.latency is not None else None,
+           "area": dataclasses.asdict(res.resources) if res.resources is not None else None,
+           "seconds": res.time_s}
+    if res.message is not None:
+        out["message"] = res.message
+    return out
+
+
+def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
+            objective: str = "latency", workers: int = 2, scheduler: str | None = None,
+            progress: Callable[[int, list[tuple]], None] | None = None, tb=None
+            ) -> tuple[Space, Exploration, list[dict]]:
+    """Explore the kernel ``path`` (``opts``: its top, target, directives file, ...),
+    write dse.json and the front's directives files into ``out_dir``, and co-simulate
+    the front with the testbench ``tb`` if given; returns the space, the exploration
+    and dse.json's ``pareto`` entries."""
+    space = design_space(compile_design(path, opts))
+    with dask_evaluator(path, opts, workers, scheduler) as evaluate_many:
+        exp = explore(space, evaluate_many, max_points, objective, progress)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    front = []
+    for n, i in enumerate(exp.front):
+        key, res = exp.evaluated[i]
+        name, text = directives_file(res.point, opts.directives, f"pareto_{n}")
+        (out / name).write_text(text)
+        lat, lut = costs(res)
+        front.append({"point": i, "directives": name, "latency_max": lat, "lut": lut})
+        if tb is not None:
+            front[-1]["cosim"] = cosim_point(path, opts, out / name, tb, res)
+    inputs = [str(p) for p in path] if isinstance(path, (list, tuple)) else [str(path)]
+    doc = {"version": DSE_JSON_VERSION, "top": opts.top, "inputs": inputs,
+           "objective": objective, "search": exp.search, "max_points": max_points,
+           "costs": ["latency.max", "area.lut"], "space": space.to_json(),
+           "points": [result_json(k, r) for k, r in exp.evaluated],
+           "pareto": front, "best": exp.best}
+    (out / "dse.json").write_text(json.dumps(doc, indent=1) + "\n")
+    return space, exp, front
+
+
+def cosim_point(path, opts: SynthOptions, directives: Path, tb, res: Result) -> dict:
+    """Co-simulate the design of a directives file (what ``pyhls cosim --directives``
+    does) with the testbench ``tb``: whether it passed, each call's cycles, and whether
+    they lie within the evaluated latency ``res.latency``."""
+    from ..flow import synthesize
+    from ..verify import cosim
+
+    design = synthesize(path, dataclasses.replace(opts, directives=str(directives)))
+    got = cosim(path, opts.top, tb=tb, cflags=opts.cflags, cc=opts.cc, synth=design)
+    cycles = [c.cycles for c in got.calls]
+    lat = res.latency
+    return {"passed": got.passed, "cycles": cycles,
+            "within_latency": all(lat.min <= c and (lat.max is None or c <= lat.max)
+                                  for c in cycles)}
+
+
+def directives_suffix(base) -> str:
+    """The suffix of the front's directives files, given the directives file ``base``."""
+    return ".json" if base is not None and Path(base).suffix == ".json" else ".toml"
+
+
+def directives_file(point: DesignPoint, base, stem: str) -> tuple[str, str]:
+    """The name and text of a point's directives file: its knobs after the entries of
+    the directives file ``base`` (None: the knobs alone), TOML, or JSON where the base
+    is JSON."""
+    if base is None:
+        return f"{stem}.toml", point.to_toml()
+    text = Path(base).read_text()
+    if directives_suffix(base) == ".json":
+        data = json.loads(text)
+        knobs = point_json(point)
+        data["loop"] = data.get("loop", []) + knobs["loops"]
+        data["array"] = data.get("array", []) + knobs["arrays"]
+        return f"{stem}.json", json.dumps(data, indent=1) + "\n"
+    return f"{stem}.toml", text.rstrip("\n") + "\n\n# the design point\n" + point.to_toml()
+
+
+def front_table(exp: Exploration, suffix: str = ".toml") -> str:
+    """The front as a table: per point its directives file (``pareto_<i>`` and
+    ``suffix``), worst-case latency, area, and its knobs in short (the best point by the
+    objective marked ``*``)."""
+    rows = [("", "directives", "latency", "LUT", "FF", "DSP", "BRAM18", "knobs")]
+    for n, i in enumerate(exp.front):
+        res = exp.evaluated[i][1]
+        r = res.resources
+        rows.append(("*" if i == exp.best else "", f"pareto_{n}{suffix}", str(res.latency.max),
+                     str(r.lut), str(r.ff), str(r.dsp), str(r.bram18), _short(res.point)))
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]) - 1)]
+    return "".join("  ".join(v.ljust(w) for v, w in zip(row, widths)) + "  " + row[-1] + "\n"
+                   for row in rows)
+
+
+def _short(point: DesignPoint) -> str:
+    """A point's knobs on one line: ``L12 u4 p``, ``inner u1 -``, ``a cyclic 2``."""
+    parts = []
+    for k in point.loops:
+        where = f"L{k.line}" if k.label is None else k.label
+        pipe = "" if k.pipeline is None else (" p" if k.pipeline else " -")
+        parts.append(f"{where} {'full' if k.unroll == 'full' else f'u{k.unroll}'}{pipe}")
+    for a in point.arrays:
+        parts.append(f"{a.name} {a.partition}" + (f" {a.factor}" if a.factor else ""))
+    return ", ".join(parts)

@@ -1,0 +1,121 @@
+"""Searching a design space: which points to evaluate, and the Pareto front of those
+evaluated.
+
+The front is on two costs, both minimised: the **worst-case latency** of one call of the
+top (``Result.latency.max``, in cycles: the bound a user can rely on) and the **LUTs**
+of the area estimate (``Result.resources.lut``).  A point without both (an error, or a
+latency with no upper bound) is never on the front.
+
+:func:`explore` evaluates every point of the space when it has at most ``max_points``;
+otherwise it runs a deterministic local search: from the default point, in rounds, the
+neighbours (one knob one step, :meth:`Space.neighbours`) of every front point not yet
+expanded; when every front point is expanded (a local optimum: a partitioning that pays
+only with unrolling is two steps away), the neighbours of the one point best by the
+objective among those with costs not expanded yet.  It stops when ``max_points`` points
+are evaluated or no point is left to expand.  Where a round would pass the budget, the
+neighbours of the points best by the objective come first.  The evaluations of a round are handed over as one
+batch (``evaluate_many``: a cluster runs them in parallel), and every decision is taken
+on results sorted by the points' keys, so that the outcome does not depend on the order
+in which they come back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ._evaluate import Result
+from ._space import Space
+
+#: ``--objective``: how the best point is chosen (and the neighbours of which front
+#: points are evaluated first), from its costs (latency, LUTs)
+OBJECTIVES: dict[str, Callable[[tuple], tuple]] = {
+    "latency": lambda c: (c[0], c[1]),
+    "area": lambda c: (c[1], c[0]),
+    "product": lambda c: (c[0] * c[1], c[0]),
+}
+
+
+def pareto_front(costs: Sequence[tuple | None]) -> list[int]:
+    """The indices of the non-dominated cost vectors (every cost minimised), in the
+    order given.  A vector is dominated by one no larger in every cost and smaller in
+    one; of equal vectors only the first is kept; ``None`` (no costs) is never on the
+    front."""
+    front: list[int] = []
+    for i, c in enumerate(costs):
+        if c is None:
+            continue
+        if any(d is not None and (d == c and j < i or _dominates(d, c))
+               for j, d in enumerate(costs)):
+            continue
+        front.append(i)
+    return front
+
+
+def _dominates(a: tuple, b: tuple) -> bool:
+    return all(x <= y for x, y in zip(a, b)) and a != b
+
+
+def costs(result: Result) -> tuple[int, int] | None:
+    """A result's (worst-case latency, LUTs), or None where it has no such costs."""
+    if not result.ok or result.latency is None or result.latency.max is None:
+        return None
+    return (result.latency.max, result.resources.lut)
+
+
+@dataclass(frozen=True)
+class Exploration:
+    """What a search found: every point evaluated with its result (in key order),
+    the front (indices into ``evaluated``, by latency then LUTs), the best front point
+    by the objective (an index into ``evaluated``, None without a front), and whether
+    the search was ``"exhaustive"`` or ``"local"``."""
+
+    evaluated: tuple[tuple[tuple[int, ...], Result], ...]
+    front: tuple[int, ...]
+    best: int | None
+    search: str
+
+
+def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_points: int,
+            objective: str = "latency",
+            progress: Callable[[int, list[tuple]], None] | None = None) -> Exploration:
+    """Search ``space`` (see the module's docstring).  ``evaluate_many`` takes a list of
+    :class:`DesignPoint` and returns their results in the same order; ``progress`` is
+    called after each batch with the number of points evaluated and the front's costs."""
+    rank = OBJECTIVES[objective]
+    done: dict[tuple, Result] = {}
+
+    def run(batch: list[tuple]) -> list[tuple]:
+        for index, res in zip(batch, evaluate_many([space.point(i) for i in batch])):
+            done[index] = res
+        keys = sorted(done)
+        front = [keys[i] for i in pareto_front([costs(done[k]) for k in keys])]
+        if progress is not None:
+            progress(len(done), [costs(done[k]) for k in front])
+        return front
+
+    if space.size() <= max_points:
+        search = "exhaustive"
+        run(list(space.points()))
+    else:
+        search = "local"
+        expanded: set = set()
+        batch = [space.default]
+        while batch:
+            front = run(batch)
+            todo = sorted((k for k in front if k not in expanded),
+                          key=lambda k: (rank(costs(done[k])), k))
+            if not todo:    # a local optimum: on from the best point not expanded yet
+                todo = sorted((k for k in done if k not in expanded and costs(done[k])),
+                              key=lambda k: (rank(costs(done[k])), k))[:1]
+            batch = []
+            for k in todo:
+                expanded.add(k)
+                batch += [n for n in space.neighbours(k) if n not in done and n not in batch]
+            batch = batch[:max_points - len(done)]
+    keys = sorted(done)
+    evaluated = tuple((k, done[k]) for k in keys)
+    front = pareto_front([costs(r) for _, r in evaluated])
+    front.sort(key=lambda i: (costs(evaluated[i][1]), i))
+    best = min(front, key=lambda i: (rank(costs(evaluated[i][1])), i)) if front else None
+    return Exploration(evaluated, tuple(front), best, search)

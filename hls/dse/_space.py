@@ -1,0 +1,236 @@
+"""The design space of a kernel: each loop's and each array's candidate knob values,
+read from the frontend's module, and the points they make.
+
+A :class:`Space` is a tuple of :class:`Knob` dimensions, each an ordered tuple of
+candidate values whose first is the value of the **default point** (every loop rolled
+and pipelined where it is innermost, every array whole).  A point of the space is an
+index per dimension (a tuple of ints, its stable key: points sort by it), and
+:meth:`Space.point` makes it a :class:`DesignPoint`.  The candidates:
+
+* a loop with a constant trip count ``n``: ``unroll`` among 1 and the powers of two
+  2, 4, ... below ``n`` that divide it, up to :data:`MAX_UNROLL`, and ``"full"`` where
+  ``n <= MAX_UNROLL`` (a factor of ``n`` would leave a loop of one iteration, whose
+  parent keeps an inner loop); a loop whose trip count is not a constant: unroll 1 only;
+* an innermost loop: ``pipeline`` on, then off;
+* every pointer argument of the top (not on AXI platforms, whose arguments go over
+  m_axi and stay whole) and every local array or ROM of a function that can be
+  partitioned (``hls.transforms.partitionable``): ``partition`` whole (``"none"``: not
+  partitioned automatically either), then cyclic 2, 4, ... below the depth, up to
+  :data:`MAX_BANKS` banks, then ``"complete"`` where the depth is at most
+  :data:`MAX_BANKS`.  Globals are not knobs yet.
+
+A setting that the compilation's directives file or ``#pragma HLS`` give (a loop's
+unroll or pipeline, an array's partitioning) is not a knob: the exploration keeps what
+the user fixed, and a front point's directives file never contradicts a pragma.
+
+Not every product of values is a point: unrolling needs a loop whose body is one block,
+so a loop unrolled by more than 1 needs every loop inside it fully unrolled; and a
+fully unrolled loop has no pipeline setting (its pipeline stays at the first value, so
+that one design is not two points).  :meth:`Space.feasible` says which are.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..analysis import find_loops, loop_line
+from ..transforms import partitionable
+from ..transforms._partition import _local_name
+from ._evaluate import Compiled
+from ._point import ArrayKnob, DesignPoint, LoopKnob
+
+#: the largest unroll factor tried, and the largest trip count fully unrolled
+MAX_UNROLL = 64
+#: the most banks a partition candidate makes (cyclic factor, or a complete partition)
+MAX_BANKS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Knob:
+    """One dimension of a space: the ``setting`` (``"unroll"``, ``"pipeline"`` or
+    ``"partition"``) of the loop or array ``site`` (a loop: ``(function, line, label)``
+    as a :class:`LoopKnob` names it, exactly one of line and label; an array:
+    ``(function, name)``) and its candidate ``values`` in order (a partition value is
+    ``(kind, factor)``)."""
+
+    setting: str
+    site: tuple
+    values: tuple
+
+    def to_json(self) -> dict:
+        where = ({"function": self.site[0], "name": self.site[1]} if self.setting == "partition"
+                 else {"function": self.site[0]}
+                 | ({"line": self.site[1]} if self.site[1] is not None else {"label": self.site[2]}))
+        vals = [f"{k} {f}" if f else k for k, f in self.values] \
+            if self.setting == "partition" else list(self.values)
+        return where | {"setting": self.setting, "values": vals}
+
+
+@dataclass(frozen=True)
+class Space:
+    """The knobs of a kernel (:func:`design_space`), per loop site the loop sites nested
+    in it (``inner``: what its unrolling needs fully unrolled), and the unroll settings
+    the compilation's directives and pragmas give (``given``, by site: not knobs)."""
+
+    knobs: tuple[Knob, ...]
+    inner: dict
+    given: dict = field(default_factory=dict)
+
+    @property
+    def default(self) -> tuple[int, ...]:
+        """The default point: every knob at its first value."""
+        return (0,) * len(self.knobs)
+
+    def values(self, index: tuple[int, ...]) -> dict:
+        """``{(setting, site): value}`` of a point."""
+        return {(k.setting, k.site): k.values[i] for k, i in zip(self.knobs, index)}
+
+    def feasible(self, index: tuple[int, ...]) -> bool:
+        """Whether the point is one design the flow can build as its knobs say: a loop
+        unrolled by more than 1 has every loop inside it fully unrolled, and a fully
+        unrolled loop's pipeline knob is at its first value."""
+        got = self.values(index)
+        for site, inner in self.inner.items():
+            unroll = got.get(("unroll", site), self.given.get(site, 1))
+            if unroll != 1 and any(got.get(("unroll", s), self.given.get(s, 1)) != "full"
+                                   for s in inner):
+                return False
+            if unroll == "full" and ("pipeline", site) in got and \
+                    got[("pipeline", site)] != self._first("pipeline", site):
+                return False
+        return True
+
+    def _first(self, setting: str, site: tuple):
+        return next(k.values[0] for k in self.knobs if (k.setting, k.site) == (setting, site))
+
+    def points(self) -> Iterator[tuple[int, ...]]:
+        """Every feasible point, in the order of their keys."""
+        for index in itertools.product(*(range(len(k.values)) for k in self.knobs)):
+            if self.feasible(index):
+                yield index
+
+    def size(self) -> int:
+        """The number of feasible points: the feasible settings of the loops (counted
+        one by one) times the product of the arrays' candidates (free of each other)."""
+        loops = [i for i, k in enumerate(self.knobs) if k.setting != "partition"]
+        arrays = 1
+        for k in self.knobs:
+            if k.setting == "partition":
+                arrays *= len(k.values)
+        n = 0
+        for sub in itertools.product(*(range(len(self.knobs[i].values)) for i in loops)):
+            index = [0] * len(self.knobs)
+            for i, v in zip(loops, sub):
+                index[i] = v
+            n += self.feasible(tuple(index))
+        return n * arrays
+
+    def neighbours(self, index: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The feasible points one knob one step away (its previous or next value), in
+        key order."""
+        out = []
+        for d, k in enumerate(self.knobs):
+            for step in (-1, 1):
+                v = index[d] + step
+                if 0 <= v < len(k.values):
+                    n = index[:d] + (v,) + index[d + 1:]
+                    if self.feasible(n):
+                        out.append(n)
+        return sorted(out)
+
+    def point(self, index: tuple[int, ...]) -> DesignPoint:
+        """The :class:`DesignPoint` of a point: every knob of the space pinned."""
+        loops: dict[tuple, dict] = {}
+        arrays = []
+        for (setting, site), v in self.values(index).items():
+            if setting == "partition":
+                arrays.append(ArrayKnob(site[0], site[1], v[0], v[1]))
+            else:
+                loops.setdefault(site, {})[setting] = v
+        return DesignPoint(tuple(LoopKnob(*site, **s) for site, s in loops.items()),
+                           tuple(arrays))
+
+    def to_json(self) -> dict:
+        return {"knobs": [k.to_json() for k in self.knobs], "points": self.size()}
+
+
+def unroll_candidates(trip_count: int | None) -> tuple:
+    """A loop's unroll values (see the module's docstring)."""
+    if trip_count is None or trip_count < 2:
+        return (1,)
+    out: list = [1]
+    k = 2
+    while k < trip_count and k <= MAX_UNROLL:
+        if trip_count % k == 0:
+            out.append(k)
+        k *= 2
+    if trip_count <= MAX_UNROLL:
+        out.append("full")
+    return tuple(out)
+
+
+def partition_candidates(depth: int) -> tuple:
+    """An array's partition values, ``(kind, factor)`` (see the module's docstring)."""
+    out: list = [("none", 0)]
+    k = 2
+    while k < depth and k <= MAX_BANKS:
+        out.append(("cyclic", k))
+        k *= 2
+    if depth <= MAX_BANKS:
+        out.append(("complete", 0))
+    return tuple(out)
+
+
+def design_space(design: Compiled) -> Space:
+    """The space of a compiled kernel, from the frontend's module: its loops (in
+    function order, outer before inner) and arrays (the top's pointer arguments, then
+    each function's local arrays, by name).  A loop is named by its source line where
+    that is known and no other loop of its function starts on it, else by its header
+    block's name (its C label where it has one), as a directives file names it."""
+    module = design.front
+    dirs = design.comp.dirs
+    knobs: list[Knob] = []
+    inner: dict = {}
+    fixed: dict = {}
+    for f in module.functions:
+        loops = find_loops(f)
+        lines = [loop_line(lp) for lp in loops]
+        site_of = {}
+        for lp, line in zip(loops, lines):
+            named = line is not None and lines.count(line) == 1
+            site_of[lp.header] = (f.name, line, None) if named else (f.name, None, lp.header.name)
+        for lp, line in zip(loops, lines):
+            site = site_of[lp.header]
+            below = [site_of[q.header] for q in loops if _inside(q, lp)]
+            inner[site] = tuple(below)
+            given = dirs.for_loop(f.name, line, lp.header.name) if dirs is not None else {}
+            if "unroll" in given:
+                fixed[site] = given["unroll"]
+            else:
+                knobs.append(Knob("unroll", site, unroll_candidates(lp.trip_count)))
+            if not below and "pipeline" not in given:
+                knobs.append(Knob("pipeline", site, (True, False)))
+    axi = design.comp.platform.axi
+    arrays = [] if axi else [(module.top, p.name, p.mem) for p in module.top.ptr_params
+                             if not p.mem.stream]
+    for f in module.functions:
+        arrays += sorted(((f, _local_name(module, f, m), m) for m in f.memories
+                          if m.kind == "local"),
+                         key=lambda a: a[1])
+    pinned = {(d.function, d.name) for d in (dirs.arrays if dirs is not None else ())}
+    for f, name, mem in arrays:
+        if not partitionable(module, mem) and not pinned & {(f.name, name), (f.name, mem.name)}:
+            knobs.append(Knob("partition", (f.name, name), partition_candidates(mem.depth_words)))
+    return Space(tuple(knobs), inner, fixed)
+
+
+def _inside(q, lp) -> bool:
+    p = q.parent
+    while p is not None:
+        if p is lp:
+            return True
+        p = p.parent
+    return False
+

@@ -1,0 +1,294 @@
+"""Design-space exploration (hls.dse): the Pareto front, the candidate space of a
+kernel, the search, and ``pyhls dse`` on a local Dask cluster, whose front's directives
+files ``pyhls synth`` builds into the designs evaluated, whatever the number of
+workers."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from hls.cli import main
+from hls.dse import (DesignPoint, Knob, Resources, Result, Space, compile_design, costs,
+                     design_space, explore, pareto_front)
+from hls.estimate import TopLatency
+from hls.flow import SynthOptions
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SCALE = """
+void scale(const int a[16], int b[16]) {
+    for (int i = 0; i < 16; i++)
+        b[i] = a[i] * 3 + 1;
+}
+"""
+
+SCALE_TB = """
+int main(void) {
+    int a[16], b[16];
+    for (int r = 0; r < 2; r++) {
+        for (int i = 0; i < 16; i++)
+            a[i] = i * 7 - r;
+        scale(a, b);
+        for (int i = 0; i < 16; i++)
+            if (b[i] != a[i] * 3 + 1)
+                return 1;
+    }
+    return 0;
+}
+"""
+
+NEST = """
+void nest(const int a[24], int b[4]) {
+    int t[6];
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 6; j++)
+            t[j] = a[i * 6 + j] + j;
+        b[i] = t[0] + t[5];
+    }
+}
+"""
+
+
+def test_pareto_front():
+    """Minimised in both costs: dominated points drop out, equal vectors keep the
+    first, points without costs are never on the front; the order is the input's."""
+    pts = [(10, 100), (5, 200), (10, 90), None, (20, 50), (5, 200), (6, 300), (20, 60),
+           (1, 1000)]
+    assert pareto_front(pts) == [1, 2, 4, 8]
+    assert pareto_front([]) == [] and pareto_front([None]) == []
+    assert pareto_front([(3, 3)]) == [0]
+    assert pareto_front([(2, 1), (1, 2)]) == [0, 1]
+    assert pareto_front([(1, 1, 5), (1, 1, 4)]) == [1]     # any number of costs
+
+
+def test_space_of_a_loop_and_two_arrays(tmp_path):
+    """A 16-iteration loop: unroll 1, 2, 4, 8 or fully, pipelined or not; its two
+    16-word argument arrays whole, cyclic 2, 4, 8 or complete; a fully unrolled loop
+    has no pipeline setting (one design, one point)."""
+    src = tmp_path / "scale.c"
+    src.write_text(SCALE)
+    space = design_space(compile_design(src, SynthOptions(top="scale")))
+    parts = (("none", 0), ("cyclic", 2), ("cyclic", 4), ("cyclic", 8), ("complete", 0))
+    assert space.knobs == (Knob("unroll", ("scale", 3, None), (1, 2, 4, 8, "full")),
+                           Knob("pipeline", ("scale", 3, None), (True, False)),
+                           Knob("partition", ("scale", "a"), parts),
+                           Knob("partition", ("scale", "b"), parts))
+    assert space.size() == (4 * 2 + 1) * 5 * 5 == len(list(space.points()))
+    assert not space.feasible((4, 1, 0, 0)) and space.feasible((4, 0, 0, 0))
+    assert space.point(space.default).to_toml() == (
+        '[[loop]]\nfunction = "scale"\nline = 3\nunroll = 1\npipeline = true\n\n'
+        '[[array]]\nfunction = "scale"\nname = "a"\npartition = "none"\n\n'
+        '[[array]]\nfunction = "scale"\nname = "b"\npartition = "none"\n')
+    assert space.neighbours((0, 0, 0, 0)) == [(0, 0, 0, 1), (0, 0, 1, 0), (0, 1, 0, 0),
+                                              (1, 0, 0, 0)]
+    assert space.neighbours((3, 1, 4, 0)) == [(2, 1, 4, 0), (3, 0, 4, 0), (3, 1, 3, 0),
+                                              (3, 1, 4, 1)]
+
+
+def test_space_of_a_nest(tmp_path):
+    """An outer loop may be unrolled only where its inner loop is fully unrolled; the
+    inner loop (6 iterations) has unroll factors 1, 2 and full; cyclic factors stop
+    below the depth; a local array is a knob by its C name."""
+    src = tmp_path / "nest.c"
+    src.write_text(NEST)
+    space = design_space(compile_design(src, SynthOptions(top="nest")))
+    assert [(k.setting, k.site, k.values) for k in space.knobs[:3]] == [
+        ("unroll", ("nest", 4, None), (1, 2, "full")),
+        ("unroll", ("nest", 5, None), (1, 2, "full")),
+        ("pipeline", ("nest", 5, None), (True, False))]
+    assert [(k.site, k.values) for k in space.knobs[3:]] == [
+        (("nest", "a"), (("none", 0), ("cyclic", 2), ("cyclic", 4), ("cyclic", 8),
+                         ("cyclic", 16), ("complete", 0))),
+        (("nest", "b"), (("none", 0), ("cyclic", 2), ("complete", 0))),
+        (("nest", "t"), (("none", 0), ("cyclic", 2), ("cyclic", 4), ("complete", 0)))]
+    assert space.inner == {("nest", 4, None): (("nest", 5, None),), ("nest", 5, None): ()}
+    rest = (0,) * (len(space.knobs) - 3)
+    assert not space.feasible((1, 1, 0) + rest)
+    assert space.feasible((1, 2, 0) + rest) and not space.feasible((1, 2, 1) + rest)
+    # outer 1: inner 1 or 2 x pipeline, or full; outer 2 or full: inner full
+    assert space.size() == (2 * 2 + 1 + 2) * 6 * 3 * 4
+
+GIVEN = """
+void given(const int a[16], int b[16], int c[16]) {
+    for (int i = 0; i < 16; i++) {
+#pragma HLS unroll factor=2
+        b[i] = a[i] + 1;
+    }
+    for (int i = 0; i < 16; i++)
+        c[i] = a[i] * 2;
+}
+"""
+
+GIVEN_TOML = """[[loop]]
+function = "given"
+line = 7
+pipeline = false
+
+[[array]]
+function = "given"
+name = "c"
+partition = "cyclic"
+factor = 2
+"""
+
+
+def _given(tmp_path: Path) -> tuple[Path, Path]:
+    src, base = tmp_path / "given.c", tmp_path / "base.toml"
+    src.write_text(GIVEN)
+    base.write_text(GIVEN_TOML)
+    return src, base
+
+
+def test_space_keeps_what_the_user_gave(tmp_path):
+    """Settings given by ``#pragma HLS`` (the first loop's unroll) or the directives file
+    (the second loop's pipeline, the partitioning of ``c``) are not knobs."""
+    src, base = _given(tmp_path)
+    space = design_space(compile_design(src, SynthOptions(top="given", directives=str(base))))
+    assert [(k.setting, k.site) for k in space.knobs] == [
+        ("pipeline", ("given", 3, None)), ("unroll", ("given", 7, None)),
+        ("partition", ("given", "a")), ("partition", ("given", "b"))]
+    assert space.given == {("given", 3, None): 2}
+
+
+def _fake_space() -> Space:
+    return Space((Knob("unroll", ("f", 1, None), (1, 2, 4, 8)),
+                  Knob("partition", ("f", "a"), (("none", 0), ("cyclic", 2), ("cyclic", 4)))),
+                 {("f", 1, None): ()})
+
+
+def _fake_evaluate(calls: list):
+    """Latency falls with unrolling once the array has the banks for it; LUTs grow with
+    both; unroll 8 with 4 banks is an error."""
+    def evaluate_many(points: list[DesignPoint]) -> list[Result]:
+        calls.append(len(points))
+        out = []
+        for p in points:
+            u, banks = p.loops[0].unroll, max(1, p.arrays[0].factor)
+            if (u, banks) == (8, 4):
+                out.append(Result(p, "error", message="no"))
+                continue
+            lat = 64 // min(u, banks) + u
+            out.append(Result(p, "ok", latency=TopLatency(lat, lat, True),
+                              resources=Resources(100 * u + 30 * banks, 0, 0, 0)))
+        return out
+    return evaluate_many
+
+
+def _front(exp) -> list:
+    return [(exp.evaluated[i][0], costs(exp.evaluated[i][1])) for i in exp.front]
+
+
+def test_search_exhaustive_and_local():
+    """A space of at most ``max_points`` is evaluated whole, in one batch; a larger one
+    by rounds of neighbours from the default point within the budget, on past a local
+    optimum (the default point alone on the front: unrolling pays only with banks);
+    the objective picks the best front point."""
+    space = _fake_space()
+    calls: list = []
+    full = explore(space, _fake_evaluate(calls), max_points=12)
+    assert full.search == "exhaustive" and calls == [12] and len(full.evaluated) == 12
+    assert [k for k, _ in full.evaluated] == sorted(space.points())
+    assert full.evaluated[-1][1].status == "error"
+    assert _front(full) == [((2, 2), (20, 520)), ((1, 1), (34, 260)), ((0, 0), (65, 130))]
+    assert full.evaluated[full.best][0] == (2, 2)
+    for objective in ("area", "product"):
+        got = explore(space, _fake_evaluate([]), max_points=12, objective=objective)
+        assert got.evaluated[got.best][0] == (0, 0)
+    calls = []
+    local = explore(space, _fake_evaluate(calls), max_points=7)
+    assert local.search == "local" and calls == [1, 2, 2, 2]
+    assert [k for k, _ in local.evaluated] == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2),
+                                               (2, 1)]
+    assert _front(local) == [((1, 1), (34, 260)), ((0, 0), (65, 130))]
+    assert explore(space, _fake_evaluate([]), max_points=7) == local
+
+
+def _dse(tmp_path: Path, workers: int, monkeypatch, *more) -> dict:
+    # the worker processes import hls from this tree, as the test does
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = tmp_path / f"dse{workers}"
+    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--max-points", "5",
+                 "--workers", str(workers), "-o", str(out), *more]) == 0
+    return json.loads((out / "dse.json").read_text())
+
+
+def _without_seconds(doc: dict) -> dict:
+    return dict(doc, points=[{k: v for k, v in p.items() if k != "seconds"}
+                             for p in doc["points"]],
+                pareto=[{k: v for k, v in p.items() if k != "cosim"} for p in doc["pareto"]])
+
+
+def test_pyhls_dse(tmp_path, monkeypatch, capsys):
+    """``pyhls dse`` with one worker: a front of at least two points, each with a
+    directives file ``pyhls synth --directives`` builds into the latency and area
+    evaluated, co-simulated with the testbench (passing, its cycles the latency); with
+    two workers the same points, results and front."""
+    (tmp_path / "scale.c").write_text(SCALE + SCALE_TB)
+    one = _dse(tmp_path, 1, monkeypatch, "--tb", str(tmp_path / "scale.c"))
+    shown = capsys.readouterr().out
+    assert one["search"] == "local" and len(one["points"]) == 5
+    assert one["space"]["points"] == 225
+    assert len(one["pareto"]) >= 2
+    assert "pareto_0.toml" in shown and "on the front" in shown
+    assert f"{len(one['pareto'])} point(s) PASSED" in shown
+    for n, entry in enumerate(one["pareto"]):
+        assert entry["directives"] == f"pareto_{n}.toml"
+        point = one["points"][entry["point"]]
+        assert point["status"] == "ok"
+        assert entry["cosim"] == {"passed": True, "cycles": [entry["latency_max"]] * 2,
+                                  "within_latency": True}
+        synth = tmp_path / f"synth{n}"
+        assert main(["synth", str(tmp_path / "scale.c"), "--top", "scale", "--directives",
+                     str(tmp_path / "dse1" / entry["directives"]), "-o", str(synth)]) == 0
+        report = json.loads((synth / "report.json").read_text())
+        assert report["latency"] == point["latency"]
+        assert report["latency"]["max"] == entry["latency_max"]
+        assert report["resources"]["lut"] == point["area"]["lut"] == entry["lut"]
+    lats = [e["latency_max"] for e in one["pareto"]]
+    assert lats == sorted(lats) and len(set(lats)) == len(lats)
+    two = _dse(tmp_path, 2, monkeypatch)
+    assert _without_seconds(two) == _without_seconds(one)
+
+
+def test_pyhls_dse_over_a_directives_file(tmp_path, monkeypatch):
+    """Over a directives file (and pragmas), each front point's file is that file's
+    entries and the point's knobs, which ``pyhls synth`` accepts (no knob contradicts a
+    pragma) and builds into the latency evaluated."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    src, base = _given(tmp_path)
+    out = tmp_path / "dse"
+    assert main(["dse", str(src), "--top", "given", "--directives", str(base), "--max-points",
+                 "3", "--workers", "1", "--objective", "area", "-o", str(out)]) == 0
+    doc = json.loads((out / "dse.json").read_text())
+    entry = doc["pareto"][0]
+    text = (out / entry["directives"]).read_text()
+    assert entry["directives"] == "pareto_0.toml" and text.startswith(GIVEN_TOML)
+    assert main(["synth", str(src), "--top", "given", "--directives",
+                 str(out / entry["directives"]), "-o", str(tmp_path / "synth")]) == 0
+    report = json.loads((tmp_path / "synth" / "report.json").read_text())
+    assert report["latency"]["max"] == entry["latency_max"]
+    assert report["resources"]["lut"] == entry["lut"]
+    with pytest.raises(SystemExit):
+        main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--workers", "0"])
+
+
+def test_dse_options(tmp_path, capsys):
+    """``pyhls dse`` has the design options, its block scheduler as
+    ``--block-scheduler`` (``--scheduler`` is the Dask cluster's), a testbench but none
+    of synth's other output or co-simulation options, and no IR dumps."""
+    with pytest.raises(SystemExit):
+        main(["dse", "-h"])
+    text = " ".join(capsys.readouterr().out.split())
+    for flag in ("--max-points", "--workers", "--objective", "--scheduler ADDR",
+                 "--block-scheduler {sdc,asap}", "--directives", "--clock-period"):
+        assert flag in text, flag
+    for flag in ("--max-cycles", "--waves", "--place-route", "--report-json", "--interface"):
+        assert flag not in text, flag
+    (tmp_path / "scale.c").write_text(SCALE)
+    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--print-ir-after",
+                 "all", "-o", str(tmp_path / "o")]) == 1
+    assert "--print-ir-after applies to pyhls synth, cosim and ir" in capsys.readouterr().err
