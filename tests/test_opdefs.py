@@ -149,7 +149,7 @@ def test_verify_rejects_a_bool_for_an_int_attribute():
         name="s"),
      "add %s: unknown attribute 'pred' (allowed: none)"),
     (Op(width=0, kind="br", attrs={"loop_md": {"unrol": 4}}),
-     "br attribute 'loop_md' has the unknown key 'unrol' (allowed: col, ii, line, pipeline, unroll)"),
+     "br attribute 'loop_md' has the unknown key 'unrol' (allowed: col, ii, label, line, pipeline, unroll)"),
 ])
 def test_verify_rejects_an_attribute_outside_the_schema(op, message):
     """A misspelled optional attribute is an error, not an attribute silently absent."""
