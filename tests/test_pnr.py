@@ -24,7 +24,7 @@ from hls.targets import get_target
 from hls.targets._library import load_library
 
 KERNELS = Path(__file__).resolve().parent / "kernels"
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "kernels"
+SHARED = Path(__file__).resolve().parents[1] / "examples" / "kernels"   # = ../shared/kernels
 WHY_NO_TOOLS = yowasp_available()
 needs_tools = pytest.mark.skipif(WHY_NO_TOOLS is not None, reason=f"no place and route: {WHY_NO_TOOLS}")
 
