@@ -365,7 +365,7 @@ class LatencyModel:
         self.found = {f: find_loops(f) for f in self.order}
         # a pointer parameter of a callee is a window on its caller's array: its word
         # addresses are not words of an array of its depth
-        self.windows = {id(p.mem) for g in self.order if g is not module.top
+        self.windows = {p.mem for g in self.order if g is not module.top
                         for p in g.ptr_params}
         self._extents: dict = {}
         self.regions = {f for f in self.order if f.name in set(module.dataflow)}
@@ -384,10 +384,7 @@ class LatencyModel:
         """The bound the depths of its arrays give the trip count of ``lp`` (memoised)."""
         key = (f, lp.header)
         if key not in self._extents:
-            mems = [op.attrs.get("mem") for b in lp.blocks for op in b.ops
-                    if op.kind in ("load", "store")]
-            exclude = {m for m in mems if id(m) in self.windows}
-            self._extents[key] = extent_trip_bound(f, lp, exclude)
+            self._extents[key] = extent_trip_bound(f, lp, self.windows)
         return self._extents[key]
 
     # ------------------------------------------------------------------ cycles

@@ -137,11 +137,12 @@ def enforce_limit(root: Path | None = None, limit: int | None = None,
 
 
 def _human(n: int) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+    if n < 1024:
+        return f"{n} B"
+    for unit in ("KiB", "MiB", "GiB"):
         n /= 1024
-    return f"{n} B"
+        if n < 1024 or unit == "GiB":
+            return f"{n:.1f} {unit}"
 
 
 def cache_info(root: Path | None = None) -> str:
