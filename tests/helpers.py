@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import subprocess
 import textwrap
 from pathlib import Path
@@ -26,6 +27,19 @@ def line_of(path: Path, needle: str) -> int:
         if needle in line:
             return i
     raise AssertionError(f"{needle!r} not in {path}")
+
+
+def assert_one_error(err: str, src: Path, needle: str, expect) -> None:
+    """``err`` (a failed run's standard error) holds exactly one ``file:line: error:``, at
+    the line of ``src`` holding ``needle``, with no traceback, and each of ``expect`` in
+    it (``@@text@@`` in one: the line of ``src`` holding text)."""
+    assert "Traceback" not in err
+    line = [x for x in err.splitlines() if ": error: " in x]
+    assert len(line) == 1, err
+    assert line[0].startswith(f"{src.name}:{line_of(src, needle)}: error: "), err
+    for s in expect:
+        s = re.sub(r"@@(.+?)@@", lambda m: str(line_of(src, m.group(1))), s)
+        assert s in line[0], line[0]
 
 
 def need_cocotb() -> None:

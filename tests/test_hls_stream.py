@@ -16,6 +16,15 @@ from helpers import need_cocotb
 from hls.cli import main
 
 CXX = Path(__file__).parent / "cxx"
+#: a top reading four elements of a stream argument (its testbench gives fewer, or reads
+#: natively with read_nb)
+SUM4 = """#include <hls_stream.h>
+int sum4(hls::stream<int> &in) {
+    int s = 0;
+    for (int i = 0; i < 4; i++) s += in.read();
+    return s;
+}
+"""
 
 
 def _run(argv, capsys) -> tuple[int, str, str]:
@@ -133,13 +142,7 @@ def test_reading_an_empty_stream_is_reported(tmp_path, capsys, monkeypatch):
     """The testbench gives fewer elements than the top reads: the native run warns as
     Vitis HLS does, and co-simulation shows it."""
     monkeypatch.chdir(tmp_path)
-    Path("k.cpp").write_text(
-        "#include <hls_stream.h>\n"
-        "int sum4(hls::stream<int> &in) {\n"
-        "    int s = 0;\n"
-        "    for (int i = 0; i < 4; i++) s += in.read();\n"
-        "    return s;\n"
-        "}\n")
+    Path("k.cpp").write_text(SUM4)
     Path("tb.cpp").write_text(
         "#include <hls_stream.h>\n"
         "int sum4(hls::stream<int> &in);\n"
@@ -159,13 +162,7 @@ def test_non_blocking_accesses_in_the_testbench(tmp_path, capsys, monkeypatch):
     and leaves its argument, a write succeeds, a stream is never full; the design reads
     with read()."""
     monkeypatch.chdir(tmp_path)
-    Path("k.cpp").write_text(
-        "#include <hls_stream.h>\n"
-        "int sum4(hls::stream<int> &in) {\n"
-        "    int s = 0;\n"
-        "    for (int i = 0; i < 4; i++) s += in.read();\n"
-        "    return s;\n"
-        "}\n")
+    Path("k.cpp").write_text(SUM4)
     Path("tb.cpp").write_text(
         "#include <hls_stream.h>\n"
         "#include <stdio.h>\n"

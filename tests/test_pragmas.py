@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import line_of, write_source
+from helpers import assert_one_error, line_of, write_source
 from hls.cli import main
 from hls.flow import SynthOptions, synthesize
 from hls.frontend._source import pragma_options, source_view
@@ -324,14 +324,7 @@ def test_pragma_errors(name, tmp_path, capsys, monkeypatch):
     src = write_source(tmp_path, "k.c", text)
     out = tmp_path / "out"
     assert main(["synth", "k.c", "--top", "k", "-o", str(out)]) == 1
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    line = [x for x in err.splitlines() if ": error: " in x]
-    assert len(line) == 1, err
-    assert line[0].startswith(f"k.c:{line_of(src, needle)}: error: "), err
-    for s in expect:    # @@text@@: the line of the source holding text
-        s = re.sub(r"@@(.+?)@@", lambda m: str(line_of(src, m.group(1))), s)
-        assert s in line[0], line[0]
+    assert_one_error(capsys.readouterr().err, src, needle, expect)
     assert not out.exists()
 
 
