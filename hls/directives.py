@@ -73,9 +73,13 @@ class ArrayDirective:
     partition: str          # cyclic | block | complete | none
     factor: int = 0
     origin: tuple = field(default=(), compare=False)
+    #: the C dimension to partition (1 = outermost); 0: the array as one run of words
+    dim: int = 0
+    #: the array's C extents, when the source view gives them (a pragma's array)
+    dims: tuple = ()
 
 
-_ARRAY_KEYS = {"function", "name", "partition", "factor"}
+_ARRAY_KEYS = {"function", "name", "partition", "factor", "dim"}
 PARTITION_KINDS = ("cyclic", "block", "complete", "none")
 
 
@@ -282,7 +286,11 @@ def _array_entry(e, where: str, path: str) -> ArrayDirective:
                            path, None)
     elif "factor" in e:
         raise HLSError(f"{where}: 'factor' does not apply to '{kind}' partitioning", path, None)
-    return ArrayDirective(e["function"], e["name"], kind, factor)
+    dim = e.get("dim", 0)
+    if not (isinstance(dim, int) and not isinstance(dim, bool) and dim >= 0):
+        raise HLSError(f"{where}: 'dim' must be an integer >= 1 (the C dimension, 1 = the "
+                       "outermost)", path, None)
+    return ArrayDirective(e["function"], e["name"], kind, factor, dim=dim)
 
 
 # ----------------------------------------------------------------------- #pragma HLS
@@ -597,12 +605,16 @@ def _array_pragma(p, words, opts, views, hw, entry, module) -> list[ArrayDirecti
         extent = var.dims[dim - 1] if var.dims and dim >= 1 else None
         if extent is not None and factor > extent:
             raise _perr(p, f"factor={factor} does not fit: '{name}' has {extent} elements")
-    if len(var.dims) > 1 and not (kind == "complete" and dim == 0):
-        why = ("partitioning one dimension of a multi-dimensional array is not supported "
-               "(dim=0 complete partitions all of it)")
+    if len(var.dims) > 1 and dim == 0 and kind != "complete":
+        why = (f"{kind} partitioning of every dimension (dim=0) is not supported: give "
+               "one dimension (dim=1..), or complete")
         entry.update(applied=False, why=why)
         _pwarn(p, f"ignored: {why}")
         return []
+    if len(var.dims) > 1 and dim >= 1 and kind in ("cyclic", "block") \
+            and var.dims[dim - 1] % factor:
+        raise _perr(p, f"factor={factor} does not divide dimension {dim} of '{name}' "
+                    f"({var.dims[dim - 1]} elements)")
     if factor == 1:
         entry.update(applied=True, banks=1, why="factor=1: one bank, the array as it is")
         return []
@@ -620,11 +632,15 @@ def _array_pragma(p, words, opts, views, hw, entry, module) -> list[ArrayDirecti
         return []
     entry.update(applied=True, variable=name, type=kind, factor=factor,
                  hw_function=func)
+    multi = len(var.dims) > 1 and dim >= 1
+    if multi:
+        entry["dim"] = dim
     from .transforms._partition import _find_array
     # a static local is the global "function.name"
     hw_name = next((c for c in (name, f"{p.function}.{name}")
                     if _find_array(module, hw[func], c) is not None), name)
-    return [ArrayDirective(func, hw_name, kind, factor, origin=_where(p))]
+    return [ArrayDirective(func, hw_name, kind, factor, origin=_where(p),
+                           dim=dim if multi else 0, dims=tuple(var.dims) if multi else ())]
 
 
 def _stream_pragma(p, words, opts, views, hw, entry, regions) -> list[ChannelDirective]:

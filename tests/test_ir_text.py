@@ -225,6 +225,7 @@ def test_every_value_type_round_trips():
     value = {"odd key": (1,), "t": (), "d": {1: None}, "mem": rom, "where": loc,
              "flag": False, "s": "q\"\n", "fn": g, "pp": g.params[0], "b": b"\x00\x01",
              "z": bytes(3), "fmt": FPFormat(8, 23), "bank": Bank("block", 2, 1, 5),
+             "runs": Bank("cyclic", 2, 1, 10, 3),
              "l": [-1, True, None]}
     text = printer.value(value)
     t = _Tokens(text)

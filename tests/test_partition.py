@@ -31,6 +31,10 @@ def test_bank_layout_cyclic_and_block():
     for kind in ("cyclic", "block"):
         words = sorted(w for b in range(3) for w in Bank(kind, 3, b, 10).words())
         assert words == list(range(10))
+    # runs of 3 words dealt out to 2 banks (a 10-word array's last run is short)
+    r0, r1 = Bank("cyclic", 2, 0, 10, 3), Bank("cyclic", 2, 1, 10, 3)
+    assert list(r0.words()) == [0, 1, 2, 6, 7, 8] and list(r1.words()) == [3, 4, 5, 9]
+    assert r1.view(whole, 4) == whole[12:24] + whole[36:40]
 
 
 def _write(tmp_path, name, text):
@@ -154,6 +158,8 @@ def test_mismatch_names_the_whole_array(tmp_path):
      "[[array]] entry"),
     ('[[array]]\nfunction = "nofunc"\nname = "a"\npartition = "complete"\n',
      "no hardware function 'nofunc'"),
+    ('[[array]]\nfunction = "quad_sum"\nname = "a"\npartition = "complete"\ndim = 2\n',
+     "dim=2: 'a' has no known dimension(s)"),
 ])
 def test_directive_errors(tmp_path, capsys, text, msg):
     d = _write(tmp_path, "bad.toml", text)

@@ -266,6 +266,18 @@ ERRORS = {
           for (int i = 0; i < 16; i++) a[i] += 1;
         }
         """, "factor=32", ["does not fit", "16 elements"]),
+    "dim_factor_does_not_divide": ("""
+        void k(int a[4][6]) {
+        #pragma HLS array_partition variable=a cyclic factor=4 dim=2
+          for (int i = 0; i < 24; i++) a[i / 6][i % 6] += 1;
+        }
+        """, "factor=4 dim=2", ["factor=4 does not divide dimension 2 of 'a'", "6 elements"]),
+    "dim_beyond_rank": ("""
+        void k(int a[4][6]) {
+        #pragma HLS array_partition variable=a complete dim=3
+          for (int i = 0; i < 24; i++) a[i / 6][i % 6] += 1;
+        }
+        """, "dim=3", ["dim=3", "2 dimension(s)"]),
     "unroll_factor_too_big": ("""
         void k(int a[16]) {
           for (int i = 0; i < 16; i++) {
@@ -533,3 +545,46 @@ def test_loops_are_named_by_label_else_function_and_line(tmp_path):
     assert set(got) == {"entry", free}, got
     assert got["entry"]["loop"] != "entry"            # the entry block keeps its name
     assert any(a.startswith(f"loop {free} (") for a in res.report["latency"]["assumptions"])
+
+
+def test_one_dimension_of_a_2d_array(tmp_path, capsys, monkeypatch):
+    """``dim=N`` partitions one C dimension: rows of A[i][*] over banks by column (dim=2
+    cyclic 2), B's rows over banks (dim=1 block 2: two rows each), C whole; the pipelined
+    loop reaches the II its banks allow and the design co-simulates.  ``cyclic`` of
+    every dimension (dim=0) is warned about and ignored."""
+    monkeypatch.chdir(tmp_path)
+    src = write_source(tmp_path, "mm.c", """
+        void mm(const int A[4][4], const int B[4][4], int C[4][4], int D[2][2]) {
+        #pragma HLS array_partition variable=A cyclic factor=2 dim=2
+        #pragma HLS array_partition variable=B block factor=2 dim=1
+        #pragma HLS array_partition variable=D cyclic factor=2 dim=0
+          for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++) {
+        #pragma HLS pipeline II=1
+              int s = 0;
+              for (int k = 0; k < 4; k++) s += A[i][k] * B[k][j];
+              C[i][j] = s + D[i & 1][j & 1];
+            }
+        }
+        int main(void) {
+          int A[4][4], B[4][4], C[4][4], D[2][2] = {{1, 2}, {3, 4}};
+          for (int i = 0; i < 16; i++) { A[i / 4][i % 4] = i * 7 - 20; B[i / 4][i % 4] = 3 - i * i; }
+          mm(A, B, C, D);
+          return C[1][2] & 1;
+        }
+        """)
+    out = tmp_path / "out"
+    assert main(["cosim", "mm.c", "--top", "mm", "--tb", "mm.c", "-o", str(out)]) == 0
+    cap = capsys.readouterr()
+    assert "PASSED" in cap.out
+    assert re.search(rf"^mm\.c:{line_of(src, 'variable=D')}: warning: .*dim=0", cap.err,
+                     re.MULTILINE), cap.err
+    report = json.loads((out / "report.json").read_text())
+    arrays = {a["name"]: (a["partition"], a["factor"], a["dim"], a["banks"])
+              for a in report["arrays"]}
+    assert arrays == {"A": ("cyclic", 2, 2, 2), "B": ("block", 2, 1, 2)}
+    loop = next(lp for lp in report["loops"] if lp["pipelined"])
+    # four loads of A and of B per iteration: two per bank, on two ports each
+    assert loop["ii"] == 1, loop
+    d = next(p for p in report["pragmas"] if "variable=D" in p["pragma"])
+    assert not d["applied"] and "dim=0" in d["why"], d

@@ -592,6 +592,68 @@ def test_partitioning(tmp_path, kind, factor):
     d.check("all passes")
 
 
+@pytest.mark.parametrize("factor,granule", [(2, 4), (4, 2), (2, 3), (3, 2), (3, 5)])
+def test_partitioning_in_runs(tmp_path, factor, granule):
+    """Runs of ``granule`` words dealt out cyclically (one dimension of a C array):
+    power-of-two and other factors and runs, on the same calls."""
+    m = _load(tmp_path, "p.c", PART_C, "part", {"a": 24, "h": 16})
+    rng = random.Random(7)
+    scal = [{2: n, 3: k} for n in (0, 1, 2, 3, 5, 24) for k in (0, 1, 7, 23, 100)]
+    d = Differential(m, _array_calls(rng, {0: 96, 1: 32}, scal))
+    f = m.top
+    for mem in [f.ptr_params[0].mem, f.ptr_params[1].mem] + list(f.memories):
+        partition_array(m, mem, Partition("cyclic", factor, granule=granule))
+        verify(f)
+        assert mem.depth_words == sum(len(b.words()) for b in _banks_of(f, mem))
+    d.check(f"cyclic {factor} in runs of {granule}")
+    run_passes(f)
+    d.check("all passes")
+
+
+def _banks_of(f, whole):
+    return [mm.bank for mm in {op.mem for op in f.ops() if op.mem is not None}
+            if mm.whole is whole] or [b.bank for p in f.ptr_params if p.mem is whole
+                                      for b in p.banks]
+
+
+DIMS_C = r"""
+#include <stdint.h>
+void mm(const int16_t A[4][4], const int16_t B[4][4], int32_t C[4][4]) {
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            int32_t s = 0;
+            for (int k = 0; k < 4; k++) s += A[i][k] * B[k][j];
+            C[i][j] = s;
+        }
+}
+"""
+
+
+@pytest.mark.parametrize("dims", [("A", 4, 1, "B", 4, 4), ("A", 2, 1, "B", 2, 8)])
+def test_dimension_partitioning_has_static_banks(tmp_path, dims):
+    """A[i][k] on its second dimension (runs of 1 word, 4 banks) and B[k][j] on its first
+    (runs of a row, 4 banks; or block 2 on it: runs of two rows): with k unrolled every
+    access has a bank known at compile time (B's through the j loop's trip count: j
+    stays within its row), and the results agree before and after."""
+    m = _load(tmp_path, "mm.c", DIMS_C, "mm", {"A": 16, "B": 16, "C": 16})
+    rng = random.Random(8)
+    d = Differential(m, _array_calls(rng, {0: 32, 1: 32, 2: 64}, [{}] * 6))
+    f = m.top
+    inner = find_loops(f)[-1]
+    unroll_block(f, inner.header, "full", inner.trip_count)
+    merge_blocks(f)
+    verify(f)
+    a, b = f.ptr_params[0].mem, f.ptr_params[1].mem
+    for mem, factor, granule in ((a, dims[1], dims[2]), (b, dims[4], dims[5])):
+        partition_array(m, mem, Partition("cyclic", factor, granule=granule))
+        verify(f)
+    banked = [op for op in f.ops() if op.kind == "load" and op.mem.whole in (a, b)]
+    assert len(banked) == 8 and not any("guard" in op.attrs for op in banked)
+    d.check("dimension partitioning")
+    run_passes(f)
+    d.check("all passes")
+
+
 def test_a_wrong_rewrite_is_caught(tmp_path):
     """The harness fails when a rewrite is wrong (here: a signed division turned into an
     unsigned one)."""

@@ -23,7 +23,7 @@ VITIS = Path(__file__).resolve().parent.parent / "examples" / "vitis"
 KERNELS = {
     "fir": ({"init", "sample"}, {"sample": 1}),
     "vadd": ({"vadd_loop"}, {"vadd_loop": 1}),
-    "matmul": ({"row", "col"}, {"col": 2}),
+    "matmul": ({"row", "col"}, {"col": 1}),
     "threshold": ({"pixels"}, {"pixels": 1}),
 }
 

@@ -1,7 +1,8 @@
 // A 4x4 matrix multiply as a Vitis HLS user writes it: sized 2-D array arguments,
 // labelled loops, the middle loop pipelined (the inner product loop is unrolled by the
-// pipeline, as Vitis does) at II=2: the four loads of A and of B in an iteration take
-// the two ports of each.
+// pipeline, as Vitis does) at II=1: A is partitioned along its rows' elements (dim=2)
+// and B along its rows (dim=1), so that the four loads of A[i][k] and of B[k][j] in an
+// iteration each have a bank of their own.
 //
 //   pyhls cosim matmul.cpp --top matmul --tb matmul.cpp
 #include <ap_int.h>
@@ -16,11 +17,13 @@ void matmul(const din_t A[N][N], const din_t B[N][N], dout_t C[N][N]) {
 #pragma HLS INTERFACE ap_memory port=A
 #pragma HLS INTERFACE ap_memory port=B
 #pragma HLS INTERFACE ap_memory port=C
+#pragma HLS ARRAY_PARTITION variable=A dim=2 complete
+#pragma HLS ARRAY_PARTITION variable=B dim=1 complete
 row:
     for (int i = 0; i < N; i++) {
     col:
         for (int j = 0; j < N; j++) {
-#pragma HLS PIPELINE II=2
+#pragma HLS PIPELINE II=1
             dout_t sum = 0;
         prod:
             for (int k = 0; k < N; k++)

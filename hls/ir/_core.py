@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -62,18 +63,31 @@ class Param(Value):
     index: int = 0
 
 
+@functools.lru_cache(maxsize=256)
+def _granule_words(factor: int, index: int, whole_words: int, g: int) -> tuple[int, ...]:
+    return tuple(w for u in range(index, -(-whole_words // g), factor)
+                 for w in range(u * g, min(whole_words, (u + 1) * g)))
+
+
 @dataclass(frozen=True, slots=True)
 class Bank:
     """Where one bank of a partitioned array sits in the whole array (word granularity).
 
     ``cyclic``: word ``w`` of the array is word ``w // factor`` of bank ``w % factor``;
     ``block``: blocks of ``ceil(whole_words / factor)`` consecutive words per bank.
-    Complete partitioning is cyclic with ``factor == whole_words``."""
+    Complete partitioning is cyclic with ``factor == whole_words``.
+
+    A cyclic bank with a ``granule`` of ``g`` words deals out runs of ``g`` consecutive
+    words instead of single words: run ``u = w // g`` goes to bank ``u % factor``, where
+    it is run ``u // factor``.  One dimension of a multi-dimensional array partitions
+    this way (``dim=D`` of ``array_partition``): cyclic or complete on a dimension whose
+    inner dimensions hold ``g`` words, block on it with ``g`` the words of a block."""
 
     kind: str
     factor: int
     index: int
     whole_words: int
+    granule: int = 1
 
     @property
     def block_words(self) -> int:
@@ -82,7 +96,10 @@ class Bank:
     def words(self) -> range:
         """The array words this bank holds, in bank order."""
         if self.kind == "cyclic":
-            return range(self.index, self.whole_words, self.factor)
+            g = self.granule
+            if g == 1:
+                return range(self.index, self.whole_words, self.factor)
+            return _granule_words(self.factor, self.index, self.whole_words, g)
         b = self.block_words
         return range(self.index * b, min(self.whole_words, (self.index + 1) * b))
 

@@ -174,7 +174,8 @@ class _Printer:
         if isinstance(v, FPFormat):
             return f"fp({v.exp_bits}, {v.man_bits})"
         if isinstance(v, Bank):
-            return f"bank({json.dumps(v.kind)}, {v.factor}, {v.index}, {v.whole_words})"
+            g = f", {v.granule}" if v.granule != 1 else ""
+            return f"bank({json.dumps(v.kind)}, {v.factor}, {v.index}, {v.whole_words}{g})"
         if isinstance(v, MemoryObject):
             return "&" + _sym(self.mem_label[v])
         if isinstance(v, Function):

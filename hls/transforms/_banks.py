@@ -32,7 +32,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..analysis import AffineAnalysis, low_bits
+from ..analysis import AffineAnalysis, find_loops, low_bits
+from ..analysis._deps import JKEY, _term_zeros
 from ..errors import HLSError
 from ..ir import Bank, Block, Const, Function, MemoryObject, Module, Op, add_guard, replace_uses
 from ..targets import MEMORY
@@ -48,12 +49,17 @@ MEM_PORTS = MEMORY.ports
 class Partition:
     kind: str          # cyclic | block | complete
     factor: int = 0    # banks (complete: the depth)
+    #: cyclic: runs of this many consecutive words are dealt out (:class:`hls.ir.Bank`)
+    granule: int = 1
 
     def banks(self, depth_words: int) -> int:
-        return depth_words if self.kind == "complete" else min(self.factor, depth_words)
+        if self.kind == "complete":
+            return depth_words
+        return min(self.factor, -(-depth_words // self.granule))
 
     def __str__(self) -> str:
-        return self.kind if self.kind == "complete" else f"{self.kind} factor {self.factor}"
+        s = self.kind if self.kind == "complete" else f"{self.kind} factor {self.factor}"
+        return s + (f" in runs of {self.granule} words" if self.granule != 1 else "")
 
 
 def _users(module: Module, mem: MemoryObject) -> tuple[set[Function], list[str]]:
@@ -88,19 +94,46 @@ def _pow2(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
 
-def static_bank(an: AffineAnalysis, addr, part: Partition, depth_words: int) -> int | None:
+def static_bank(an: AffineAnalysis, addr, part: Partition, depth_words: int,
+                trip: int | None = None) -> int | None:
     """The bank every execution of an access with word address ``addr`` hits, when the
-    affine form of the address tells (None: it depends on run-time values)."""
+    affine form of the address tells (None: it depends on run-time values).
+
+    With a granule ``g`` (runs of ``g`` words dealt out), the bank is bits
+    ``[log g, log g + log banks)`` of the address.  Terms that are multiples of
+    ``g * banks`` do not move it; a term of the iteration number ``j`` (``trip``
+    iterations: ``0 <= j < trip``) that stays within the run the constant part starts
+    in does not either (``A[k][j]`` partitioned on its first dimension, ``k`` constant
+    after unrolling, ``j`` the loop's counter running along a row)."""
     nb = part.banks(depth_words)
+    g = part.granule
     if isinstance(addr, Const):
         w = addr.value
-        return w % nb if part.kind != "block" else min(w // Bank("block", nb, 0, depth_words).block_words, nb - 1)
-    if part.kind == "block" or not _pow2(nb):
+        if part.kind == "block":
+            return min(w // Bank("block", nb, 0, depth_words).block_words, nb - 1)
+        return (w // g) % nb
+    if part.kind == "block" or not _pow2(nb) or not _pow2(g):
         return None
     a = an.form(addr)
     if a is None:
         return None
-    return low_bits(a, nb.bit_length() - 1)
+    lg, k = g.bit_length() - 1, (g * nb).bit_length() - 1
+    if g == 1:
+        return low_bits(a, k)
+    if k > a.bits:
+        return None
+    lo = hi = 0                   # the range of the terms that may move within a run
+    for key, c in a.terms:
+        if _term_zeros(key, c, a.bits) >= k:
+            continue
+        if key != JKEY or trip is None or trip < 1:
+            return None
+        c = c - (1 << a.bits) if c >= 1 << (a.bits - 1) else c
+        lo, hi = lo + min(0, c * (trip - 1)), hi + max(0, c * (trip - 1))
+    base = a.const % (1 << k)
+    if not (0 <= base % g + lo and base % g + hi < g):
+        return None
+    return base >> lg
 
 
 def _insert(block: Block, before: Op, op: Op) -> Op:
@@ -114,8 +147,14 @@ def _split_address(block: Block, at: Op, addr, part: Partition, nb: int, depth: 
     """(bank number, word within the bank) of ``addr`` as IR values inserted before
     ``at`` (the bank number only when ``need_bank``)."""
     w = addr.width
-    size = Bank("block", nb, 0, depth).block_words if part.kind == "block" else nb
     loc = at.loc
+    if part.granule != 1:
+        bank, local = _split_runs(addr, part.granule, nb, loc)
+        _insert_value(block, at, local)
+        if need_bank:
+            _insert_value(block, at, bank)
+        return bank, local
+    size = Bank("block", nb, 0, depth).block_words if part.kind == "block" else nb
     if _pow2(size):
         k = size.bit_length() - 1
         if k == 0:
@@ -135,9 +174,42 @@ def _split_address(block: Block, at: Op, addr, part: Partition, nb: int, depth: 
     return bank, local
 
 
+def _split_runs(addr, g: int, nb: int, loc):
+    """(bank, word within the bank) of ``addr`` when runs of ``g`` words are dealt out
+    cyclically to ``nb`` banks: run ``u = addr // g`` is run ``u // nb`` of bank
+    ``u % nb``.  The ops are returned uninserted (:func:`_insert_value` inserts them
+    with their operands).""" 
+    w = addr.width
+    if _pow2(g) and _pow2(nb):
+        lg, lb = g.bit_length() - 1, nb.bit_length() - 1
+        low = Op(width=min(lg, w), kind="slice", operands=[addr], attrs={"lo": 0}, loc=loc)
+        bank = (Op(width=min(lb, w - lg), kind="slice", operands=[addr], attrs={"lo": lg},
+                   loc=loc) if w > lg else Const(1, 0))
+        if w <= lg + lb:
+            return bank, low
+        high = Op(width=w - lg - lb, kind="slice", operands=[addr], attrs={"lo": lg + lb},
+                  loc=loc)
+        return bank, Op(width=w - lb, kind="concat", operands=[low, high], loc=loc)
+    run = Op(width=w, kind="udiv", operands=[addr, Const(w, g)], loc=loc)
+    low = Op(width=w, kind="urem", operands=[addr, Const(w, g)], loc=loc)
+    bank = Op(width=w, kind="urem", operands=[run, Const(w, nb)], loc=loc)
+    inner = Op(width=w, kind="udiv", operands=[run, Const(w, nb)], loc=loc)
+    start = Op(width=w, kind="mul", operands=[inner, Const(w, g)], loc=loc)
+    return bank, Op(width=w, kind="add", operands=[start, low], loc=loc)
+
+
 def _insert_value(block: Block, at: Op, v) -> None:
+    """Insert ``v`` before ``at``, after those of its operands not inserted yet."""
     if isinstance(v, Op) and v.block is None:
+        for o in v.operands:
+            _insert_value(block, at, o)
         _insert(block, at, v)
+
+
+def _block_trips(f: Function) -> dict[Block, int]:
+    """The constant trip counts of ``f``'s single-block loops, by block."""
+    return {lp.header: lp.trip_count for lp in find_loops(f)
+            if lp.blocks == [lp.header] and lp.trip_count is not None}
 
 
 def partition_array(module: Module, mem: MemoryObject, part: Partition) -> list[Function]:
@@ -160,7 +232,7 @@ def partition_array(module: Module, mem: MemoryObject, part: Partition) -> list[
     kind = "cyclic" if part.kind == "complete" else part.kind
     banks: list[MemoryObject] = []
     for b in range(nb):
-        info = Bank(kind, nb, b, depth)
+        info = Bank(kind, nb, b, depth, part.granule if kind == "cyclic" else 1)
         words = info.words()
         init = info.view(mem.init, mem.word_bytes) if mem.init is not None else None
         banks.append(MemoryObject(
@@ -169,13 +241,14 @@ def partition_array(module: Module, mem: MemoryObject, part: Partition) -> list[
             readonly=mem.readonly, writeonly=mem.writeonly, arg_index=mem.arg_index,
             loc=mem.loc, symbol=mem.symbol, float_bits=mem.float_bits, bank=info, whole=mem,
             async_read=mem.async_read))
-    eff = Partition(kind, nb)
+    eff = Partition(kind, nb, part.granule if kind == "cyclic" else 1)
     for f in users:
+        trips = _block_trips(f) if eff.granule != 1 else {}
         for block in f.blocks:
             an = AffineAnalysis(block)
             for op in [o for o in block.ops if o.kind in ("load", "store") and o.mem is mem]:
                 addr = op.operands[0]
-                sb = static_bank(an, addr, eff, depth)
+                sb = static_bank(an, addr, eff, depth, trips.get(block))
                 bank_no, local = _split_address(block, op, addr, eff, nb, depth, sb is None)
                 if sb is not None:
                     op.attrs["mem"] = banks[sb]

@@ -6,6 +6,8 @@ records what it did, because automatic partitioning (after scheduling, in
 
 from __future__ import annotations
 
+import math
+
 from ..errors import HLSError
 from ..ir import Function, MemoryObject, Module
 from ..targets import Platform
@@ -66,13 +68,45 @@ def partition_by_directives(module: Module, dirs, platform: Platform) -> tuple[l
             raise HLSError(f"{where}'{d.name}' is an m_axi argument: partitioning applies to "
                            "on-chip arrays and BRAM-port arguments", *at)
         part = Partition(d.partition, d.factor)
+        if d.dim:
+            part = _dimension_partition(mem, d, where, at)
+            if part.factor == 1:            # a dimension of extent 1: one bank, as it is
+                keep_whole.add(mem)
+                continue
         try:
             partition_array(module, mem, part)
         except HLSError as exc:
             raise HLSError(f"{where}{exc.message}", *at) from None
         keep_whole.add(mem)
-        done.append(array_entry(func, mem, part, auto=False))
+        entry = array_entry(func, mem, part, auto=False)
+        if d.dim:
+            entry.update(partition=d.partition, factor=d.factor, dim=d.dim)
+        done.append(entry)
     return done, keep_whole
+
+
+def _dimension_partition(mem: MemoryObject, d, where: str, at) -> Partition:
+    """The partition of one C dimension ``d.dim`` of a multi-dimensional array, as runs
+    of words dealt out cyclically (:class:`hls.ir.Bank`): with ``S`` the words of one
+    step along the dimension and ``D`` its extent, cyclic F deals runs of ``S`` to F
+    banks, complete is cyclic D, and block F deals runs of ``S * D / F``."""
+    dims = tuple(d.dims or mem.elem_dims)
+    if len(dims) < d.dim:
+        raise HLSError(f"{where}dim={d.dim}: '{d.name}' has "
+                       f"{len(dims) or 'no known'} dimension(s)", *at)
+    elems = math.prod(dims)
+    if elems == 0 or mem.depth_words % elems:
+        raise HLSError(f"{where}dim={d.dim}: the {mem.depth_words} words of '{d.name}' do "
+                       f"not hold its {'x'.join(map(str, dims))} elements a whole number "
+                       "of words each", *at)
+    step = math.prod(dims[d.dim:]) * (mem.depth_words // elems)
+    extent = dims[d.dim - 1]
+    factor = extent if d.partition == "complete" else d.factor
+    if extent % factor:
+        raise HLSError(f"{where}factor {factor} does not divide dimension {d.dim} of "
+                       f"'{d.name}' ({extent} elements)", *at)
+    run = step * (extent // factor) if d.partition == "block" else step
+    return Partition("cyclic", factor, granule=run)
 
 
 def array_entry(func: Function, mem: MemoryObject, part: Partition, auto: bool) -> dict:
