@@ -621,7 +621,8 @@ def _run(args) -> int:
         print(f"  array {a['function']}/{a['name']}: partitioned {how} into {a['banks']} banks"
               + (" (automatic: its ports held a pipelined loop's II)" if a["auto"] else ""))
     for pr in r.get("pragmas", []):
-        print(f"  #pragma HLS {pr['pragma']} ({pr['file']}:{pr['line']}): {_pragma_effect(pr)}")
+        shown = pr["pragma"] if "as" in pr else f"HLS {pr['pragma']}"   # "as": Bambu's
+        print(f"  #pragma {shown} ({pr['file']}:{pr['line']}): {_pragma_effect(pr)}")
     df = r.get("dataflow")
     for reg in (df.get("regions", [df]) if df else []):
         _print_dataflow(reg)

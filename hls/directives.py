@@ -312,6 +312,12 @@ _IGNORED = {
                     "block RAM)",
     "allocation": "unit limits are given with --max-units",
     "top": "the top function is given with --top",
+    # Bambu's own pragmas (#pragma HLS_NAME)
+    "simple_pipeline": "functions are not pipelined (a loop is: #pragma HLS pipeline in "
+                       "its body)",
+    "stallable_pipeline": "functions are not pipelined (a loop is: #pragma HLS pipeline "
+                          "in its body)",
+    "cache": "no cache is built in front of an AXI master",
 }
 _MAPPED = ("pipeline", "unroll", "loop_tripcount", "array_partition", "inline", "dataflow",
            "stream", "interface")
@@ -332,12 +338,12 @@ def _where(p) -> tuple:
 
 
 def _perr(p, msg: str) -> HLSError:
-    return HLSError(f"#pragma HLS {p.text}: {msg}", p.file, p.line)
+    return HLSError(f"#pragma {p.shown}: {msg}", p.file, p.line)
 
 
 def _pwarn(p, msg: str) -> None:
     from .frontend._common import warn
-    warn(p.file, p.line, f"#pragma HLS {p.text}: {msg}")
+    warn(p.file, p.line, f"#pragma {p.shown}: {msg}")
 
 
 def _count(p, key: str, v: str, least: int) -> int:
@@ -415,8 +421,10 @@ def apply_pragmas(inp, module, dirs: Directives | None,
                 raise _perr(p, f"a second {p.name} pragma for the same {what} "
                             f"(the first is at line {seen[key]})")
             seen[key] = p.line
-        entry = {"file": p.file, "line": p.line, "pragma": p.text,
+        entry = {"file": p.file, "line": p.line, "pragma": p.spelling or p.text,
                  "function": p.function}
+        if p.spelling:                  # Bambu's spelling: the Vitis HLS pragma it means
+            entry["as"] = p.text
         use = PragmaUse(p, entry)
         uses.append(use)
         if p.loop is not None:

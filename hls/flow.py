@@ -647,7 +647,7 @@ def _pragma_notes(uses):
             if (u.loops and lp is not None and exc.line == lp.line and exc.file is not None
                     and Path(exc.file).name == Path(lp.file).name
                     and "#pragma HLS" not in exc.message):
-                exc.message += f" (asked by #pragma HLS {u.pragma.text} at line {u.pragma.line})"
+                exc.message += f" (asked by #pragma {u.pragma.shown} at line {u.pragma.line})"
                 exc.args = (exc.message,)
                 break
         raise

@@ -309,3 +309,55 @@ def test_alveo_cosim_with_pragmas_only(tmp_path, capsys, monkeypatch):
     assert main(["cosim", "vadd.c", "--top", "vadd", "--tb", "tb.c", "--target", "alveo"]) == 0
     out = capsys.readouterr().out
     assert "2 call(s)" in out and "PASSED" in out, out
+
+
+#: Bambu's spellings: file-scope pragmas before the function they are about
+BAMBU = """
+    #pragma HLS_interface a m_axi direct bundle=gmem0
+    #pragma HLS_interface b array 16
+    #pragma HLS_interface n none
+    #pragma HLS_interface c m_axi offset bundle=gmem1
+    #pragma HLS_simple_pipeline
+    int acc(int a[16], int *b, int c[16], int n) {
+        int s = 0;
+        for (int i = 0; i < 16; i++) {
+            s += a[i] * (i < n ? b[i] : 1);
+            b[i] = s + c[i];
+        }
+        return s;
+    }
+
+    #pragma HLS_cache bundle=gmem0 way_size=16 line_size=16
+    int main(void) {
+        int a[16], b[16], c[16];
+        for (int i = 0; i < 16; i++) { a[i] = i * 3 - 7; b[i] = 5 - i; c[i] = i ^ 5; }
+        return acc(a, b, c, 9) & 0xff;
+    }
+    """
+
+
+def test_bambu_spellings(tmp_path, capsys, monkeypatch):
+    """``#pragma HLS_interface ARG TYPE`` is the Vitis interface pragma it means (array N:
+    ap_memory with its depth; m_axi direct|offset with its bundle), for the function after
+    it; Bambu's function pipelining and cache pragmas are warned about at their line."""
+    monkeypatch.chdir(tmp_path)
+    src = write_source(tmp_path, "acc.c", BAMBU)
+    out = tmp_path / "out"
+    assert main(["cosim", "acc.c", "--top", "acc", "--tb", "acc.c", "-o", str(out)]) == 0
+    cap = capsys.readouterr()
+    assert "PASSED" in cap.out
+    warned = re.findall(r"^acc\.c:(\d+): warning: #pragma (\w+)", cap.err, re.MULTILINE)
+    assert sorted((int(n), w) for n, w in warned) == [
+        (line_of(src, "a m_axi"), "HLS_interface"), (line_of(src, "c m_axi"), "HLS_interface"),
+        (line_of(src, "simple_pipeline"), "HLS_simple_pipeline"),
+        (line_of(src, "HLS_cache"), "HLS_cache")], cap.err
+    report = json.loads((out / "report.json").read_text())
+    by_line = {p["line"]: p for p in report["pragmas"]}
+    b = by_line[line_of(src, "b array")]
+    assert (b["pragma"], b["as"], b["applied"], b["depth"]) == (
+        "HLS_interface b array 16", "interface mode=ap_memory port=b depth=16", True, 16)
+    assert by_line[line_of(src, "n none")]["applied"]
+    assert not by_line[line_of(src, "simple_pipeline")]["applied"]
+    # on Alveo the m_axi ones are its AXI masters, with their bundles
+    res = synthesize(src, SynthOptions(top="acc", target="alveo"))
+    assert res.axi.bundle_of == {"a": "gmem0", "b": "gmem", "c": "gmem1"}, res.axi.bundle_of

@@ -86,6 +86,9 @@ class Pragma:
     #: ``args`` with each object-like macro whose value is one integer literal replaced
     #: by that literal (``factor=N`` after ``#define N 4``)
     values: tuple = ()
+    #: a pragma in Bambu's spelling (``HLS_interface a m_axi direct``), as written; its
+    #: name and args are then the Vitis HLS pragma it means (:func:`bambu_pragma`)
+    spelling: str = ""
 
     @property
     def text(self) -> str:
@@ -93,6 +96,42 @@ class Pragma:
         for t in self.args:
             out += t if (t in "=," or out.endswith("=")) else " " + t
         return out
+
+    @property
+    def shown(self) -> str:
+        """The pragma as messages show it: ``HLS <text>``, or Bambu's spelling."""
+        return self.spelling or f"HLS {self.text}"
+
+
+#: Bambu's ``#pragma HLS_interface ARG TYPE`` types -> Vitis HLS interface modes
+BAMBU_INTERFACES = {"none": "ap_none", "none_registered": "ap_none", "valid": "ap_vld",
+                    "ovalid": "ap_ovld", "acknowledge": "ap_ack", "handshake": "ap_hs",
+                    "fifo": "ap_fifo", "axis": "axis", "array": "ap_memory", "m_axi": "m_axi"}
+
+
+def bambu_pragma(words: list[str]) -> tuple[str, tuple]:
+    """(name, args) of the Vitis HLS pragma a Bambu pragma means (``words``: its tokens
+    after ``HLS_``).  ``HLS_interface ARG TYPE [...]`` is ``interface mode=M port=ARG``
+    (``array N``: ``depth=N``; ``m_axi direct|offset bundle=B``: ``offset=direct|slave
+    bundle=B``; ``none_registered``: the ``register`` option); a type Bambu has and Vitis
+    has not keeps its name as the mode (warned about as unknown).  Other Bambu pragmas
+    (``HLS_simple_pipeline``, ``HLS_stallable_pipeline``, ``HLS_cache``, ...) keep their
+    names."""
+    name = words[0].lower() if words else ""
+    if name != "interface" or len(words) < 3:
+        return name, tuple(words[1:])
+    port, kind, rest = words[1], words[2], list(words[3:])
+    args = ["mode", "=", BAMBU_INTERFACES.get(kind, kind), "port", "=", port]
+    if kind == "array" and rest:
+        args += ["depth", "=", rest.pop(0)]
+    elif kind == "m_axi":
+        for w in ("direct", "offset"):
+            if w in rest:
+                rest.remove(w)
+                args += ["offset", "=", "direct" if w == "direct" else "slave"]
+    elif kind == "none_registered":
+        args.append("register")
+    return name, tuple(args + rest)
 
 
 @dataclass
@@ -387,6 +426,7 @@ def _pragmas(tu, view: SourceView, mainname: str, macros: dict) -> None:
               if d.location.file is not None and d.location.file.name == mainname
               and "pragma" in d.spelling.lower()}
     lines: dict[int, list[str]] = {}
+    bambu: set[int] = set()             # lines of pragmas in Bambu's spelling (HLS_...)
     toks = list(tu.get_tokens(extent=tu.cursor.extent))
     try:
         src = Path(mainname).read_text(errors="replace").splitlines()
@@ -396,9 +436,13 @@ def _pragmas(tu, view: SourceView, mainname: str, macros: dict) -> None:
     while i < len(toks):
         t = toks[i]
         line = t.location.line
+        head = toks[i + 2].spelling if i + 2 < len(toks) else ""
         if (t.spelling == "#" and i + 2 < len(toks) and toks[i + 1].spelling == "pragma"
-                and toks[i + 2].spelling.upper() == "HLS" and toks[i + 2].location.line == line):
-            j, words = i + 3, []
+                and (head.upper() == "HLS" or head.upper().startswith("HLS_"))
+                and toks[i + 2].location.line == line):
+            j, words = i + 3, [] if head.upper() == "HLS" else [head[4:]]
+            if head.upper() != "HLS":
+                bambu.add(line)
             last = line
             while j < len(toks) and (toks[j].location.line == last or (
                     toks[j].location.line == last + 1 and 0 < last <= len(src)
@@ -413,6 +457,15 @@ def _pragmas(tu, view: SourceView, mainname: str, macros: dict) -> None:
         i += 1
     for line, words in sorted(lines.items()):
         fn = next((f for f in view.functions.values() if f.line <= line <= f.end_line), None)
+        spelling = ""
+        if line in bambu:
+            # Bambu's pragmas stand before the function they are about (or in it)
+            spelling = "HLS_" + Pragma("", 0, words[0], tuple(words[1:]), None, None).text
+            if fn is None:
+                fn = min((f for f in view.functions.values() if f.line > line),
+                         key=lambda f: f.line, default=None)
+            name, args = bambu_pragma(words)
+            words = [name, *args]
         loop = None
         if fn is not None:
             for lp in fn.loops:       # the innermost loop holding the line
@@ -420,7 +473,7 @@ def _pragmas(tu, view: SourceView, mainname: str, macros: dict) -> None:
                     loop = lp
         name = words[0].lower() if words else ""
         p = Pragma(mainname, line, name, tuple(words[1:]), fn.name if fn else None, loop,
-                   tuple(macros.get(w, w) for w in words[1:]))
+                   tuple(macros.get(w, w) for w in words[1:]), spelling)
         view.pragmas.append(p)
         if fn is not None and loop is None:
             fn.pragmas.append(p)
