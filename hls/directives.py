@@ -1,5 +1,6 @@
 """Synthesis directives: a TOML or JSON file (``--directives FILE``) addressing loops by
-function and source line (as ``pyhls synth`` prints them) or by block label.
+function and source line (as ``pyhls synth`` prints them) or by label (a C label, a
+block name, or the report's ``FUNCTION/L<line>`` name of a loop without a label).
 
 TOML::
 
@@ -43,6 +44,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,6 +199,14 @@ def load_directives(path: str | Path) -> Directives:
             raise HLSError(f"{where}: 'function' (the function's name) is required", str(p), None)
         if ("line" in e) == ("label" in e):
             raise HLSError(f"{where}: give exactly one of 'line' and 'label'", str(p), None)
+        named = re.fullmatch(r"(.+)/L(\d+)", e["label"]) if isinstance(e.get("label"), str) \
+            else None
+        if named:       # a loop's report name FUNCTION/L<line>: the loop at that line
+            from .names import short_name
+            if named.group(1) not in (e["function"], short_name(e["function"])):
+                raise HLSError(f"{where}: label '{e['label']}' names a loop of "
+                               f"{named.group(1)}, not of {e['function']}", str(p), None)
+            e = {k: v for k, v in e.items() if k != "label"} | {"line": int(named.group(2))}
         if "line" in e and not (isinstance(e["line"], int) and e["line"] > 0):
             raise HLSError(f"{where}: 'line' must be a positive integer", str(p), None)
         if "pipeline" in e and not isinstance(e["pipeline"], bool):

@@ -216,6 +216,40 @@ def test_labels_name_loops_and_directives_address_them(tmp_path):
     assert "directive" in loops[("lab", "inner")]["not_pipelined_reason"]
 
 
+def test_directives_address_a_loop_by_its_report_name(tmp_path, capsys):
+    """A loop without a label is ``FUNCTION/L<line>`` in the report, and a directive's
+    ``label`` takes that name; one naming another function's loop is an error."""
+    src = write_source(tmp_path, "nl.c", """
+        #include <stdint.h>
+        void nl(const int32_t a[64], int32_t y[64]) {
+          for (int i = 0; i < 64; i++)
+            y[i] = a[i] * 3 + i;
+        }
+        """)
+    name = f"nl/L{line_of(src, 'for (int i')}"
+    dirs = write_source(tmp_path, "d.toml", f"""
+        [[loop]]
+        function = "nl"
+        label = "{name}"
+        pipeline = false
+        """)
+    res = synthesize(src, SynthOptions(top="nl", directives=str(dirs)))
+    (loop,) = res.report["loops"]
+    assert loop["name"] == name and loop["pipelined"] is False, loop
+    bad = write_source(tmp_path, "bad.toml", f"""
+        [[loop]]
+        function = "nl"
+        label = "other/L{line_of(src, 'for (int i')}"
+        unroll = 2
+        """)
+    out = tmp_path / "out"
+    assert main(["synth", str(src), "--top", "nl", "--directives", str(bad),
+                 "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "label 'other/L" in err and "names a loop of other, not of nl" in err, err
+    assert not out.exists()
+
+
 # ------------------------------------------------------------------ warnings and errors
 
 def test_unsupported_pragmas_warn_at_their_line(tmp_path, capsys, monkeypatch):
