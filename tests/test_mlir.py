@@ -2,7 +2,9 @@
 then synthesised and co-simulated with random stimulus, under both memref calling
 conventions: MLIR's expanded descriptor (allocated ptr, aligned ptr, offset, sizes...,
 strides...: the aligned pointer is the memory, the rest are scalar ports) and bare pointers
-(``PYHLS_MLIR_BARE_PTR=1``).  Unnamed MLIR arguments are named ``arg{i}`` by position."""
+(``PYHLS_MLIR_BARE_PTR=1``).  Ports take the MLIR arguments' names (a descriptor's fields:
+``x_allocated``, ``x`` (the aligned pointer), ``x_offset``, ``x_size0``, ``x_stride0``);
+unnamed MLIR arguments are named ``arg{i}`` by position."""
 
 from __future__ import annotations
 
@@ -36,20 +38,23 @@ def test_saxpy_interface(conv):
     res = synthesize(HERE / "saxpy.mlir", SynthOptions(top="saxpy"))
     scalars = [s.name for s in res.interface.scalars]
     if conv == "bare":  # saxpy(i32 a, ptr x, ptr y)
-        assert scalars == ["arg0"] and _mems(res) == {"arg1": 64, "arg2": 64}
+        assert scalars == ["a"] and _mems(res) == {"x": 64, "y": 64}
     else:  # a; x: alloc, aligned, offset, size, stride; y: the same
-        assert scalars == ["arg0", "arg3", "arg4", "arg5", "arg8", "arg9", "arg10"]
+        assert scalars == ["a", "x_offset", "x_size0", "x_stride0", "y_offset", "y_size0",
+                           "y_stride0"]
         # depths come from memref<64xi32>; the allocated pointers are never accessed
-        assert _mems(res) == {"arg1": 1, "arg2": 64, "arg6": 1, "arg7": 64}
+        assert _mems(res) == {"x_allocated": 1, "x": 64, "y_allocated": 1, "y": 64}
+    assert "input [31:0] a;" in res.verilog and "x_address0" in res.verilog
 
 
 @needs_mlir
 def test_saxpy_cosim(conv):
     if conv == "bare":
-        r = cosim(HERE / "saxpy.mlir", "saxpy", depth={"1": 64, "2": 64}, runs=3)
+        r = cosim(HERE / "saxpy.mlir", "saxpy", depth={"x": 64, "y": 64}, runs=3)
     else:  # descriptor scalars fixed to the real offset/size/stride, as a caller passes them
-        fixed = {"arg3": 0, "arg4": 64, "arg5": 1, "arg8": 0, "arg9": 64, "arg10": 1}
-        r = cosim(HERE / "saxpy.mlir", "saxpy", depth={"2": 64, "7": 64}, fixed=fixed, runs=3)
+        fixed = {"x_offset": 0, "x_size0": 64, "x_stride0": 1, "y_offset": 0, "y_size0": 64,
+                 "y_stride0": 1}
+        r = cosim(HERE / "saxpy.mlir", "saxpy", depth={"x": 64, "y": 64}, fixed=fixed, runs=3)
     assert r.passed, r.mismatches[:5]
     # MLIR lowers scf/affine loops top-tested; loop rotation makes the body one block,
     # which is pipelined at its MII
@@ -64,15 +69,14 @@ def test_matmul_cosim(conv):
     assert r.passed, r.mismatches[:5]
     inner = [lp for lp in r.synth.report["loops"] if lp["pipelined"]]
     assert len(inner) == 1 and inner[0]["ii"] == inner[0]["mii"], r.synth.report["loops"]
-    aligned = ["arg0", "arg1", "arg2"] if conv == "bare" else ["arg1", "arg8", "arg15"]
-    assert all(_mems(r.synth)[a] == 64 for a in aligned)
+    assert all(_mems(r.synth)[a] == 64 for a in ("A", "B", "C"))
 
 
 @needs_mlir
 def test_dynamic_memref_descriptor(monkeypatch):
-    # memref<?xi32>: the loop bound is the descriptor's size (arg3), so it must be fixed
+    # memref<?xi32>: the loop bound is the descriptor's size (x_size0), so it must be fixed
     monkeypatch.setenv("PYHLS_MLIR_BARE_PTR", "0")
-    r = cosim(HERE / "vsum.mlir", "vsum", depth={"1": 64}, fixed={"arg3": 64}, runs=3)
+    r = cosim(HERE / "vsum.mlir", "vsum", depth={"x": 64}, fixed={"x_size0": 64}, runs=3)
     assert r.passed, r.mismatches[:5]
 
 

@@ -270,16 +270,16 @@ def _mlir_to_ll(p: Path, bare_ptr: bool | None = None) -> str:
         raise ToolError(f"running the MLIR tools failed: {_first_line(str(e))}", str(p), None) from None
     if ll.returncode:
         raise _mlir_error("mlir-translate", ll.stderr, p)
-    return ll.stdout
+    return name_parameters(ll.stdout, _mlir_param_names(p.read_text(errors="replace"),
+                                                        bare_ptr))
 
 
 _FUNC_SIG = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([-\w.$]+)\s*\(")
 
 
-def _mlir_depths(text: str, bare_ptr: bool) -> dict[str, dict[str, int]]:
-    """Per function, the element count of each statically shaped memref argument, keyed by
-    the position of the pointer the hardware reads (the aligned one of a descriptor)."""
-    out: dict[str, dict[str, int]] = {}
+def _mlir_signatures(text: str):
+    """``(function, [(argument name or None, its type text), ...])`` per ``func.func`` of
+    an MLIR source."""
     for m in _FUNC_SIG.finditer(text):
         depth, i = 1, m.end()
         while i < len(text) and depth:  # the argument list, up to its closing parenthesis
@@ -297,9 +297,90 @@ def _mlir_depths(text: str, bare_ptr: bool) -> dict[str, dict[str, int]]:
             cur += c
         if cur.strip():
             parts.append(cur)
-        pos, hints = 0, {}
+        args = []
         for a in parts:
-            t = a.split(":", 1)[1].strip() if ":" in a else a.strip()
+            name, _, t = a.partition(":")
+            nm = re.fullmatch(r"\s*%([A-Za-z_][\w$.]*)\s*", name) if t else None
+            args.append((nm.group(1) if nm else None, (t if t else a).strip()))
+        yield m.group(1), args
+
+
+def _mlir_param_names(text: str, bare_ptr: bool) -> dict[str, list[str | None]]:
+    """Per function, the names its LLVM parameters take from its MLIR arguments: a scalar
+    or a bare memref pointer keeps the argument's name; a memref descriptor (MLIR's
+    default convention) is ``x_allocated, x`` (the aligned pointer: the memory),
+    ``x_offset, x_size0.., x_stride0..``.  None: an argument without a name of its own
+    (``%0``), which keeps its position's name ``arg{i}``."""
+    out: dict[str, list[str | None]] = {}
+    for fn, args in _mlir_signatures(text):
+        names: list[str | None] = []
+        for name, t in args:
+            mm = re.match(r"memref<([^>]*)>", t)
+            if not mm or bare_ptr:
+                names.append(name)
+                continue
+            rank = len(mm.group(1).split(",")[0].split("x")[:-1])
+            fields = ["allocated", None, "offset"] + [f"size{d}" for d in range(rank)] + [
+                f"stride{d}" for d in range(rank)]
+            names += [None if name is None else name if f is None else f"{name}_{f}"
+                      for f in fields]
+        seen: set[str] = set()
+        for i, n in enumerate(names):       # one name each (%x and %x_offset both given)
+            if n is None:
+                continue
+            base, k = re.sub(r"\W", "_", n), 2
+            n = base
+            while n in seen or re.fullmatch(r"arg\d+", n):
+                n, k = f"{base}_{k}", k + 1
+            seen.add(n)
+            names[i] = n
+        out[fn] = names
+    return out
+
+
+_DEFINE = re.compile(r"^define [^\n]*?@(\"[^\"]+\"|[-\w.$]+)\(([^\n]*)\)[^\n]*\{\s*$", re.M)
+
+
+def name_parameters(ll: str, names: dict[str, list[str | None]]) -> str:
+    """The LLVM IR ``ll`` (mlir-translate's: numbered values) with the parameters of each
+    function in ``names`` named (``%0`` -> ``%a``), its other numbered values and blocks
+    renumbered from 0, as LLVM requires of unnamed values; the body is otherwise
+    unchanged.  A function whose parameter count differs from its names is left as is."""
+    out, pos = [], 0
+    for m in _DEFINE.finditer(ll):
+        fn = m.group(1).strip('"')
+        want = names.get(fn)
+        params = [q.strip() for q in m.group(2).split(",")] if m.group(2).strip() else []
+        end = ll.find("\n}", m.end())
+        if (not want or len(want) != len(params) or end < 0
+                or any(not re.fullmatch(rf"[^%]* %{i}", q) for i, q in enumerate(params))):
+            continue
+        k = len(params)
+
+        def renum(mm, want=want, k=k):
+            n = int(mm.group(1))
+            if n < k:
+                return "%" + (want[n] or f"arg{n}")
+            return f"%{n - k}"
+
+        head = ll[m.start():m.end()]
+        head = head[:head.index("(") + 1] + ", ".join(
+            re.sub(r"%(\d+)$", renum, q) for q in params) + head[head.rindex(")"):]
+        body = re.sub(r"%(\d+)\b", renum, ll[m.end():end])
+        body = re.sub(r"^(\d+):", lambda mm: f"{int(mm.group(1)) - k}:", body, flags=re.M)
+        out += [ll[pos:m.start()], head, body]
+        pos = end
+    out.append(ll[pos:])
+    return "".join(out)
+
+
+def _mlir_depths(text: str, bare_ptr: bool) -> dict[str, dict[str, int]]:
+    """Per function, the element count of each statically shaped memref argument, keyed by
+    the position of the pointer the hardware reads (the aligned one of a descriptor)."""
+    out: dict[str, dict[str, int]] = {}
+    for fn, args in _mlir_signatures(text):
+        pos, hints = 0, {}
+        for _name, t in args:
             mm = re.match(r"memref<([^>]*)>", t)
             if not mm:
                 pos += 1
@@ -314,7 +395,7 @@ def _mlir_depths(text: str, bare_ptr: bool) -> dict[str, dict[str, int]]:
                 if static and "," not in mm.group(1):  # identity layout only
                     hints[str(pos + 1)] = _prod(dims)
                 pos += 3 + 2 * len(dims)
-        out[m.group(1)] = hints
+        out[fn] = hints
     return out
 
 
