@@ -87,6 +87,7 @@ def explain_crash(exc: NativeCrash, sources: list[str], cc, cflags,
     native run's own output kept; else ``exc`` with a hint of why there is no such
     location."""
     head, _, tail = exc.message.partition("\n")
+    head = head.removesuffix(":")       # (it introduced the run's output, the tail)
     found = sanitize_run(sources, cc, cflags, timeout)
     if isinstance(found, SanitizerFinding):
         what = head.split(": native execution crashed")[0]

@@ -463,26 +463,27 @@ def _run_watched(argv: list[str], prog: Path, ncalls: int,
     last_cycles, rate = 0, None
     try:
         while True:
+            out = None
             try:
                 out, _ = proc.communicate(timeout=0.25)
-                return proc.returncode, out
             except subprocess.TimeoutExpired:
                 pass
             now = time.monotonic()
-            if timeout is not None and now - start > timeout:
+            if out is None and timeout is not None and now - start > timeout:
                 raise subprocess.TimeoutExpired(argv, timeout)
-            try:
+            try:        # (read once more at the end: the last line counts every call)
                 m = _PROGRESS_LINE.fullmatch(prog.read_text())
             except OSError:
                 m = None
-            if m is None:
-                continue
-            done, cycles = int(m.group(1)), int(m.group(2))
-            if cycles > last_cycles and now > last_t:
-                rate = (cycles - last_cycles) / (now - last_t)
-                last_t, last_cycles = now, cycles
-            progress.count("calls", done, ncalls,
-                           f"{cycles:,} cycles" + (f", {_si(rate)} cycles/s" if rate else ""))
+            if m is not None:
+                done, cycles = int(m.group(1)), int(m.group(2))
+                if cycles > last_cycles and now > last_t:
+                    rate = (cycles - last_cycles) / (now - last_t)
+                    last_t, last_cycles = now, cycles
+                progress.count("calls", done, ncalls, f"{cycles:,} cycles"
+                               + (f", {_si(rate)} cycles/s" if rate and out is None else ""))
+            if out is not None:
+                return proc.returncode, out
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -34,7 +34,7 @@ from typing import Sequence
 
 from ..toolchain import cxx_flags, find_c_compiler, find_cxx_compiler, include_dir, is_cxx
 
-__all__ = ["SanitizerFinding", "sanitize_run", "parse_report", "SANITIZE_FLAGS"]
+__all__ = ["SanitizerFinding", "sanitize_run", "parse_report", "SANITIZE_FLAGS", "NO_SANITIZER"]
 
 #: what the native executable is built with
 SANITIZE_FLAGS = ("-fsanitize=address,undefined", "-fno-omit-frame-pointer",
@@ -44,6 +44,10 @@ _ENV = {"ASAN_OPTIONS": "detect_leaks=0:print_legend=0:abort_on_error=0:color=ne
         "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1:color=never"}
 
 _C_SUFFIXES = (".c",)
+
+#: why :func:`sanitize_run` found nothing when no compiler builds with the sanitizers
+NO_SANITIZER = ("no C compiler at hand links AddressSanitizer (zig cc does not; clang or gcc "
+                "with libasan would, given by --cc or on PATH)")
 
 
 @dataclass(frozen=True)
@@ -103,8 +107,7 @@ def sanitize_run(sources: Sequence[str | Path], cc=None, cflags: Sequence[str] =
             if _build(prefix, srcs, cflags, cxx, exe, timeout):
                 break
         else:
-            return ("no C compiler at hand links AddressSanitizer (zig cc does not; clang "
-                    "or gcc with libasan would, given by --cc or on PATH)")
+            return NO_SANITIZER
         try:
             proc = subprocess.run([str(exe)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   stdin=subprocess.DEVNULL, timeout=timeout,
@@ -199,8 +202,10 @@ def parse_report(text: str, sources: Sequence[str]) -> SanitizerFinding | None:
         else:
             detail = f"{n} bytes {d} byte(s) before '{name}'{decl}"
     elif hp is not None:
-        detail = (f"{n} bytes {hp.group('d')} byte(s) {hp.group('rel')} a "
-                  f"{hp.group('size')}-byte block from malloc")
+        size, d = int(hp.group("size")), int(hp.group("d"))
+        detail = (f"{n} bytes at byte {size + d} of a {size}-byte block from malloc"
+                  if hp.group("rel") in ("after", "to the right of") else
+                  f"{n} bytes {d} byte(s) {hp.group('rel')} a {size}-byte block from malloc")
     if frame is None:
         return SanitizerFinding(None, None, f"{what} {rw} {detail} (AddressSanitizer)")
     m, file = frame
