@@ -195,6 +195,9 @@ def test_waves_are_written_under_the_output_directory(tmp_path, capsys):
     assert f"  waveform: {out / 'waves.vcd'}\n" in printed
     assert (out / "waves.vcd").read_text().startswith("$")     # a VCD header
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "sum8.c"]
+    # the simulation's own files are kept beside the outputs (the trace moved out of them)
+    assert sorted(p.name for p in (out / "cosim").iterdir()) == [
+        "results.bin", "stimulus.bin", "sum8.v"]
 
 
 def test_native_timeout(tmp_path, capsys):
