@@ -24,6 +24,10 @@ Results (read by :func:`read_results`)::
         for every probe (``TopInterface.probes``): u64 cycles high, u64 rising edges
     u64 total_cycles
 
+Progress (``--progress FILE``, given only while :mod:`hls.progress` shows anything): one
+fixed-width line ``CALLS_DONE CYCLES`` rewritten every 2^16 cycles and after the last
+call, polled by :func:`_run_watched`.
+
 ``iface_hash`` guards against feeding a stimulus file to a harness of another interface.
 Cycle counting: from the first rising edge with ``ap_start`` high up to and including the
 edge that ends the ``ap_done`` cycle.  A call that does not finish within ``max_cycles``
