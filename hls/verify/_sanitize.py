@@ -46,8 +46,8 @@ _ENV = {"ASAN_OPTIONS": "detect_leaks=0:print_legend=0:abort_on_error=0:color=ne
 _C_SUFFIXES = (".c",)
 
 #: why :func:`sanitize_run` found nothing when no compiler builds with the sanitizers
-NO_SANITIZER = ("no C compiler at hand links AddressSanitizer (zig cc does not; clang or gcc "
-                "with libasan would, given by --cc or on PATH)")
+NO_SANITIZER = ("no C compiler at hand built the program with AddressSanitizer (zig cc links "
+                "no ASan runtime; clang, or gcc with libasan, would: --cc or on PATH)")
 
 
 @dataclass(frozen=True)
