@@ -289,6 +289,6 @@ def test_without_sanitizers_a_crash_keeps_its_message_with_a_hint(tmp_path, monk
     monkeypatch.setattr(_sanitize, "_compilers", lambda cc, cxx: [])
     crash = NativeCrash("capturing calls of sum8: native execution crashed (signal SIGSEGV):"
                         "\nprinted before", "k.c", None)
-    assert explain_crash(crash, [str(tb)], None, (), 10.0).format() == (
+    assert explain_crash(crash, [[str(tb)]], None, (), 10.0).format() == (
         "k.c: error: capturing calls of sum8: native execution crashed (signal SIGSEGV)\n"
         f"(hint: no line found by AddressSanitizer: {NO_SANITIZER})\nprinted before")

@@ -25,7 +25,7 @@ from ._fpgolden import rewrite_ll
 from ._irdiag import ir_diagnosis
 from ._profile import loop_profiles
 from ._golden import Call, NativeCrash, capture_tb_calls, random_calls, run_calls, run_main
-from ._sanitize import SanitizerFinding, sanitize_run
+from ._sanitize import NO_SANITIZER, SanitizerFinding, sanitize_run
 
 
 def _tb_files(tb) -> list[Path]:
@@ -71,24 +71,29 @@ def _tb_module_text(result: SynthResult, tb, cc: str | None, cflags=()) -> str:
     return str(tb_mod)
 
 
-def _program_sources(result: SynthResult, tb) -> list[str]:
-    """The source files of the program the native run executes: the testbench files and
-    the design's (the design's alone for a whole program or a testbench among them)."""
+def _program_sources(result: SynthResult, tb) -> list[list[str]]:
+    """The source files of the program the native run executes, as ``_tb_module_text``
+    makes it: the testbench files and the design's (the design's alone for a whole
+    program or a testbench among them), else (a testbench that defines the top itself)
+    the testbench's alone."""
     design = [str(p) for p in (result.source.paths or (result.source.path,))]
     seen = {Path(p).resolve() for p in design}
-    tbs = [str(t) for t in _tb_files(tb)] if tb is not None else []
-    return [t for t in tbs if Path(t).resolve() not in seen] + design
+    tbs = [str(t) for t in _tb_files(tb) if Path(t).resolve() not in seen] if tb else []
+    return [tbs + design, tbs] if tbs else [design]
 
 
-def explain_crash(exc: NativeCrash, sources: list[str], cc, cflags,
+def explain_crash(exc: NativeCrash, programs: list[list[str]], cc, cflags,
                   timeout: float) -> CosimError:
-    """``exc`` located by a build of ``sources`` with the sanitizers
-    (:mod:`._sanitize`): ``file:line: error: <what>: <the sanitizer's finding>``, the
-    native run's own output kept; else ``exc`` with a hint of why there is no such
-    location."""
+    """``exc`` located by a build with the sanitizers (:mod:`._sanitize`) of the first
+    of ``programs`` (lists of sources) that builds: ``file:line: error: <what>: <the
+    sanitizer's finding>``, the native run's own output kept; else ``exc`` with a hint
+    of why there is no such location."""
     head, _, tail = exc.message.partition("\n")
     head = head.removesuffix(":")       # (it introduced the run's output, the tail)
-    found = sanitize_run(sources, cc, cflags, timeout)
+    for sources in programs:
+        found = sanitize_run(sources, cc, cflags, timeout)
+        if found != NO_SANITIZER:
+            break
     if isinstance(found, SanitizerFinding):
         what = head.split(": native execution crashed")[0]
         return CosimError(f"{what}: the program crashed natively: {found.message}"
