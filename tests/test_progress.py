@@ -175,9 +175,11 @@ def test_cosim_files_without_output_directory_named_on_failure_only(tmp_path, ca
     temp.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(temp))
     base = ["cosim", str(src), "--top", "sum8", "--depth", "a=8", "--runs", "1"]
-    assert main(base) == 0
+    assert main([*base, "-q"]) == 0
     assert list(temp.iterdir()) == []                   # passed: nothing left
-    capsys.readouterr()
+    (verdict,) = capsys.readouterr().out.splitlines()   # --quiet: the verdict line only
+    assert verdict.startswith("pyhls: co-simulation of sum8: 1 call(s), ")
+    assert verdict.endswith(" cycles in total, PASSED")
     assert main([*base, "--max-cycles", "5"]) == 1
     err = capsys.readouterr().err.splitlines()
     (kept,) = temp.iterdir()
