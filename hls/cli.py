@@ -21,6 +21,7 @@ import tempfile
 import traceback
 from pathlib import Path
 
+from . import progress
 from .errors import CosimError, HLSError
 from .names import demangle_json, demangle_text, verilog_name
 
@@ -112,6 +113,7 @@ def _parser() -> argparse.ArgumentParser:
     _input_options(s)
     _design_options(s)
     _build_options(s)
+    _quiet_option(s, "the result line only: no details, no summary table")
     r = sub.add_parser("ir", allow_abbrev=False,
                        help="print the IR text of the module (.hir: every command reads "
                        "it back)", description="Print the module's IR text (.hir) after "
@@ -137,6 +139,7 @@ def _parser() -> argparse.ArgumentParser:
     _design_options(c)
     _build_options(c)
     _cosim_options(c)
+    _quiet_option(c, "the verdict line only")
     x = sub.add_parser("dse", allow_abbrev=False,
                        help="explore unrolling, pipelining and partitioning: the Pareto "
                        "front of latency and LUTs",
@@ -166,6 +169,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="evaluate on the Dask cluster whose scheduler is at ADDR "
                    "(tcp://HOST:PORT; its workers must see the input files) instead of a "
                    "local one")
+    _quiet_option(x, "no line per batch of points evaluated")
     k = sub.add_parser("cache", allow_abbrev=False,
                        help="show or clean the cache of simulation models",
                        description="The Verilator models co-simulation builds are kept in "
@@ -177,6 +181,18 @@ def _parser() -> argparse.ArgumentParser:
                    help="clean: keep the most recently used models up to SIZE (e.g. 1G; "
                    "default: remove them all)")
     return p
+
+
+def _quiet_option(sp: argparse.ArgumentParser, prints: str) -> None:
+    sp.add_argument("-q", "--quiet", action="store_true",
+                    help="no progress display (shown on standard error when it is a "
+                    f"terminal) and, on standard output, {prints}")
+
+
+def _shown(args):
+    """The progress display of a run (hls.progress): on standard error when it is a
+    terminal, unless --quiet."""
+    return progress.reporting(progress.for_terminal(args.quiet))
 
 
 def _input_options(sp: argparse.ArgumentParser) -> None:
@@ -474,7 +490,6 @@ def _run(args) -> int:
         return _list_passes()
     if args.command == "cache":
         return _cache(args)
-    from .estimate._summary import summary_table
     from .flow import SynthOptions, synthesize, write_outputs
     from .fpu import FPFormat
 
@@ -527,26 +542,30 @@ def _run(args) -> int:
             sys.stdout.write(text)
         return 0
     out = Path(args.output or f"hls_{args.top if args.top.isidentifier() else verilog_name(args.top)}")
-    result = synthesize(inputs, opts)
+    with _shown(args):
+        result = synthesize(inputs, opts)
     extra = {}
     if args.command == "cosim":
         from .verify import cosim
 
         sim = result
         if args.profile_loops:  # the same design plus probe outputs, for simulation only
-            sim = synthesize(inputs, dataclasses.replace(opts, loop_probes=True,
+            with _shown(args):
+                sim = synthesize(inputs, dataclasses.replace(opts, loop_probes=True,
                                                              estimate_area=False,
                                                              estimate_memories=False,
                                                              print_ir_after=()))
-        # with --waves the simulation runs in a directory of its own, and its trace joins
-        # the outputs once they are written (nothing of a run that ends in an error is left)
-        work = Path(tempfile.mkdtemp(prefix="pyhls-cosim-")) if args.waves else None
+        # the simulation's files (the Verilog, stimulus.bin, results.bin): DIR/cosim with
+        # -o (kept), else a directory of their own, removed when the co-simulation passes
+        # and named in the error when it does not; the trace joins the outputs
+        work = _cosim_workdir(args, out)
         try:
-            cres = cosim(inputs, args.top, tb=args.tb, cflags=cflags, fixed=dict(args.set),
-                         seed=args.seed, runs=args.runs, max_cycles=args.max_cycles,
-                         waves=args.waves, cc=args.cc, workdir=work, synth=sim,
-                         profile_loops=args.profile_loops,
-                         native_timeout=args.native_timeout)
+            with _shown(args):
+                cres = cosim(inputs, args.top, tb=args.tb, cflags=cflags,
+                             fixed=dict(args.set), seed=args.seed, runs=args.runs,
+                             max_cycles=args.max_cycles, waves=args.waves, cc=args.cc,
+                             workdir=work, synth=sim, profile_loops=args.profile_loops,
+                             native_timeout=args.native_timeout)
             extra["cosim"] = demangle_json(cres.to_json())     # C++ functions by name
             if args.profile_loops:
                 extra["cosim"]["loops"] = [lp.to_json() for lp in cres.loops]
@@ -555,32 +574,23 @@ def _run(args) -> int:
             if cres.waves is not None and cres.waves.is_file():
                 waves = out / "waves.vcd"
                 shutil.move(cres.waves, waves)
-        finally:
-            if work is not None:
-                shutil.rmtree(work, ignore_errors=True)
+        except HLSError as exc:
+            if not args.output:
+                exc.message += f"\n  the co-simulation's files: {work}"
+            raise
+        if not args.output and cres.passed:
+            shutil.rmtree(work, ignore_errors=True)
         if args.report_json:
             _write_report(result.report | extra, args.report_json)
         calls = cres.calls
         print(f"pyhls: co-simulation of {args.top}: {len(calls)} call(s), "
               f"{cres.total_cycles} cycles in total, "
               + ("PASSED" if cres.passed else "FAILED"))
-        if cres.native_output:
-            out_lines = cres.native_output.splitlines()
-            print(f"  output of the native run ({len(out_lines)} line(s)):")
-            for line in out_lines[:_MAX_OUTPUT_LINES]:
-                print(f"  | {line}")
-            if len(out_lines) > _MAX_OUTPUT_LINES:
-                print(f"  | ... {len(out_lines) - _MAX_OUTPUT_LINES} more line(s)")
-        for lp in cres.loops:
-            print(f"  loop {demangle_text(str(lp))}")
-        if waves is not None:
-            print(f"  waveform: {waves}")
-        elif args.waves:
-            print("  waveform: none (the cocotb co-simulation of an Alveo top writes none)")
-        _print_yosys(result.report)
-        _print_timing(result.report)
+        if not args.quiet:
+            _print_cosim_details(args, result.report, cres, waves)
         if not cres.passed:
-            raise CosimError(cres.summary(limit="--max-cycles").replace("\n", "\n  "),
+            files = "" if args.output else f"\nthe co-simulation's files: {work}"
+            raise CosimError((cres.summary(limit="--max-cycles") + files).replace("\n", "\n  "),
                              input0, None)
         return 0
     write_outputs(result, out)
@@ -589,6 +599,47 @@ def _run(args) -> int:
     r = result.report
     print(f"pyhls: synthesised {args.top} for {r['target']} at {r['clock_period_ns']} ns -> "
           f"{out / 'rtl' / (result.interface.module_name + '.v')}")
+    if not args.quiet:
+        _print_synth_details(r)
+    return 0
+
+
+def _cosim_workdir(args, out: Path) -> Path:
+    """Where the co-simulation's files go: DIR/cosim with -o (emptied first), else a new
+    temporary directory named after the top."""
+    if args.output:
+        work = out / "cosim"
+        shutil.rmtree(work, ignore_errors=True)
+        return work
+    name = args.top if args.top.isidentifier() else verilog_name(args.top)
+    return Path(tempfile.mkdtemp(prefix=f"pyhls-cosim-{name}-"))
+
+
+def _print_cosim_details(args, r: dict, cres, waves) -> None:
+    """What pyhls cosim prints after its verdict line (not with --quiet): the program's
+    output, the loop profiles, the waveform, Yosys's counts and the timing."""
+    if cres.native_output:
+        out_lines = cres.native_output.splitlines()
+        print(f"  output of the native run ({len(out_lines)} line(s)):")
+        for line in out_lines[:_MAX_OUTPUT_LINES]:
+            print(f"  | {line}")
+        if len(out_lines) > _MAX_OUTPUT_LINES:
+            print(f"  | ... {len(out_lines) - _MAX_OUTPUT_LINES} more line(s)")
+    for lp in cres.loops:
+        print(f"  loop {demangle_text(str(lp))}")
+    if waves is not None:
+        print(f"  waveform: {waves}")
+    elif args.waves:
+        print("  waveform: none (the cocotb co-simulation of an Alveo top writes none)")
+    _print_yosys(r)
+    _print_timing(r)
+
+
+def _print_synth_details(r: dict) -> None:
+    """What pyhls synth prints after its result line (not with --quiet): functions, loops,
+    partitions, pragmas, dataflow regions, then the summary table (report.rpt's)."""
+    from .estimate._summary import summary_table
+
     for f in r["functions"]:
         print(f"  function {f['name']}: {f['states']} states, "
               f"{f['binding']['registers']} registers ({f['binding']['register_bits']} bits)")
@@ -630,7 +681,6 @@ def _run(args) -> int:
     print()
     print(summary_table(r), end="")
     _print_timing(r)
-    return 0
 
 
 def _dse(args, inputs, opts) -> int:
@@ -641,14 +691,16 @@ def _dse(args, inputs, opts) -> int:
         raise HLSError("--print-ir-after applies to pyhls synth, cosim and ir, not dse")
     out = Path(args.output or f"dse_{args.top if args.top.isidentifier() else verilog_name(args.top)}")
 
-    def progress(n: int, front: list) -> None:
+    def batch(n: int, front: list) -> None:
         print(f"pyhls dse: {n} point(s) evaluated, front: "
               + (", ".join(f"{lat} cycles/{lut} LUT" for lat, lut in front) or "none"),
               flush=True)
 
-    space, exp, front = run_dse(inputs, opts, out, max_points=args.max_points,
-                                objective=args.objective, workers=args.workers,
-                                scheduler=args.dask_scheduler, progress=progress, tb=args.tb)
+    with _shown(args):
+        space, exp, front = run_dse(inputs, opts, out, max_points=args.max_points,
+                                    objective=args.objective, workers=args.workers,
+                                    scheduler=args.dask_scheduler,
+                                    progress=None if args.quiet else batch, tb=args.tb)
     failed = sum(not r.ok for _, r in exp.evaluated)
     print(f"pyhls dse: {args.top}: {len(exp.evaluated)} of {space.size()} point(s) evaluated "
           f"({exp.search} search{f', {failed} failed' if failed else ''}), "

@@ -23,7 +23,7 @@ from pathlib import Path
 import networkx as nx
 from amaranth.hdl import CombinationalCycle
 
-from . import transforms
+from . import progress, transforms
 from .analysis import find_loops, loop_line, loop_name, profile_top, stream_order_problem
 from .binding import Binding, bind
 from .dataflow import (
@@ -368,6 +368,7 @@ def _compile(path, opts: SynthOptions, inp: LoadedInput | None,
         file_dirs = load_directives(opts.directives)
     if file_dirs is not None:       # its function names as the input's symbols
         file_dirs = resolve_directives(file_dirs, defined_functions(inp.text))
+    progress.stage("frontend", str(path if isinstance(path, (str, Path)) else path[0]))
     front = _load(path, opts, inp, file_dirs)
     dirs, pragmas = apply_pragmas(inp, front, file_dirs, target)
     if dirs is not None and dirs.interfaces:    # (Alveo targets only)
@@ -444,6 +445,7 @@ def plan_and_lower(comp: Compilation, front: Module) -> Lowered:
     it and the compilation (:func:`build_lowered`)."""
     module = front.clone()
     with _pragma_notes(comp.pragmas):
+        progress.stage("planning loops", comp.opts.top)
         profit, keep, unroll = plan_loops(comp, front)
         partitions, keep_whole, t1 = _lower(module, comp, keep, unroll=unroll)
     return Lowered(module, profit, partitions, keep_whole, t1)
@@ -487,6 +489,7 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
     for d in opts.dataflow:
         if d not in {f.name for f in module.functions}:
             raise HLSError(f"--dataflow: '{d}' is not a hardware function of this design")
+    progress.stage("RTL", module.top.name)
     rtl = TopRTL(bindings, module.top, ext, probes=opts.loop_probes, dataflow=graphs,
                  monitor=opts.dataflow_monitor and not platform.axi)
     top_loc = module.top.loc
@@ -497,6 +500,7 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
     name = module_name(opts.top, [f.name for f in module.functions])
     iface = rtl.interface(name).with_c_types(ctypes.args, ctypes.ret)
     axi = None
+    progress.stage("Verilog emission", name)
     try:
         if platform.axi:
             top_rtl = AlveoTop(rtl, iface, opts.m_axi, axis=axis,
@@ -540,6 +544,8 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
                         "rtl": round(t3 - t2, 3)}
     if axi is not None:
         report["axi"] = axi.to_json()
+    if opts.estimate_area or opts.estimate_memories:
+        progress.stage("area estimate (Yosys)", name)
     if opts.estimate_area and target.family == "ecp5":
         report["resources_yosys"] = yosys_ecp5_area(verilog, name)
     elif opts.estimate_area or opts.estimate_memories:
@@ -548,6 +554,7 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
         report["time_s"]["yosys"] = round(time.perf_counter() - t3, 3)
     if opts.place_route:
         t4 = time.perf_counter()
+        progress.stage("place and route", name)
         report["timing"] = place_and_route(verilog, iface, target, schedules)
         report["time_s"]["place_route"] = round(time.perf_counter() - t4, 3)
     display_report(report, [f.name for f in module.functions])
@@ -777,6 +784,7 @@ def _schedule(module: Module, comp: Compilation, profit: Profitability | None,
                                directives=dirs, relax_ii=opts.relax_ii, profit=profit)
         schedules[f] = fs
         if bind_too:  # with explicit unit limits every multiplier is shared, whatever its width
+            progress.stage("binding", f"@{f.name}")
             bindings[f] = bind(fs, share_min_width=1 if opts.max_units else 16)
 
     for f in module.functions:

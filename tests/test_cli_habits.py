@@ -195,6 +195,9 @@ def test_waves_are_written_under_the_output_directory(tmp_path, capsys):
     assert f"  waveform: {out / 'waves.vcd'}\n" in printed
     assert (out / "waves.vcd").read_text().startswith("$")     # a VCD header
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "sum8.c"]
+    # the simulation's own files are kept beside the outputs (the trace moved out of them)
+    assert sorted(p.name for p in (out / "cosim").iterdir()) == [
+        "results.bin", "stimulus.bin", "sum8.v"]
 
 
 def test_native_timeout(tmp_path, capsys):
@@ -208,6 +211,7 @@ def test_native_timeout(tmp_path, capsys):
         "pyhls: error: capturing calls of sum8: native execution did not finish within 0.5 s, "
         "the limit --native-timeout sets (cosim's native_timeout); raise it, or make the "
         "program end"]
-    assert not out.exists()
+    # no outputs: only the co-simulation's own directory, which -o places in DIR/cosim
+    assert sorted(p.name for p in out.iterdir()) == ["cosim"]
     for bad in ("0", "-1", "soon"):
         _usage_error(["cosim", *_sum8(tmp_path, tb), "--native-timeout", bad], capsys)

@@ -28,6 +28,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from .. import progress as shown
 from ..flow import SynthOptions
 from ._cluster import dask_evaluator
 from ._evaluate import Result, compile_design
@@ -71,8 +72,16 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
     the front with the testbench ``tb`` if given; returns the space, the exploration
     and dse.json's ``pareto`` entries."""
     space = design_space(compile_design(path, opts))
+    total = min(max_points, space.size())
+
+    def tick(n: int, front: list[tuple]) -> None:
+        shown.count("design points", n, total, f"front: {len(front)} point(s)")
+        if progress is not None:
+            progress(n, front)
+
+    shown.stage("exploration", f"{space.size()} point(s) in the space")
     with dask_evaluator(path, opts, workers, scheduler) as evaluate_many:
-        exp = explore(space, evaluate_many, max_points, objective, progress)
+        exp = explore(space, evaluate_many, max_points, objective, tick)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     front = []
@@ -83,6 +92,7 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
         lat, lut = costs(res)
         front.append({"point": i, "directives": name, "latency_max": lat, "lut": lut})
         if tb is not None:
+            shown.stage("co-simulation of the front", name)
             front[-1]["cosim"] = cosim_point(path, opts, out / name, tb, res)
     inputs = [str(p) for p in path] if isinstance(path, (list, tuple)) else [str(path)]
     doc = {"version": DSE_JSON_VERSION, "top": opts.top, "inputs": inputs,

@@ -22,6 +22,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field, replace
 
+from .. import progress
 from ..analysis import find_loops, loop_line
 from ..ir import FPU, Block, Const, Function, Op, Param, Value, op_def
 from ..targets._fp import fp_timing
@@ -237,6 +238,7 @@ def schedule_function(func: Function, target: Target, method: str = "sdc",
     for the pipeline; the estimates are kept in ``fs.estimates``.  Without it every loop
     that can be pipelined is."""
     fs = FunctionSchedule(func, target)
+    progress.stage("scheduling", f"@{func.name}")
     memory_fanin(func)
     for b in func.blocks:
         prob, ops = build_block_problem(b, target, resources)
@@ -273,6 +275,9 @@ def schedule_function(func: Function, target: Target, method: str = "sdc",
             if profit is not None:
                 fs.estimates[lp.header] = profit.estimate(lp, lengths)
             continue
+        line = loop_line(lp)
+        progress.stage("scheduling", f"@{func.name}, loop {lp.header.name}"
+                       + (f" (line {line})" if line is not None else "") + " pipelined")
         _, lpipe = schedule_loop(lp, target, op_timing, ii=want.get("ii"), relax_ii=relax_ii)
         if profit is not None:
             est = profit.estimate(lp, lengths, lpipe.ii, lpipe.depth)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from .. import progress
 from ..errors import HLSError, InternalError
 from ..ir import Function, Module, print_module, verify
 
@@ -105,6 +106,7 @@ class PassManager:
             opts = self.options[p.name]
             if not p.when(opts):
                 continue
+            progress.stage("passes", p.name)
             if p.scope == "module":
                 results[p.name] = self._call(p, module, opts, module.functions)
             else:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 
+from .. import progress
 from ..errors import CosimError, FrontendError
 from ..flow import SynthOptions, SynthResult, synthesize
 from ..frontend import INTERNAL_GLOBALS, read_input
@@ -23,7 +24,8 @@ from ._compare import CosimResult, run_cosim, run_cosim_main
 from ._fpgolden import rewrite_ll
 from ._irdiag import ir_diagnosis
 from ._profile import loop_profiles
-from ._golden import Call, capture_tb_calls, random_calls, run_calls, run_main
+from ._golden import Call, NativeCrash, capture_tb_calls, random_calls, run_calls, run_main
+from ._sanitize import NO_SANITIZER, SanitizerFinding, sanitize_run
 
 
 def _tb_files(tb) -> list[Path]:
@@ -67,6 +69,37 @@ def _tb_module_text(result: SynthResult, tb, cc: str | None, cflags=()) -> str:
         pass
     tb_mod.link_in(kernel)
     return str(tb_mod)
+
+
+def _program_sources(result: SynthResult, tb) -> list[list[str]]:
+    """The source files of the program the native run executes, as ``_tb_module_text``
+    makes it: the testbench files and the design's (the design's alone for a whole
+    program or a testbench among them), else (a testbench that defines the top itself)
+    the testbench's alone."""
+    design = [str(p) for p in (result.source.paths or (result.source.path,))]
+    seen = {Path(p).resolve() for p in design}
+    tbs = [str(t) for t in _tb_files(tb) if Path(t).resolve() not in seen] if tb else []
+    return [tbs + design, tbs] if tbs else [design]
+
+
+def explain_crash(exc: NativeCrash, programs: list[list[str]], cc, cflags,
+                  timeout: float) -> CosimError:
+    """``exc`` located by a build with the sanitizers (:mod:`._sanitize`) of the first
+    of ``programs`` (lists of sources) that builds: ``file:line: error: <what>: <the
+    sanitizer's finding>``, the native run's own output kept; else ``exc`` with a hint
+    of why there is no such location."""
+    head, _, tail = exc.message.partition("\n")
+    head = head.removesuffix(":")       # (it introduced the run's output, the tail)
+    for sources in programs:
+        found = sanitize_run(sources, cc, cflags, timeout)
+        if found != NO_SANITIZER:
+            break
+    if isinstance(found, SanitizerFinding):
+        what = head.split(": native execution crashed")[0]
+        return CosimError(f"{what}: the program crashed natively: {found.message}"
+                          + (f"\n{tail}" if tail else ""), found.file, found.line)
+    return CosimError(f"{head}\n(hint: no line found by AddressSanitizer: {found})"
+                      + (f"\n{tail}" if tail else ""), exc.file, exc.line)
 
 
 def name_aborts(result: CosimResult, sites: dict) -> None:
@@ -180,11 +213,16 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
                          "testbench or random stimulus would give them host addresses")
     printed: list[str] = []
     try:
+        progress.stage("co-simulation", func.name)
         if tb is not None:
             text = native_text = _tb_module_text(res, tb, cc, tuple(cflags))
-            calls = capture_tb_calls(text, func.name, ptr_sizes, timeout=native_timeout,
-                                     globals_=glob_sizes or None, output=printed,
-                                     streams=streams)
+            try:
+                calls = capture_tb_calls(text, func.name, ptr_sizes, timeout=native_timeout,
+                                         globals_=glob_sizes or None, output=printed,
+                                         streams=streams)
+            except NativeCrash as exc:
+                raise explain_crash(exc, _program_sources(res, tb), cc, tuple(cflags),
+                                    native_timeout) from None
             if not calls:
                 raise CosimError(f"the testbench never calls {func.name}",
                                  str(_tb_files(tb)[0]), None)
@@ -197,10 +235,14 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
         elif func.name == "main" and not func.params:
             native_text = golden_ir(res.module)
             dangling: dict[str, list[int]] = {}
-            ret, globs = run_main(native_text, list(glob_sizes), glob_sizes,
-                                  timeout=native_timeout, output=printed,
-                                  ptr_tags=res.module.ptr_tags, ptr_slots=res.module.ptr_slots,
-                                  dangling=dangling)
+            try:
+                ret, globs = run_main(native_text, list(glob_sizes), glob_sizes,
+                                      timeout=native_timeout, output=printed,
+                                      ptr_tags=res.module.ptr_tags,
+                                      ptr_slots=res.module.ptr_slots, dangling=dangling)
+            except NativeCrash as exc:
+                raise explain_crash(exc, _program_sources(res, None), cc, tuple(cflags),
+                                    native_timeout) from None
             w = func.return_width
             exp_ret = ret & ((1 << w) - 1) if w else None
             if run_main_ is run_cosim_main:

@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from hls import progress
 from hls.errors import CosimError
 
-__all__ = ["Call", "capture_tb_calls", "run_main", "run_calls", "random_calls"]
+__all__ = ["Call", "NativeCrash", "capture_tb_calls", "run_main", "run_calls", "random_calls"]
 
 _WORKER = Path(__file__).with_name("_golden_worker.py")
 
@@ -62,6 +63,11 @@ def without_dangling(expected: bytes, got: bytes, offsets) -> bytes:
     return bytes(out)
 
 
+class NativeCrash(CosimError):
+    """The native run ended by a signal or an unexpected exit (not a timeout, not an
+    error the worker reported): ``hls.verify._sanitize`` may tell where."""
+
+
 def _call_from_dict(d: Mapping[str, Any]) -> Call:
     return Call(
         scalars=dict(d["scalars"]),
@@ -74,6 +80,7 @@ def _call_from_dict(d: Mapping[str, Any]) -> Call:
 
 
 def _run_worker(req: dict[str, Any], timeout: float, what: str) -> dict[str, Any]:
+    progress.stage("native execution", what)
     with tempfile.TemporaryDirectory(prefix="pyhls-golden-") as tmp:
         req_path = Path(tmp) / "req.pkl"
         resp_path = Path(tmp) / "resp.pkl"
@@ -99,7 +106,8 @@ def _run_worker(req: dict[str, Any], timeout: float, what: str) -> dict[str, Any
             if rc == -signal.SIGILL:
                 how += ", a trap: __builtin_trap() or a check clang inserted"
             tail = (proc.stdout or "")[-3000:]
-            raise CosimError(f"{what}: native execution crashed ({how})" + (f":\n{tail}" if tail else ""))
+            raise NativeCrash(f"{what}: native execution crashed ({how})"
+                              + (f":\n{tail}" if tail else ""))
         with open(resp_path, "rb") as f:
             resp = pickle.load(f)
     if not resp.get("ok"):

@@ -24,6 +24,10 @@ Results (read by :func:`read_results`)::
         for every probe (``TopInterface.probes``): u64 cycles high, u64 rising edges
     u64 total_cycles
 
+Progress (``--progress FILE``, given only while :mod:`hls.progress` shows anything): one
+fixed-width line ``CALLS_DONE CYCLES`` rewritten every 2^16 cycles and after the last
+call, polled by :func:`_run_watched`.
+
 ``iface_hash`` guards against feeding a stimulus file to a harness of another interface.
 Cycle counting: from the first rising edge with ``ap_start`` high up to and including the
 edge that ends the ``ap_done`` cycle.  A call that does not finish within ``max_cycles``
@@ -40,10 +44,12 @@ import shutil
 import struct
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from hls import progress
 from hls.errors import CosimError, ToolError
 from hls.interface import MemoryPort, TopInterface
 
@@ -288,6 +294,7 @@ def build_harness(
         touch(final)
         return binary
     root.mkdir(parents=True, exist_ok=True)
+    progress.stage("Verilator build", iface.module_name)
     tmp = Path(tempfile.mkdtemp(prefix=f".build-{key[:12]}-", dir=root))
     try:
         src_dir = tmp / "src"
@@ -428,14 +435,69 @@ def run_harness(
     argv = [str(binary), str(stim), str(res), "--max-cycles", str(int(max_cycles))]
     if waves is not None:
         argv += ["--waves", str(waves)]
+    progress.stage("simulation", iface.module_name)
     try:
-        proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, errors="replace", timeout=timeout)
+        if progress.active():
+            returncode, out = _run_watched(argv, workdir / "progress.txt", len(calls), timeout)
+        else:
+            proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True, errors="replace", timeout=timeout)
+            returncode, out = proc.returncode, proc.stdout
     except subprocess.TimeoutExpired as exc:
         raise CosimError(f"simulation of {iface.module_name} exceeded {timeout} s wall time") from exc
-    if proc.returncode != 0:
+    if returncode != 0:
         raise CosimError(
-            f"simulator {binary} failed with exit status {proc.returncode}:\n{proc.stdout[-4000:]}"
+            f"simulator {binary} failed with exit status {returncode}:\n{out[-4000:]}"
         )
     return read_results(res, iface)
+
+
+_PROGRESS_LINE = re.compile(r" *(\d+) +(\d+)\n")
+
+
+def _run_watched(argv: list[str], prog: Path, ncalls: int,
+                 timeout: float | None) -> tuple[int, str]:
+    """Run the simulator with ``--progress prog`` and show the calls it has finished and
+    its speed (cycles per second of wall time) while it runs (:mod:`hls.progress`);
+    returns its exit status and output.  Only the display depends on the timing."""
+    prog.unlink(missing_ok=True)
+    proc = subprocess.Popen([*argv, "--progress", str(prog)], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, errors="replace")
+    start = last_t = time.monotonic()
+    last_cycles, rate = 0, None
+    try:
+        while True:
+            out = None
+            try:
+                out, _ = proc.communicate(timeout=0.25)
+            except subprocess.TimeoutExpired:
+                pass
+            now = time.monotonic()
+            if out is None and timeout is not None and now - start > timeout:
+                raise subprocess.TimeoutExpired(argv, timeout)
+            try:        # (read once more at the end: the last line counts every call)
+                m = _PROGRESS_LINE.fullmatch(prog.read_text())
+            except OSError:
+                m = None
+            if m is not None:
+                done, cycles = int(m.group(1)), int(m.group(2))
+                if cycles > last_cycles and now > last_t:
+                    rate = (cycles - last_cycles) / (now - last_t)
+                    last_t, last_cycles = now, cycles
+                progress.count("calls", done, ncalls, f"{cycles:,} cycles"
+                               + (f", {_si(rate)} cycles/s" if rate and out is None else ""))
+            if out is not None:
+                return proc.returncode, out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        prog.unlink(missing_ok=True)
+
+
+def _si(x: float) -> str:
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if x >= scale:
+            return f"{x / scale:.1f} {unit}"
+    return f"{x:.0f}"
 
