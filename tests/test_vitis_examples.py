@@ -2,17 +2,17 @@
 loop labels, ``#pragma HLS pipeline II=N``, ``unroll factor=N``, ``array_partition``,
 ``loop_tripcount``, ``inline off``, ``dataflow`` with ``hls::stream`` and ``stream
 depth=N``, ``ap_int``/``ap_uint`` bit manipulation, ``ap_fixed`` with rounding and
-saturation, structs in arrays and by value, floats, sized array parameters), in C and
-C++, each with its testbench ``main`` in the same file.
+saturation, structs in arrays and by value, floats, sized array parameters, function
+templates), in C and C++, each with its testbench ``main`` in the same file.
 
 Each co-simulates with ``pyhls cosim K.cpp --top F --tb K.cpp`` and no other flag, and
 the report shows what each pragma did: the II a pipeline pragma asks for, reached; the
 factor an unroll pragma asks for; a partition's banks; a trip-count hint's bounds (the
 loop's latency rests on them); the kind and depth of a dataflow channel; the functions
-kept as modules of their own.  A pragma pyhls does not implement (``dependence``) is a
-``file:line: warning:``, and no other warning is given but the generic target's for the
-AXI interface pragmas.  On ``--target alveo`` the same sources build the AXI interfaces
-their pragmas name (synthesis only).
+kept as modules of their own.  A pragma pyhls does not implement (``dependence``,
+``loop_flatten``) is a ``file:line: warning:``, and no other warning is given but the
+generic target's for the AXI interface pragmas.  On ``--target alveo`` the same sources
+build the AXI interfaces their pragmas name (synthesis only).
 """
 
 from __future__ import annotations
@@ -78,6 +78,11 @@ KERNELS = {
             "pyhls knows"}),
     "crc_pack": Kernel("crc_pack.cpp", {"words", "bits"}, {}, unroll={"pop": "full"},
                        modules={"crc8_word"}),
+    # a function template's loop pragmas; loop_flatten is not implemented (a warning)
+    "fold_tmpl": Kernel("fold_tmpl.cpp", {"rows", "cols", "fold"}, {"fold": 1, "cols": 1},
+                        unroll={"fold": 2}, banks={"buf": 2}, warnings={
+                            37: "#pragma HLS loop_flatten: ignored: loop nests are not "
+                                "flattened"}),
     "scale_float": Kernel("scale_float.cpp", {"relu"}, {"relu": 1},
                           tripcount={"relu": (1, 64)}),
 }
