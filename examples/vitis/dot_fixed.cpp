@@ -29,9 +29,9 @@ mac:
 int main() {
     coef_t a[N], b[N];
     for (int t = 0; t < 2; t++) {
-        for (int i = 0; i < N; i++) {
-            a[i] = coef_t((i * 37 % 101 - 50) / 8.0 + t);
-            b[i] = coef_t((i * 53 % 89 - 44) / 16.0 - 2 * t);
+        for (int i = 0; i < N; i++) {   // call 1: correlated, beyond 512: saturated
+            a[i] = coef_t(t ? 7.5 - i % 3 * 0.3 : (i * 37 % 101 - 50) / 8.0);
+            b[i] = coef_t(t ? 6.9 - i % 5 * 0.4 : (i * 53 % 89 - 44) / 16.0);
         }
         result_t r = dot_fixed(a, b);
         printf("call %d: dot %f (raw %lld)\n", t, r.to_double(), (long long)r.range(23, 0));
