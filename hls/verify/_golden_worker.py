@@ -146,17 +146,17 @@ def _byval_params(ll: str, top: str) -> dict[int, str]:
     ``align N`` attributes as written."""
     import llvmlite.binding as llvm
 
+    line = _define_line(ll, top)
+    head = ll[line.end():].partition("{")[0] if line else ""
+    if "byval(" not in head:
+        return {}
     ks = []
     for k, arg in enumerate(llvm.parse_assembly(ll).get_function(top).arguments):
         attrs = [a.decode() if isinstance(a, bytes) else str(a) for a in arg.attributes]
         if any(a.startswith("byval(") for a in attrs):
             ks.append((k, " ".join(a for a in attrs if a.startswith("align "))))
-    if not ks:
-        return {}
     # the types as the text names them (llvmlite may rename a struct type it parsed
     # before: %struct.co.0), in parameter order
-    line = _define_line(ll, top)
-    head = ll[line.end():].partition("{")[0] if line else ""
     types = [m.group(0).strip() for m in _BYVAL.finditer(head)]
     if len(types) != len(ks):
         raise WorkerError(f"cannot read the byval parameters of @{top} from its definition")
