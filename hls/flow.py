@@ -39,7 +39,7 @@ from .estimate._summary import summary_table
 from .frontend._common import warn
 from .pnr import flow_for_target, timing_report
 from .pnr._wrapper import HARNESS_TOP, pnr_harness
-from .frontend import FrontendOptions, LoadedInput, arg_c_types, load, read_input, warnings_off
+from .frontend import ArgCTypes, FrontendOptions, LoadedInput, arg_c_types, load, read_input, warnings_off
 from .frontend import parse_module as parse_llvm
 from .interface import TopInterface
 from .ir import Function, Module, print_module
@@ -396,7 +396,11 @@ def prepare(path, opts: SynthOptions, inp: LoadedInput | None = None) -> tuple[C
     if opts.place_route:
         flow_for_target(target)            # no open flow for the target: say so first
     comp, front = _compile(path, opts, inp, target)
-    return comp, front, arg_c_types(comp.inp, front)    # (C types: the Vitis package)
+    # the C types name the AXI4-Lite registers and the Vitis package's arguments: only a
+    # platform with AXI ports (Alveo) builds them (elsewhere a struct passed by value,
+    # whose types cannot be placed, is not worth a warning)
+    ctypes = arg_c_types(comp.inp, front) if comp.platform.axi else ArgCTypes()
+    return comp, front, ctypes
 
 
 def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:

@@ -20,6 +20,13 @@ bytes beyond them).
 * ``main``: ``ll``, ``globals`` -> ``main_ret``, ``globals`` {name: bytes}.
 * ``calls``: ``ll``, ``top``, ``calls`` (list of {scalars, mem_in}), ``ptr_args``,
   ``globals`` -> ``calls`` as for ``capture``.
+
+A struct the top takes by value that the ABI passes in memory (a ``byval`` pointer
+argument: on x86-64 a struct of more than 16 bytes) is, to the hardware, a memory that
+holds the callee's copy.  ctypes cannot pass a struct on the stack, so the top the worker
+calls takes a plain pointer to that copy (``byval`` dropped from its definition: what it
+writes there is the hardware's ``mem_out``), and the testbench's calls reach the capture
+through a shim with the original signature that makes the copy (:func:`_byval_shim`).
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ import traceback
 from typing import Any
 
 REAL_PREFIX = "__pyhls_real_"
+#: the capture callback's symbol when the top takes a struct by value (see above)
+CAPTURE_SYMBOL = "__pyhls_capture"
 
 #: the response file of this run (written early when the program calls exit or abort)
 _RESP_PATH: str | None = None
@@ -126,6 +135,63 @@ def _type_of(t: Any, attrs: set[str]) -> ParamType:
     if not m:
         raise WorkerError(f"unsupported parameter/return type {text} of the top function")
     return ParamType("int", int(m.group(1)), "signext" in attrs)
+
+
+#: a ``byval(TYPE)`` parameter attribute (TYPE may be a quoted name or hold parentheses)
+_BYVAL = re.compile(r'\s*\bbyval\((?:"[^"]*"|\([^()]*\)|[^()"])*\)')
+
+
+def _byval_params(ll: str, top: str) -> dict[int, str]:
+    """The parameters of ``top`` passed ``byval``: index -> their ``byval(T)`` and
+    ``align N`` attributes as written."""
+    import llvmlite.binding as llvm
+
+    line = _define_line(ll, top)
+    head = ll[line.end():].partition("{")[0] if line else ""
+    if "byval(" not in head:
+        return {}
+    ks = []
+    for k, arg in enumerate(llvm.parse_assembly(ll).get_function(top).arguments):
+        attrs = [a.decode() if isinstance(a, bytes) else str(a) for a in arg.attributes]
+        if any(a.startswith("byval(") for a in attrs):
+            ks.append((k, " ".join(a for a in attrs if a.startswith("align "))))
+    # the types as the text names them (llvmlite may rename a struct type it parsed
+    # before: %struct.co.0), in parameter order
+    types = [m.group(0).strip() for m in _BYVAL.finditer(head)]
+    if len(types) != len(ks):
+        raise WorkerError(f"cannot read the byval parameters of @{top} from its definition")
+    return {k: f"{t} {align}".strip() for (k, align), t in zip(ks, types)}
+
+
+def _strip_byval(ll: str, name: str) -> str:
+    """``ll`` with the definition of ``name`` taking its ``byval`` parameters as plain
+    pointers."""
+    line = _define_line(ll, name)
+    if line is None:
+        raise WorkerError(f"cannot find the definition line of @{name}")
+    head, brace, body = ll[line.end():].partition("{")
+    return ll[:line.end()] + _BYVAL.sub("", head) + brace + body
+
+
+def _byval_shim(name: str, target: str, ret_t: "ParamType", params: list, byval: dict,
+                declare: bool) -> str:
+    """A definition of ``name`` with the top's signature (``byval`` parameters as the
+    ABI passes them) calling ``target`` with plain pointers (declared when
+    ``declare``)."""
+    def ext(p):
+        return " signext" if p.kind == "int" and p.signed else ""
+    formal = ", ".join(f"{p.ir}{ext(p)}{' ' + byval[k] if k in byval else ''} %a{k}"
+                       for k, p in enumerate(params))
+    actual = ", ".join(f"{p.ir}{ext(p)} %a{k}" for k, p in enumerate(params))
+    ret_ext = ext(ret_t)
+    call = f"call{ret_ext} {ret_t.ir} @{_quoted(target)}({actual})"
+    body = (f"  {call}\n  ret void" if ret_t.kind == "void" else
+            f"  %r = {call}\n  ret {ret_t.ir} %r")
+    out = f"\ndefine{ret_ext} {ret_t.ir} @{_quoted(name)}({formal}) {{\n{body}\n}}\n"
+    if declare:
+        plain = ", ".join(f"{p.ir}{ext(p)}" for p in params)
+        out += f"declare{ret_ext} {ret_t.ir} @{_quoted(target)}({plain})\n"
+    return out
 
 
 def _define_line(ll: str, name: str) -> re.Match[str] | None:
@@ -438,11 +504,18 @@ def do_capture(req: dict[str, Any]) -> dict[str, Any]:
     head, brace, body = rest.partition("{")
     # a C++ inline function's implicit comdat is named after it: keep that name
     head = re.sub(r"\bcomdat\b(?!\s*\()", f"comdat(${_quoted(top)})", head, count=1)
-    ll2 = ll[:line.start()] + line.group(1) + f"@{real}(" + head + brace + body
-    decl_params = ", ".join(
-        p.ir + (" signext" if p.kind == "int" and p.signed else "") for p in params)
-    ret_ext = " signext" if ret_t.kind == "int" and ret_t.signed else ""
-    ll2 += f"\ndeclare{ret_ext} {ret_t.ir} @{top}({decl_params})\n"
+    byval = _byval_params(ll, top)
+    ll2 = (ll[:line.start()] + line.group(1) + f"@{real}(" + _BYVAL.sub("", head) + brace
+           + body)
+    bound = top                     # the symbol the capture callback is bound to
+    if byval:                       # the testbench's calls copy the struct: a shim
+        bound = CAPTURE_SYMBOL
+        ll2 += _byval_shim(top, bound, ret_t, params, byval, declare=True)
+    else:
+        decl_params = ", ".join(
+            p.ir + (" signext" if p.kind == "int" and p.signed else "") for p in params)
+        ret_ext = " signext" if ret_t.kind == "int" and ret_t.signed else ""
+        ll2 += f"\ndeclare{ret_ext} {ret_t.ir} @{top}({decl_params})\n"
 
     proto = ctypes.CFUNCTYPE(ret_t.ctype, *[p.ctype for p in params])
     calls: list[dict[str, Any]] = []
@@ -478,7 +551,7 @@ def do_capture(req: dict[str, Any]) -> dict[str, Any]:
             return None if ret_t.kind == "void" else 0
 
     cb = proto(callback)
-    jit = Jit(ll2, {top: ctypes.cast(cb, ctypes.c_void_p).value or 0})
+    jit = Jit(ll2, {bound: ctypes.cast(cb, ctypes.c_void_p).value or 0})
     state["jit"] = jit
     state["real"] = proto(jit.fn(real))
     main = ctypes.CFUNCTYPE(ctypes.c_int)(jit.fn("main"))
@@ -551,6 +624,8 @@ def do_calls(req: dict[str, Any]) -> dict[str, Any]:
     gsizes: dict[str, int] = req.get("globals") or {}
     streams: dict[int, str] = req.get("streams") or {}
     ret_t, params = signature(ll, top)
+    if _byval_params(ll, top):      # a struct by value: called with a pointer to it
+        ll = _strip_byval(ll, top)
     jit = Jit(ll)
     fn = ctypes.CFUNCTYPE(ret_t.ctype, *[p.ctype for p in params])(jit.fn(top))
     out = []
