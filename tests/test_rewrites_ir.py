@@ -654,6 +654,39 @@ def test_dimension_partitioning_has_static_banks(tmp_path, dims):
     d.check("all passes")
 
 
+FOLD_C = r"""
+#include <stdint.h>
+int32_t fold(const int32_t buf[16], int32_t out[8], int32_t k) {
+    int32_t s = 0;
+    for (int i = 0; i < 8; i++) {
+        out[i] = buf[i] * buf[15 - i] + k;
+        s += out[i];
+    }
+    return s;
+}
+"""
+
+
+def test_block_partition_static_banks_through_the_trip_count(tmp_path):
+    """Block 2 of 16 words: buf[i] stays in bank 0 and buf[15 - i] in bank 1 over the
+    loop's 8 iterations, so neither access goes to both banks; block 4 splits each range
+    over two banks, and those accesses go to every bank (guarded), still correct."""
+    for factor, guarded in ((2, 0), (4, 2)):
+        m = _load(tmp_path, "fold.c", FOLD_C, "fold", {"buf": 16, "out": 8})
+        rng = random.Random(9)
+        d = Differential(m, _array_calls(rng, {0: 64, 1: 32},
+                                         [{2: k} for k in (0, 1, 2**31 - 1, 2**32 - 1, 12345)]))
+        f = m.top
+        buf = f.ptr_params[0].mem
+        partition_array(m, buf, Partition("block", factor))
+        verify(f)
+        loads = [op for op in f.ops() if op.kind == "load" and op.mem.whole is buf]
+        assert sum("guard" in op.attrs for op in loads) == guarded * factor, factor
+        d.check(f"block {factor}")
+        run_passes(f)
+        d.check("all passes")
+
+
 def test_a_wrong_rewrite_is_caught(tmp_path):
     """The harness fails when a rewrite is wrong (here: a signed division turned into an
     unsigned one)."""

@@ -112,7 +112,9 @@ def static_bank(an: AffineAnalysis, addr, part: Partition, depth_words: int,
         if part.kind == "block":
             return min(w // Bank("block", nb, 0, depth_words).block_words, nb - 1)
         return (w // g) % nb
-    if part.kind == "block" or not _pow2(nb) or not _pow2(g):
+    if part.kind == "block":
+        return _block_bank(an.form(addr), nb, depth_words, trip)
+    if not _pow2(nb) or not _pow2(g):
         return None
     a = an.form(addr)
     if a is None:
@@ -134,6 +136,25 @@ def static_bank(an: AffineAnalysis, addr, part: Partition, depth_words: int,
     if not (0 <= base % g + lo and base % g + hi < g):
         return None
     return base >> lg
+
+
+def _block_bank(a, nb: int, depth_words: int, trip: int | None) -> int | None:
+    """The bank of a block partition every execution hits: the address is ``c + s*j``
+    with ``j`` the iteration number (``0 <= j < trip``) and both ends of its range in one
+    block (``buf[i]`` and ``buf[2N-1-i]`` over ``i < N``, two blocks of ``N``)."""
+    if a is None or any(key != JKEY for key, _ in a.terms):
+        return None
+    lo = hi = a.const
+    for _key, c in a.terms:
+        if trip is None or trip < 1:
+            return None
+        c = c - (1 << a.bits) if c >= 1 << (a.bits - 1) else c
+        lo, hi = lo + min(0, c * (trip - 1)), hi + max(0, c * (trip - 1))
+    if lo < 0 or hi >= min(depth_words, 1 << a.bits):
+        return None
+    size = Bank("block", nb, 0, depth_words).block_words
+    first, last = min(lo // size, nb - 1), min(hi // size, nb - 1)
+    return first if first == last else None
 
 
 def _insert(block: Block, before: Op, op: Op) -> Op:
@@ -243,7 +264,7 @@ def partition_array(module: Module, mem: MemoryObject, part: Partition) -> list[
             async_read=mem.async_read))
     eff = Partition(kind, nb, part.granule if kind == "cyclic" else 1)
     for f in users:
-        trips = _block_trips(f) if eff.granule != 1 else {}
+        trips = _block_trips(f) if eff.granule != 1 or kind == "block" else {}
         for block in f.blocks:
             an = AffineAnalysis(block)
             for op in [o for o in block.ops if o.kind in ("load", "store") and o.mem is mem]:
