@@ -240,3 +240,39 @@ def test_array_depth_bounds_the_trip_count(top, bound, args):
     assert all(lat["min"] <= c and (lat["max"] is None or c <= lat["max"]) for c in got), got
     if bound is not None:
         assert got[0] == lat["max"]         # the largest legal count: the bound is tight
+
+
+def test_counted_test_duplicated_into_both_paths(tmp_path):
+    """A counted loop whose body branches on an invariant, where the frontend duplicated
+    the counter's test into both paths (the latch only jumps back): the trip count is
+    still the constant, and each path's exit is an exit after exactly that many
+    iterations, so the call is bounded: the replayed cycles of every call lie within
+    min..max and each path's calls meet one end."""
+    from helpers import write_source
+
+    from hls.analysis import counted_tests, find_loops
+    from hls.verify import Call
+    src = write_source(tmp_path, "dup.c", """
+        #include <stdint.h>
+        void dup(const uint32_t cdf[64], uint8_t map[64], int32_t n) {
+            for (int b = 0; b < 64; b++)
+                map[b] = n > 0 ? (uint8_t)((cdf[b] * 255u + (uint32_t)n / 2u) / (uint32_t)n) : 0;
+        }
+        """)
+    res = synthesize(src, SynthOptions(top="dup"))
+    f = res.module.top
+    loops = [lp for lp in find_loops(f) if len(counted_tests(lp)) == 2]
+    assert len(loops) == 1 and loops[0].trip_count == 64, [
+        (lp.header.name, [b.name for b in counted_tests(lp)]) for lp in find_loops(f)]
+    (entry,) = res.report["loops"]
+    assert entry["trip_count"] == 64
+    lat = res.report["latency"]
+    assert lat["max"] is not None and "assumptions" not in lat, lat
+    calls = [Call(scalars={f.scalar_params[0].index: n & 0xFFFFFFFF},
+                  mem_in={p.index: bytes(range(p.mem.word_bytes * p.mem.depth_words % 256))
+                          .ljust(p.mem.word_bytes * p.mem.depth_words, b"\1")
+                          for p in f.ptr_params})
+             for n in (0, -3, 5, 1000)]
+    got = replay_calls(res.module, res.schedules, calls)
+    assert all(lat["min"] <= c <= lat["max"] for c in got), (got, lat)
+    assert {got[0], got[2]} == {lat["min"], lat["max"]}, (got, lat)

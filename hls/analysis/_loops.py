@@ -79,14 +79,62 @@ def find_loops(func: Function) -> list[Loop]:
 
 
 def _trip_count(lp: Loop) -> int | None:
-    """Constant trip count of ``for (i = c0; i != / < c1; i += c)`` shaped loops."""
-    if len(lp.latches) != 1:
+    """Constant trip count of ``for (i = c0; i != / < c1; i += c)`` shaped loops: the
+    latch tests the counter, or (a body with a branch whose join the test was duplicated
+    into) each path of the body tests it the same way, either as a latch of its own or
+    jumping to a latch that only jumps back."""
+    if len(lp.latches) == 1:
+        t = lp.latches[0].terminator
+        unrolled = t.attrs.get("unrolled", ())
+        if len(unrolled) > 2 and len(lp.blocks) == 1:   # hls.transforms.unroll_block's note
+            return unrolled[2]
+    tests = counted_tests(lp)
+    if not tests:
         return None
+    counts = {_exit_iteration(lp, b) for b in tests}
+    return counts.pop() if len(counts) == 1 else None
+
+
+def counted_tests(lp: Loop) -> list[Block]:
+    """The blocks whose test of the counter ends an iteration of ``lp``: its latch when
+    that branches, else (the test duplicated into the paths of an if/else body) the
+    blocks that jump to the latch, or several latches that each branch, when they are
+    all the loop's exits."""
+    if not lp.latches:
+        return []
     latch = lp.latches[0]
     t = latch.terminator
-    unrolled = t.attrs.get("unrolled", ())
-    if len(unrolled) > 2 and len(lp.blocks) == 1:   # hls.transforms.unroll_block's note
-        return unrolled[2]
+    if len(lp.latches) == 1 and t.kind == "condbr":
+        return [latch]
+    if len(lp.latches) > 1:
+        tests = list(lp.latches)
+    elif t.kind != "br" or latch is lp.header:
+        return []
+    else:
+        tests = [b for b in lp.blocks if latch in b.successors]
+    exiting = [b for b in lp.blocks if any(s not in lp.blocks for s in b.successors)]
+    if not tests or any(b.terminator.kind != "condbr" for b in tests) or \
+            set(exiting) != set(tests):
+        return []
+    return tests
+
+
+def _step(phi: Op, v) -> int | None:
+    """The constant ``c`` of a counter's next value ``phi + c`` (or of a phi of the latch
+    whose every incoming value is ``phi + c``, one per path through the body)."""
+    if isinstance(v, Op) and v.kind == "phi":
+        steps = {_step(phi, x) for _p, x in v.incoming}
+        return steps.pop() if len(steps) == 1 else None
+    if (isinstance(v, Op) and v.kind == "add" and v.operands[0] is phi
+            and isinstance(v.operands[1], Const)):
+        return v.operands[1].signed()
+    return None
+
+
+def _exit_iteration(lp: Loop, b: Block) -> int | None:
+    """The iteration (1-based) in which the counted test ending ``b`` leaves the loop,
+    the same in every entry (None: no counted test with constant bounds)."""
+    t = b.terminator
     if t.kind != "condbr" or not isinstance(t.operands[0], Op):
         return None
     cmp = t.operands[0]
@@ -103,15 +151,14 @@ def _trip_count(lp: Loop) -> int | None:
         return None
     if phi.block is not lp.header:
         return None
-    upd = [v for p, v in phi.incoming if p in lp.blocks]
-    if (len(upd) != 1 or not isinstance(upd[0], Op) or upd[0].kind != "add"
-            or upd[0].operands[0] is not phi or not isinstance(upd[0].operands[1], Const)):
-        return None
-    nxt = upd[0]
+    steps = {_step(phi, v) for p, v in phi.incoming if p in lp.blocks}
+    step = steps.pop() if len(steps) == 1 else None
     inits = [v for p, v in phi.incoming if p not in lp.blocks]
-    if len(inits) != 1 or not isinstance(inits[0], Const):
+    if step is None or len(inits) != 1 or not isinstance(inits[0], Const):
         return None
-    start, step, end = inits[0].signed(), nxt.operands[1].signed(), cmp.operands[1].signed()
+    start, end = inits[0].signed(), cmp.operands[1].signed()
+    if sum(s not in lp.blocks for s in t.targets) != 1:
+        return None
     exits_on_true = t.targets[0] not in lp.blocks
     pred = cmp.attrs["pred"]
     if step == 0:

@@ -51,7 +51,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..analysis import ExtentBound, Loop, extent_trip_bound, find_loops, loop_line, loop_name
+from ..analysis import (
+    ExtentBound, Loop, counted_tests, extent_trip_bound, find_loops, loop_line, loop_name,
+)
 from ..errors import InternalError
 from ..ir import Block, Function, Module
 from ..rtl import entry_cycles
@@ -296,19 +298,20 @@ class _Walk:
                 it = c.join(it)
         if it is None:
             raise _Irreducible(f"loop {lp.header.name} without a back edge")
-        counted = lp.latches[0] if lp.trip_count is not None and len(lp.latches) == 1 else None
+        # the blocks whose counted test exits (the latch, or the latch's predecessors)
+        counted = set(counted_tests(lp)) if lp.trip_count is not None else set()
         exits = {}
         for (k, (src, dst)), c in term.items():
             if k == "back":
                 continue
-            if counted is not None and src is counted and dst is not None:
+            if src in counted and dst is not None:
                 # the counted test exits: exactly trip_count iterations
                 exits[(src, dst)] = it.times(Span(trips.min - 1, trips.max - 1)) + c
             else:
                 # any other exit: after 1 .. trips iterations
                 more = Span(0, None if trips.max is None else trips.max - 1)
                 exits[(src, dst)] = Span(c.min, (it.times(more) + c).max)
-        if any(counted is None or src is not counted or dst is None for src, dst in exits):
+        if any(src not in counted or dst is None for src, dst in exits):
             trips = Span(1, trips.max)      # an early exit may leave in any iteration
         return LoopLatency(lp, trips, it, exits, why, assumed, bounded)
 
