@@ -24,9 +24,10 @@ ABORT_GLOBAL = "__pyhls_abort"
 EXIT_GLOBAL = "__pyhls_exit"
 #: memories of the hardware that stand for no global of the program
 INTERNAL_GLOBALS = (ABORT_GLOBAL, EXIT_GLOBAL)
-#: constant-length memset/memcpy/memmove up to this many bytes become straight-line
-#: accesses; longer ones (and any run-time length) become a loop
-UNROLL_MEM_BYTES = 4096
+#: constant-length memset/memcpy/memmove up to this many bytes (a few words: a struct,
+#: a short buffer) become straight-line accesses; longer ones (and any run-time length)
+#: become a loop, which a 256-entry table's clearing does not turn into 500 states
+UNROLL_MEM_BYTES = 64
 #: ... except a memmove within one memory: straight-line only up to this many bytes
 UNROLL_MEMMOVE_BYTES = 64
 
