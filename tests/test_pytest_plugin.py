@@ -1,0 +1,99 @@
+"""The pytest plugin (hls.pytest_plugin), as a new user meets it: a test file written
+from the README's "Co-simulation in pytest" co-simulates a kernel through the ``hls``
+fixture, parametrised over two directive sets by the ``hls`` marker, under ``pytest -n
+2``; a deliberately wrong kernel fails with the C element named, the expected and the
+received values, and the path of the waveform that was dumped."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hls.toolchain._cache import cache_root
+
+pytest_plugins = ["pytester"]
+
+KERNEL = """
+void twice(const int in[8], int out[8]) {
+loop:
+    for (int i = 0; i < 8; i++)
+        out[i] = 2 * in[i];
+}
+"""
+# the same signature, but element 3 is off by one: the C itself is wrong
+WRONG = KERNEL.replace("out[i] = 2 * in[i];", "out[i] = 2 * in[i] + (i == 3);")
+TB = """
+void twice(const int in[8], int out[8]);
+int main(void) {
+    int in[8], out[8];
+    for (int i = 0; i < 8; i++) in[i] = i - 2;
+    twice(in, out);
+    return 0;
+}
+"""
+TEST = """
+import pytest
+
+EXPECTED = [2 * (i - 2) for i in range(8)]
+
+@pytest.mark.hls(directives={
+    "rolled": {"loop": [{"function": "twice", "label": "loop", "pipeline": False}]},
+    "unroll2": {"loop": [{"function": "twice", "label": "loop", "unroll": 2}]},
+})
+def test_twice(hls):
+    run = hls.cosim("twice.c", top="twice", tb="tb.c", expect={"out": EXPECTED})
+    assert run.passed and len(run.cycles) == 1 and run.cycles[0] > 0
+    assert run.paths.verilog.is_file() and run.report["cosim"]["passed"]
+
+def test_wrong(hls):
+    hls.cosim("wrong.c", top="twice", tb="tb.c", expect={"out": EXPECTED})
+"""
+
+
+def test_readme_workflow_under_xdist(pytester, monkeypatch):
+    # pytester gives the inner run a fresh HOME: keep the Verilator models in our cache
+    monkeypatch.setenv("PYHLS_CACHE", str(cache_root()))
+    pytester.makefile(".c", twice=KERNEL, wrong=WRONG, tb=TB)
+    pytester.makepyfile(test_user=TEST)
+    res = pytester.runpytest_subprocess("-n", "2", "-p", "hls.pytest_plugin",
+                                        "-p", "no:cacheprovider", "-rf")
+    res.assert_outcomes(passed=2, failed=1)
+    out = res.stdout.str()
+    assert "test_user.py::test_twice[rolled]" not in out      # only the failure is shown
+    assert "co-simulation of twice in test_user.py::test_wrong failed" in out
+    assert "the C's results differ from expect (the hardware agrees with the C):" in out
+    assert "call 0: out[3]: expected 2, got 3" in out
+    assert "out[2]" not in out                                 # only what differs
+    m = re.search(r"waveform: (\S+waves\.vcd)", out)
+    assert m, out
+    vcd = Path(m.group(1))
+    assert vcd.is_file() and "$enddefinitions" in vcd.read_text()[:20000]
+    assert "Traceback" not in out                              # a message, not a trace
+    # the two parametrised runs: each in a directory of its own, each with its own design
+    # (pytest links the latest of each node's directories as ...current: resolve())
+    dirs = sorted({d.resolve() for d in pytester.path.rglob("test_twice_*/twice/rtl/twice.v")})
+    assert [d.parts[-4] for d in dirs] == ["test_twice_rolled_0", "test_twice_unroll2_0"]
+    assert dirs[0].read_text() != dirs[1].read_text()
+
+
+def test_marker_errors(pytester):
+    pytester.makepyfile(test_bad="""
+        import pytest
+
+        @pytest.mark.hls(unrolls=[1, 2])
+        def test_a(hls):
+            pass
+    """, test_unused="""
+        import pytest
+
+        @pytest.mark.hls(targets=["generic"])
+        def test_b():
+            pass
+    """)
+    res = pytester.runpytest_inprocess("-p", "hls.pytest_plugin", "-p", "no:cacheprovider")
+    out = res.stdout.str()
+    assert "test_bad.py::test_a: hls marker: unknown keyword 'unrolls'; keywords: " \
+           "directives, targets, fp_formats" in out
+    assert "test_unused.py::test_b: the hls marker parametrises the hls fixture, which " \
+           "this test does not use" in out
+    res.assert_outcomes(errors=2)
