@@ -25,6 +25,7 @@ path it prints.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import struct
@@ -80,7 +81,8 @@ class CosimPaths:
 
 @dataclass(frozen=True)
 class SynthRun:
-    """``hls.synth``: report.json as a dict, the paths, and the :class:`hls.flow.SynthResult`."""
+    """``hls.synth``: report.json (as written) as a dict, the paths, and the
+    :class:`hls.flow.SynthResult`."""
 
     report: dict
     paths: CosimPaths
@@ -129,7 +131,7 @@ def _encode(values, size: int, float_bits: int, what: str) -> bytes:
         elif isinstance(v, (int, bool)) or (hasattr(v, "__index__")):
             out += (int(v) & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
         else:
-            raise TypeError(f"expect[{what!r}]: {v!r} is not an integer (the elements "
+            raise _usage(f"expect[{what!r}]: {v!r} is not an integer (the elements "
                             f"are {size}-byte integers)")
     return bytes(out)
 
@@ -163,9 +165,9 @@ def _check_expect(res, last, expect: Mapping[str, Any]) -> list:
     for name, values in expect.items():
         if name == "return":
             if not iface.return_width:
-                raise TypeError(f"expect['return']: {func.name} returns nothing")
+                raise _usage(f"expect['return']: {func.name} returns nothing")
             if last.ret is None:
-                raise TypeError("expect['return']: the C's return value is unknown")
+                raise _usage("expect['return']: the C's return value is unknown")
             size = (iface.return_width + 7) // 8
             ref.ret = int.from_bytes(_encode([values], size, iface.return_float, name),
                                      "little") & ((1 << iface.return_width) - 1)
@@ -177,21 +179,21 @@ def _check_expect(res, last, expect: Mapping[str, Any]) -> list:
         if not ports:
             known = sorted(args) + sorted(m.global_name for m in iface.memories
                                           if m.arg_index is None and m.global_name)
-            raise TypeError(f"expect[{name!r}]: {func.name} has no pointer argument or "
+            raise _usage(f"expect[{name!r}]: {func.name} has no pointer argument or "
                             f"global of that name; it has: {', '.join(known) or 'none'}")
         m = ports[0]
         if m.elem_fields and len(m.elem_fields) > 1:
-            raise TypeError(f"expect[{name!r}]: its elements are structs; expect takes "
+            raise _usage(f"expect[{name!r}]: its elements are structs; expect takes "
                             "arrays of numbers")
         eb = m.elem_bytes or m.word_bytes
         fb = m.float_bits if m.float_bits and m.float_bits // 8 == eb else 0
         values = list(values) if not isinstance(values, (int, float)) else [values]
         whole = _whole(m, last)
         if whole is None:
-            raise TypeError(f"expect[{name!r}]: the C's result for it is unknown")
+            raise _usage(f"expect[{name!r}]: the C's result for it is unknown")
         given = _encode(values, eb, fb, name)
         if len(given) > len(whole):
-            raise TypeError(f"expect[{name!r}]: {len(values)} values for an array of "
+            raise _usage(f"expect[{name!r}]: {len(values)} values for an array of "
                             f"{len(whole) // eb} elements")
         exp = given + whole[len(given):]   # elements not given: whatever the C left
         if m.arg_index is not None:
@@ -218,6 +220,24 @@ def _difference(m, against: str, call: int, iface) -> Difference:
 
 
 # --------------------------------------------------------------------------- fixture
+
+
+@contextlib.contextmanager
+def _user_errors():
+    """A pyhls error (the kernel, testbench or options are wrong) fails the test with
+    its ``file:line: error: ...`` message, without a traceback of pyhls."""
+    __tracebackhide__ = True
+    from hls.errors import HLSError
+
+    try:
+        yield
+    except HLSError as exc:
+        raise pytest.fail.Exception(exc.format(), pytrace=False) from None
+
+
+def _usage(message: str):
+    """A mistake in the test's use of the fixture: the test fails with ``message``."""
+    return pytest.fail.Exception(f"hls fixture: {message}", pytrace=False)
 
 
 def _param_id(value, index: int, kind: str) -> str:
@@ -261,7 +281,7 @@ class HLS:
     def _options(self, options: dict) -> dict:
         clash = sorted(set(options) & set(self.params))
         if clash:
-            raise TypeError(f"{', '.join(clash)}: set by the hls marker's parameters "
+            raise _usage(f"{', '.join(clash)}: set by the hls marker's parameters "
                             f"({self.node}) and given to the call as well")
         return {**self.params, **options}
 
@@ -272,7 +292,7 @@ class HLS:
         names = {f.name for f in dataclasses.fields(SynthOptions)} - {"top"}
         bad = sorted(set(options) - names)
         if bad:
-            raise TypeError(f"hls: unknown option(s) {', '.join(bad)}; options are "
+            raise _usage(f"unknown option(s) {', '.join(bad)}; options are "
                             f"SynthOptions fields, {', '.join(sorted(_COSIM_OPTIONS))}, "
                             f"{', '.join(sorted(_FIXTURE_OPTIONS))}")
         opts = dict(options)
@@ -302,9 +322,11 @@ class HLS:
         from hls.flow import write_outputs
 
         out = self._out(top)
-        res = self._synth(src, top, out, self._options(options))
-        write_outputs(res, out)
-        return SynthRun(res.report, _paths(out, res), res)
+        with _user_errors():
+            res = self._synth(src, top, out, self._options(options))
+            write_outputs(res, out)
+        paths = _paths(out, res)
+        return SynthRun(json.loads(paths.report.read_text()), paths, res)
 
     def cosim(self, src, top: str, tb=None, **options) -> CosimRun:
         """Synthesise and co-simulate ``top`` of ``src`` against native execution: with a
@@ -316,13 +338,19 @@ class HLS:
         :meth:`synth`, and ``max_cycles``, ``seed``, ``runs``, ``fixed``, ``axi_stall``,
         ``native_timeout`` of :func:`hls.verify.cosim`."""
         __tracebackhide__ = True
+        with _user_errors():
+            run = self._cosim(src, top, tb, self._options(options))
+        if not run.passed and options.get("check", True):
+            run.assert_pass()
+        return run
+
+    def _cosim(self, src, top: str, tb, options: dict) -> CosimRun:
         from hls.flow import write_outputs
         from hls.verify import cosim
 
-        options = self._options(options)
         expect = options.pop("expect", None)
         waves = bool(options.pop("waves", False))
-        check = options.pop("check", True)
+        options.pop("check", None)
         sim = {k: options.pop(k) for k in list(options) if k in _COSIM_OPTIONS}
         out = self._out(top)
         res = self._synth(src, top, out, options)
@@ -331,7 +359,7 @@ class HLS:
                       synth=res, **sim)
         if expect is not None and tb is None and not (res.module.top.name == "main"
                                                       and not res.module.top.params):
-            raise TypeError("expect needs a testbench (tb=...) or a whole-program top "
+            raise _usage("expect needs a testbench (tb=...) or a whole-program top "
                             "(main): random stimulus has no known results")
         cres = cosim(self._path(src), top, waves=waves, workdir=out / "cosim", **common)
         diffs = [_difference(m, "c", m.call, res.interface) for m in cres.mismatches]
@@ -348,17 +376,13 @@ class HLS:
             # the same design again, traced: the model with --trace is built on failure only
             again = cosim(self._path(src), top, waves=True, workdir=out / "waves", **common)
             vcd = again.waves if again.waves is not None and again.waves.is_file() else None
-        report = dict(res.report)
-        report["cosim"] = cres.to_json()
-        write_outputs(res, out, {"cosim": report["cosim"]})
+        write_outputs(res, out, {"cosim": cres.to_json()})
         paths = dataclasses.replace(_paths(out, res), waves=vcd)
+        report = json.loads(paths.report.read_text())
         message = "" if passed else _message(top, self.node, cres, expect_diffs, more,
                                              paths)
-        run = CosimRun(passed, tuple(c.cycles for c in cres.calls),
-                       tuple(diffs + expect_diffs), report, paths, message, cres)
-        if check:
-            run.assert_pass()
-        return run
+        return CosimRun(passed, tuple(c.cycles for c in cres.calls),
+                        tuple(diffs + expect_diffs), report, paths, message, cres)
 
 
 def _paths(out: Path, res) -> CosimPaths:

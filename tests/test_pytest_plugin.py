@@ -97,3 +97,33 @@ def test_marker_errors(pytester):
     assert "test_unused.py::test_b: the hls marker parametrises the hls fixture, which " \
            "this test does not use" in out
     res.assert_outcomes(errors=2)
+
+
+def test_synth_and_user_errors(pytester):
+    pytester.makefile(".c", ok="int k(int a) { return a * 3; }\n",
+                      bad="int k(int a) {\n  return a * ;\n}\n")
+    pytester.makepyfile(test_err="""
+        import pytest
+
+        @pytest.mark.hls(targets=["generic"])
+        def test_ok(hls):
+            run = hls.synth("ok.c", top="k", clock_period_ns=5.0)
+            assert run.report["target"] == "generic" and run.report["clock_period_ns"] == 5.0
+            assert "module k(" in run.paths.verilog.read_text()
+            assert run.paths.out.name == "k" and run.paths.out.parent.name.startswith("test_ok")
+
+        def test_bad(hls):
+            hls.synth("bad.c", top="k")
+
+        @pytest.mark.hls(targets=["generic"])
+        def test_clash(hls):
+            hls.synth("ok.c", top="k", target="ecp5")
+    """)
+    res = pytester.runpytest_inprocess("-p", "hls.pytest_plugin", "-p", "no:cacheprovider")
+    res.assert_outcomes(passed=1, failed=2)
+    out = res.stdout.str()
+    assert re.search(r"\n\S+/bad\.c:2: error: expected expression\n", out), out
+    assert out.count("bad.c:2: error") == 1       # once: no chained exception
+    assert "hls fixture: target: set by the hls marker's parameters " \
+           "(test_err.py::test_clash[generic]) and given to the call as well" in out
+    assert "pytest_plugin.py" not in out and "hls/flow.py" not in out  # no trace of pyhls
