@@ -13,54 +13,49 @@ from hls.toolchain._cache import cache_root
 
 pytest_plugins = ["pytester"]
 
-KERNEL = """
-void twice(const int in[8], int out[8]) {
-loop:
-    for (int i = 0; i < 8; i++)
-        out[i] = 2 * in[i];
-}
-"""
-# the same signature, but element 3 is off by one: the C itself is wrong
-WRONG = KERNEL.replace("out[i] = 2 * in[i];", "out[i] = 2 * in[i] + (i == 3);")
-TB = """
-void twice(const int in[8], int out[8]);
-int main(void) {
-    int in[8], out[8];
-    for (int i = 0; i < 8; i++) in[i] = i - 2;
-    twice(in, out);
-    return 0;
-}
-"""
-TEST = """
-import pytest
+README = Path(__file__).resolve().parent.parent / "README.md"
 
-EXPECTED = [2 * (i - 2) for i in range(8)]
 
-@pytest.mark.hls(directives={
-    "rolled": {"loop": [{"function": "twice", "label": "loop", "pipeline": False}]},
-    "unroll2": {"loop": [{"function": "twice", "label": "loop", "unroll": 2}]},
-})
-def test_twice(hls):
-    run = hls.cosim("twice.c", top="twice", tb="tb.c", expect={"out": EXPECTED})
-    assert run.passed and len(run.cycles) == 1 and run.cycles[0] > 0
-    assert run.paths.verilog.is_file() and run.report["cosim"]["passed"]
+def _readme_files() -> dict[str, str]:
+    """The files of the README's "Co-simulation in pytest" example, by the name each
+    code block's first line gives (``/* twice.c */``, ``# test_twice.py``)."""
+    text = README.read_text()
+    section = text[text.index("### Co-simulation in pytest"):]
+    section = section[:section.index("\n### ", 1)]
+    files = {}
+    for block in re.findall(r"```(?:c|python)\n(.*?)```", section, re.S):
+        name = re.match(r"(?:/\*|#) (\w+\.(?:c|py))\b", block)
+        if name:
+            files[name.group(1)] = block
+    return files
+
+
+# a deliberately wrong kernel: element 3 is off by one, in the C itself
+WRONG_TEST = """
 
 def test_wrong(hls):
-    hls.cosim("wrong.c", top="twice", tb="tb.c", expect={"out": EXPECTED})
+    hls.cosim("wrong.c", top="twice", tb="tb.c",
+              expect={"out": [2 * (i - 2) for i in range(8)]})
 """
 
 
 def test_readme_workflow_under_xdist(pytester, monkeypatch):
     # pytester gives the inner run a fresh HOME: keep the Verilator models in our cache
     monkeypatch.setenv("PYHLS_CACHE", str(cache_root()))
-    pytester.makefile(".c", twice=KERNEL, wrong=WRONG, tb=TB)
-    pytester.makepyfile(test_user=TEST)
+    files = _readme_files()
+    assert sorted(files) == ["tb.c", "test_twice.py", "twice.c"]
+    for name, text in files.items():
+        (pytester.path / name).write_text(text)
+    wrong = files["twice.c"].replace("out[i] = 2 * in[i];", "out[i] = 2 * in[i] + (i == 3);")
+    assert wrong != files["twice.c"]
+    (pytester.path / "wrong.c").write_text(wrong)
+    (pytester.path / "test_twice.py").write_text(files["test_twice.py"] + WRONG_TEST)
     res = pytester.runpytest_subprocess("-n", "2", "-p", "hls.pytest_plugin",
                                         "-p", "no:cacheprovider", "-rf")
     res.assert_outcomes(passed=2, failed=1)
     out = res.stdout.str()
-    assert "test_user.py::test_twice[rolled]" not in out      # only the failure is shown
-    assert "co-simulation of twice in test_user.py::test_wrong failed" in out
+    assert "test_twice.py::test_twice[rolled]" not in out      # only the failure is shown
+    assert "co-simulation of twice in test_twice.py::test_wrong failed" in out
     assert "the C's results differ from expect (the hardware agrees with the C):" in out
     assert "call 0: out[3]: expected 2, got 3" in out
     assert "out[2]" not in out                                 # only what differs
