@@ -283,7 +283,8 @@ class HLS:
         if clash:
             raise _usage(f"{', '.join(clash)}: set by the hls marker's parameters "
                             f"({self.node}) and given to the call as well")
-        return {**self.params, **options}
+        # a marker value None: that option's default
+        return {**{k: v for k, v in self.params.items() if v is not None}, **options}
 
     def _synth(self, src, top: str, out: Path, options: dict):
         from hls.flow import SynthOptions, synthesize

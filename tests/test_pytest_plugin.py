@@ -71,8 +71,19 @@ def test_readme_workflow_under_xdist(pytester, monkeypatch):
     assert dirs[0].read_text() != dirs[1].read_text()
 
 
-def test_marker_errors(pytester):
-    pytester.makepyfile(test_bad="""
+def test_marker_ids_and_errors(pytester):
+    pytester.makepyfile(test_ids="""
+        import pytest
+
+        @pytest.mark.hls(directives=[None, "sets/wide.toml"], targets=["generic", "ecp5"],
+                         fp_formats=[{"dot": "e5m10"}])
+        def test_grid(hls):
+            pass
+
+        @pytest.mark.hls(fp_formats={"native": None, "half": "e5m10"})
+        def test_named(hls):
+            pass
+    """, test_bad="""
         import pytest
 
         @pytest.mark.hls(unrolls=[1, 2])
@@ -85,8 +96,16 @@ def test_marker_errors(pytester):
         def test_b():
             pass
     """)
-    res = pytester.runpytest_inprocess("-p", "hls.pytest_plugin", "-p", "no:cacheprovider")
+    res = pytester.runpytest_inprocess("-p", "hls.pytest_plugin", "-p", "no:cacheprovider",
+                                       "--collect-only", "-q")
     out = res.stdout.str()
+    assert [line for line in out.splitlines() if line.startswith("test_ids.py::")] == [
+        "test_ids.py::test_grid[no-directives-generic-dot=e5m10]",
+        "test_ids.py::test_grid[no-directives-ecp5-dot=e5m10]",
+        "test_ids.py::test_grid[wide-generic-dot=e5m10]",
+        "test_ids.py::test_grid[wide-ecp5-dot=e5m10]",
+        "test_ids.py::test_named[native]",
+        "test_ids.py::test_named[half]"]
     assert "test_bad.py::test_a: hls marker: unknown keyword 'unrolls'; keywords: " \
            "directives, targets, fp_formats" in out
     assert "test_unused.py::test_b: the hls marker parametrises the hls fixture, which " \
@@ -100,10 +119,12 @@ def test_synth_and_user_errors(pytester):
     pytester.makepyfile(test_err="""
         import pytest
 
-        @pytest.mark.hls(targets=["generic"])
+        @pytest.mark.hls(targets=["ecp5"])
         def test_ok(hls):
-            run = hls.synth("ok.c", top="k", clock_period_ns=5.0)
-            assert run.report["target"] == "generic" and run.report["clock_period_ns"] == 5.0
+            assert hls.params == {"target": "ecp5"}
+            run = hls.synth("ok.c", top="k", clock_period_ns=12.5)
+            assert run.report["target"].startswith("ecp5")
+            assert run.report["clock_period_ns"] == 12.5
             assert "module k(" in run.paths.verilog.read_text()
             assert run.paths.out.name == "k" and run.paths.out.parent.name.startswith("test_ok")
 
