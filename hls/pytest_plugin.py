@@ -14,7 +14,8 @@ the installed entry point load it once).  It provides
 Every run writes into a directory of the test's own (under ``tmp_path``: one per test
 node and per xdist worker), so ``pytest -n N`` is safe; the Verilator model cache they
 share is content-addressed, every entry built in a private directory and renamed into
-place (``hls.verify._harness.build_harness``, ``hls.toolchain.verilate_and_make``).
+place (``hls.verify._harness.build_harness``, ``hls.toolchain.verilate_and_make``), and
+never evicted while another process has found it (``hls.toolchain._cache``).
 
 A run fails when the hardware differs from native execution of the C, or when the C's
 results differ from ``expect`` (values the test gives for arguments, globals or the
@@ -132,7 +133,7 @@ def _encode(values, size: int, float_bits: int, what: str) -> bytes:
             out += (int(v) & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
         else:
             raise _usage(f"expect[{what!r}]: {v!r} is not an integer (the elements "
-                            f"are {size}-byte integers)")
+                         f"are {size}-byte integers)")
     return bytes(out)
 
 
@@ -150,7 +151,7 @@ def _whole(m, call) -> bytes | None:
     return out[:m.whole_bytes] if len(out) >= m.whole_bytes else out + base[len(out):]
 
 
-def _check_expect(res, last, expect: Mapping[str, Any]) -> list:
+def _check_expect(res, last, expect: Mapping[str, Any]):
     """Compare the C's results of call ``last`` (a :class:`hls.verify.Call` with the
     golden outputs) with ``expect``; returns the :class:`hls.verify.CallResult` (its first
     few mismatches and their count)."""
@@ -180,11 +181,11 @@ def _check_expect(res, last, expect: Mapping[str, Any]) -> list:
             known = sorted(args) + sorted(m.global_name for m in iface.memories
                                           if m.arg_index is None and m.global_name)
             raise _usage(f"expect[{name!r}]: {func.name} has no pointer argument or "
-                            f"global of that name; it has: {', '.join(known) or 'none'}")
+                         f"global of that name; it has: {', '.join(known) or 'none'}")
         m = ports[0]
         if m.elem_fields and len(m.elem_fields) > 1:
             raise _usage(f"expect[{name!r}]: its elements are structs; expect takes "
-                            "arrays of numbers")
+                         "arrays of numbers")
         eb = m.elem_bytes or m.word_bytes
         fb = m.float_bits if m.float_bits and m.float_bits // 8 == eb else 0
         values = list(values) if not isinstance(values, (int, float)) else [values]
@@ -194,7 +195,7 @@ def _check_expect(res, last, expect: Mapping[str, Any]) -> list:
         given = _encode(values, eb, fb, name)
         if len(given) > len(whole):
             raise _usage(f"expect[{name!r}]: {len(values)} values for an array of "
-                            f"{len(whole) // eb} elements")
+                         f"{len(whole) // eb} elements")
         exp = given + whole[len(given):]   # elements not given: whatever the C left
         if m.arg_index is not None:
             ref.mem_out[m.arg_index] = exp
@@ -282,7 +283,7 @@ class HLS:
         clash = sorted(set(options) & set(self.params))
         if clash:
             raise _usage(f"{', '.join(clash)}: set by the hls marker's parameters "
-                            f"({self.node}) and given to the call as well")
+                         f"({self.node}) and given to the call as well")
         # a marker value None: that option's default
         return {**{k: v for k, v in self.params.items() if v is not None}, **options}
 
@@ -294,8 +295,8 @@ class HLS:
         bad = sorted(set(options) - names)
         if bad:
             raise _usage(f"unknown option(s) {', '.join(bad)}; options are "
-                            f"SynthOptions fields, {', '.join(sorted(_COSIM_OPTIONS))}, "
-                            f"{', '.join(sorted(_FIXTURE_OPTIONS))}")
+                         f"SynthOptions fields, {', '.join(sorted(_COSIM_OPTIONS))}, "
+                         f"{', '.join(sorted(_FIXTURE_OPTIONS))}")
         opts = dict(options)
         d = opts.get("directives")
         if isinstance(d, Mapping):     # the JSON form of a directives file
@@ -361,7 +362,7 @@ class HLS:
         if expect is not None and tb is None and not (res.module.top.name == "main"
                                                       and not res.module.top.params):
             raise _usage("expect needs a testbench (tb=...) or a whole-program top "
-                            "(main): random stimulus has no known results")
+                         "(main): random stimulus has no known results")
         cres = cosim(self._path(src), top, waves=waves, workdir=out / "cosim", **common)
         diffs = [_difference(m, "c", m.call, res.interface) for m in cres.mismatches]
         expect_diffs, more = [], 0
@@ -373,7 +374,10 @@ class HLS:
                             sorted(found.mismatches, key=lambda m: (m.arg, m.index or 0))]
         passed = cres.passed and not expect_diffs
         vcd = cres.waves if cres.waves is not None and cres.waves.is_file() else None
-        if not passed and vcd is None and not res.target.platform.axi:
+        # a run the cycle limit stopped is not traced again (max_cycles cycles of trace)
+        stopped = not expect_diffs and all(c.status in ("timeout", "skipped")
+                                           for c in cres.calls if not c.passed)
+        if not passed and vcd is None and not stopped and not res.target.platform.axi:
             # the same design again, traced: the model with --trace is built on failure only
             again = cosim(self._path(src), top, waves=True, workdir=out / "waves", **common)
             vcd = again.waves if again.waves is not None and again.waves.is_file() else None
@@ -381,7 +385,7 @@ class HLS:
         paths = dataclasses.replace(_paths(out, res), waves=vcd)
         report = json.loads(paths.report.read_text())
         message = "" if passed else _message(top, self.node, cres, expect_diffs, more,
-                                             paths)
+                                             paths, res.target.platform.axi)
         return CosimRun(passed, tuple(c.cycles for c in cres.calls),
                         tuple(diffs + expect_diffs), report, paths, message, cres)
 
@@ -391,7 +395,7 @@ def _paths(out: Path, res) -> CosimPaths:
 
 
 def _message(top: str, node: str, cres, expect_diffs: list, more: int,
-             paths: CosimPaths) -> str:
+             paths: CosimPaths, axi: bool) -> str:
     lines = [f"co-simulation of {top} in {node} failed"]
     if not cres.passed:
         lines.append("the hardware differs from the C:")
@@ -402,8 +406,13 @@ def _message(top: str, node: str, cres, expect_diffs: list, more: int,
         lines += [f"  {d.text}" for d in expect_diffs]
         if more:
             lines.append(f"  ... and {more} more mismatching value(s)")
-    lines.append(f"waveform: {paths.waves}" if paths.waves else
-                 "waveform: none (the cocotb co-simulation of an Alveo top writes none)")
+    if paths.waves:
+        lines.append(f"waveform: {paths.waves}")
+    elif axi:
+        lines.append("waveform: none (the cocotb co-simulation of an Alveo top writes none)")
+    else:
+        lines.append("waveform: none for a run the cycle limit stopped (waves=True "
+                     "writes one)")
     lines.append(f"outputs: {paths.out}")
     return "\n".join(lines)
 

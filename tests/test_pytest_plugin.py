@@ -143,3 +143,54 @@ def test_synth_and_user_errors(pytester):
     assert "hls fixture: target: set by the hls marker's parameters " \
            "(test_err.py::test_clash[generic]) and given to the call as well" in out
     assert "pytest_plugin.py" not in out and "hls/flow.py" not in out  # no trace of pyhls
+
+
+PROGRAM = """
+int hist[4];
+float acc;
+int main(void) {
+    for (int i = 0; i < 6; i++) {
+        hist[i & 3] += i;
+        acc += 0.5f;
+    }
+    return -7;
+}
+"""
+
+
+def test_expect_of_a_whole_program(hls, tmp_path):
+    # the fixture itself (tests/conftest.py loads the plugin): globals, a float and the
+    # return value expected; what differs named with its C value, signed or float
+    src = tmp_path / "prog.c"
+    src.write_text(PROGRAM)
+    run = hls.cosim(src, top="main", expect={"hist": [4, 6], "acc": 3.0, "return": -7})
+    assert run.passed and not run.mismatches and run.paths.waves is None
+    bad = hls.cosim(src, top="main", expect={"hist": [4, 5, 2, 3], "acc": [2.5], "return": 7},
+                    check=False)
+    assert not bad.passed and bad.paths.out.name == "main-2"
+    assert [(d.element, d.expected, d.got, d.against) for d in bad.mismatches] == [
+        ("acc[0]", 2.5, 3.0, "expect"), ("hist[1]", 5, 6, "expect"), ("return", 7, -7, "expect")]
+    assert "call 0: return: expected 7, got -7" in bad.message
+    assert bad.paths.waves.is_file() and f"waveform: {bad.paths.waves}" in bad.message
+
+
+def test_a_hardware_mismatch_message():
+    # the other kind of failure: the hardware differs from the C (co-simulation proper)
+    from hls.interface import CType, MemoryPort, TopInterface
+    from hls.pytest_plugin import CosimPaths, _difference, _message
+    from hls.verify import CallResult, CosimResult, Mismatch
+
+    port = MemoryPort("out", 4, 8, 2, 1, elem_bytes=4, ctype=CType("int", "int", 4, True))
+    iface = TopInterface("k", "k", (), (port,), 0)
+    m = Mismatch(0, "out", 3, 6, 0xFFFFFFFF, where="[3]", size=4)
+    d = _difference(m, "c", 0, iface)
+    assert (d.element, d.expected, d.got, d.against) == ("out[3]", 6, -1, "c")
+    cres = CosimResult(False, [CallResult(20, False, "ok", [m], 1)], 20, [m])
+    out = Path("/o/k")
+    paths = CosimPaths(out, out / "rtl" / "k.v", out / "report.json", out / "waves/waves.vcd")
+    assert _message("k", "t.py::test_k", cres, [], 0, paths, False).splitlines() == [
+        "co-simulation of k in t.py::test_k failed",
+        "the hardware differs from the C:",
+        "  call 0: out[3]: expected 6, got -1 (0xffffffff)",
+        "waveform: /o/k/waves/waves.vcd",
+        "outputs: /o/k"]
