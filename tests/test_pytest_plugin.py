@@ -14,6 +14,8 @@ from hls.toolchain._cache import cache_root
 pytest_plugins = ["pytester"]
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+# the model cache of this session, read before pytester gives inner runs a fresh HOME
+CACHE = str(cache_root())
 
 
 def _readme_files() -> dict[str, str]:
@@ -40,8 +42,7 @@ def test_wrong(hls):
 
 
 def test_readme_workflow_under_xdist(pytester, monkeypatch):
-    # pytester gives the inner run a fresh HOME: keep the Verilator models in our cache
-    monkeypatch.setenv("PYHLS_CACHE", str(cache_root()))
+    monkeypatch.setenv("PYHLS_CACHE", CACHE)
     files = _readme_files()
     assert sorted(files) == ["tb.c", "test_twice.py", "twice.c"]
     for name, text in files.items():
@@ -135,7 +136,9 @@ def test_synth_and_user_errors(pytester):
         def test_clash(hls):
             hls.synth("ok.c", top="k", target="ecp5")
     """)
-    res = pytester.runpytest_inprocess("-p", "hls.pytest_plugin", "-p", "no:cacheprovider")
+    # (in a process of its own: an in-process run unloads what it imported, numpy too,
+    # which cannot be loaded twice)
+    res = pytester.runpytest_subprocess("-p", "hls.pytest_plugin", "-p", "no:cacheprovider")
     res.assert_outcomes(passed=1, failed=2)
     out = res.stdout.str()
     assert re.search(r"\n\S+/bad\.c:2: error: expected expression\n", out), out
@@ -194,3 +197,13 @@ def test_a_hardware_mismatch_message():
         "  call 0: out[3]: expected 6, got -1 (0xffffffff)",
         "waveform: /o/k/waves/waves.vcd",
         "outputs: /o/k"]
+
+
+def test_the_shipped_example(pytester, monkeypatch):
+    monkeypatch.setenv("PYHLS_CACHE", CACHE)
+    example = README.parent / "examples" / "pytest"
+    res = pytester.runpytest_subprocess(str(example), "-p", "hls.pytest_plugin",
+                                        "-p", "no:cacheprovider", "-v")
+    res.assert_outcomes(passed=2)
+    res.stdout.fnmatch_lines(["*test_saxpy.py::test_saxpy?rolled? PASSED*",
+                              "*test_saxpy.py::test_saxpy?unroll2? PASSED*"])
