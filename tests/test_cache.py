@@ -12,7 +12,7 @@ import pytest
 from hls.cli import main
 from hls.errors import HLSError
 from hls.toolchain import cache_info, enforce_limit, parse_size
-from hls.toolchain._cache import IN_USE_S, entries
+from hls.toolchain._cache import IN_USE_S, entries, remove, touch
 
 
 def _model(root, kind, name, size, age):
@@ -53,6 +53,19 @@ def test_least_recently_used_go_first(cache):
     enforce_limit(root, limit=1)
     assert {e.path for e in entries(root)} == {m["recent"]}
     assert enforce_limit(root, limit=0) == []               # 0: no limit
+
+
+def test_an_entry_found_while_it_is_evicted_stays(cache):
+    # process A chooses m0 (long unused); process B finds m0 and touches it before A's
+    # rename: A puts it back.  Touched after the rename, B learns it is gone and rebuilds.
+    root, m = cache
+    chosen = entries(root)[0]
+    assert chosen.path == m["m0"]
+    assert touch(m["m0"])
+    assert not remove(chosen.path, seen_used=chosen.used)
+    assert m["m0"].is_dir() and not list(m["m0"].parent.glob(".trash-*"))
+    assert remove(m["m0"], seen_used=m["m0"].stat().st_mtime)   # not used since: it goes
+    assert not m["m0"].exists() and not touch(m["m0"])
 
 
 def test_the_limit_comes_from_the_environment(cache, monkeypatch):

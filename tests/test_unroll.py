@@ -1,5 +1,6 @@
 """Loop unrolling by directive (hls.transforms._unroll): exact, guarded (run-time trip
-count) and full unrolling, co-simulated with and without pipelining; clear errors."""
+count) and full unrolling, co-simulated with and without pipelining (some through the
+pytest plugin's ``hls`` fixture, which fails the test on a mismatch); clear errors."""
 
 from __future__ import annotations
 
@@ -65,12 +66,10 @@ def test_unroll_and_partition_pipelined(tmp_path):
     assert prof["for_body6"].cycles == prof["for_body6"].model_cycles
 
 
-def test_unroll_without_pipelining(tmp_path):
-    s = synthesize(KERNEL, SynthOptions(top="dir_k", depth=DEPTH, directives=_dirs(tmp_path),
-                                        pipeline=False))
-    assert {lp["loop"]: lp["trip_count"] for lp in s.report["loops"]}["for_body"] == 16
-    r = cosim(KERNEL, "dir_k", tb=KERNEL, synth=s)
-    assert r.passed, r.summary()
+def test_unroll_without_pipelining(hls, tmp_path):
+    r = hls.cosim(KERNEL, top="dir_k", tb=KERNEL, depth=DEPTH, directives=_dirs(tmp_path),
+                  pipeline=False)
+    assert {lp["loop"]: lp["trip_count"] for lp in r.report["loops"]}["for_body"] == 16
 
 
 @pytest.mark.parametrize("text,msg", [
@@ -93,16 +92,14 @@ def test_unroll_errors(tmp_path, capsys, text, msg):
     assert not out.exists()
 
 
-def test_pragma_unroll_counts_are_honoured():
+def test_pragma_unroll_counts_are_honoured(hls):
     """clang's own pipeline unrolls `#pragma clang loop unroll_count(N)`/`unroll(full)` loops
     of C input (the metadata stays in .ll input and our unroller applies it there)."""
     src = KERNEL.parent / "unroll.c"
-    s = synthesize(src, SynthOptions(top="unroll_k", depth=DEPTH))
-    loops = {lp["loop"]: lp for lp in s.report["loops"]}
+    loops = {lp["loop"]: lp for lp in hls.cosim(src, top="unroll_k", tb=src,
+                                                 depth=DEPTH).report["loops"]}
     assert loops["for_body"]["trip_count"] == 16          # 64 / unroll_count(4)
     assert all(lp["trip_count"] != 4 for lp in loops.values())   # the k loop is gone
-    r = cosim(src, "unroll_k", tb=src, synth=s)
-    assert r.passed, r.summary()
 
 
 def test_pragma_metadata_in_ll_input(tmp_path):

@@ -203,8 +203,7 @@ def build_unit(verilog_text: str, *, cache_dir: str | Path | None = None,
     root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     final = root / key
     binary = final / BINARY_NAME
-    if binary.exists():
-        touch(final)
+    if binary.exists() and touch(final):   # (False: evicted meanwhile, build it again)
         return SimBinary(binary, ins, outs)
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".build-{key[:12]}-", dir=root))

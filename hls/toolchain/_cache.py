@@ -12,7 +12,9 @@ each new entry :func:`enforce_limit` removes the least recently used ones until 
 total is within ``$PYHLS_CACHE_LIMIT`` (default 8 GiB, an Alveo model being about
 90 MB; ``0``: no limit).  An entry used in the last :data:`IN_USE_S` seconds is never
 removed, so a process between finding its model and starting it keeps it; a removal
-renames the entry out of the way first, so that no process finds half of one.  The
+renames the entry out of the way first, so that no process finds half of one, and puts
+it back if it was used since it was chosen (a process found it in between); a process
+whose :func:`touch` finds its entry gone builds it again.  The
 shared Verilator runtime objects (``runtime-*``) and builds in progress (``.build-*``,
 ``*.tmp*``) are not entries.
 """
@@ -95,22 +97,39 @@ def entries(root: Path | None = None) -> list[Entry]:
     return sorted(out, key=lambda e: (e.used, str(e.path)))
 
 
-def touch(entry: Path) -> None:
-    """Mark ``entry`` used now (its place in the least-recently-used order)."""
+def touch(entry: Path) -> bool:
+    """Mark ``entry`` used now (its place in the least-recently-used order).  False when
+    it is gone: another process evicted it after it was found, and the caller builds it
+    again; once touched, an eviction in progress puts it back (:func:`remove`)."""
     try:
         os.utime(entry)
+        return True
     except OSError:
-        pass
+        return False
 
 
-def remove(entry: Path) -> None:
-    """Remove one entry: renamed first, so no process finds a partial one."""
+def remove(entry: Path, seen_used: float | None = None) -> bool:
+    """Remove one entry: renamed first, so no process finds a partial one.  With
+    ``seen_used`` (its last use when it was chosen): an entry used since then (a process
+    found and touched it in between) is renamed back instead.  Returns whether it went."""
     trash = entry.with_name(f".trash-{entry.name}-{os.getpid()}")
     try:
         os.rename(entry, trash)
     except OSError:
-        return                          # gone already, or never there
+        return False                    # gone already, or never there
+    if seen_used is not None:
+        try:
+            used = trash.stat().st_mtime
+        except OSError:
+            return False
+        if used > seen_used:
+            try:
+                os.rename(trash, entry)
+                return False
+            except OSError:             # built again meanwhile: this copy goes
+                pass
     shutil.rmtree(trash, ignore_errors=True)
+    return True
 
 
 def enforce_limit(root: Path | None = None, limit: int | None = None,
@@ -130,9 +149,9 @@ def enforce_limit(root: Path | None = None, limit: int | None = None,
             break
         if (keep is not None and e.path == Path(keep)) or now - e.used < IN_USE_S:
             continue
-        remove(e.path)
-        total -= e.size
-        removed.append(e)
+        if remove(e.path, seen_used=e.used):
+            total -= e.size
+            removed.append(e)
     return removed
 
 

@@ -99,8 +99,7 @@ def _build(runner, verilog: str, module: str, vl, cache_dir: Path | None, log: P
     key = cocotb_build_key(vl, verilog, module)
     cache = Path(cache_dir) if cache_dir else default_cache_dir().parent / "cocotb"
     build = cache / f"{module}-{key}"
-    if (build / module).exists():
-        touch(build)
+    if (build / module).exists() and touch(build):   # (False: evicted meanwhile)
         return build
     cache.mkdir(parents=True, exist_ok=True)
     tmp = cache / f"{module}-{key}.tmp{os.getpid()}"

@@ -290,8 +290,7 @@ def build_harness(
     root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     final = root / key
     binary = final / BINARY_NAME
-    if binary.exists():
-        touch(final)
+    if binary.exists() and touch(final):   # (False: evicted meanwhile, build it again)
         return binary
     root.mkdir(parents=True, exist_ok=True)
     progress.stage("Verilator build", iface.module_name)
