@@ -39,7 +39,7 @@ from .estimate._summary import summary_table
 from .frontend._common import warn
 from .pnr import flow_for_target, timing_report
 from .pnr._wrapper import HARNESS_TOP, pnr_harness
-from .frontend import ArgCTypes, FrontendOptions, LoadedInput, arg_c_types, load, read_input, warnings_off
+from .frontend import FrontendOptions, LoadedInput, arg_c_types, load, read_input, warnings_off
 from .frontend import parse_module as parse_llvm
 from .interface import TopInterface
 from .ir import Function, Module, print_module
@@ -396,11 +396,14 @@ def prepare(path, opts: SynthOptions, inp: LoadedInput | None = None) -> tuple[C
     if opts.place_route:
         flow_for_target(target)            # no open flow for the target: say so first
     comp, front = _compile(path, opts, inp, target)
-    # the C types name the AXI4-Lite registers and the Vitis package's arguments: only a
-    # platform with AXI ports (Alveo) builds them (elsewhere a struct passed by value,
-    # whose types cannot be placed, is not worth a warning)
-    ctypes = arg_c_types(comp.inp, front) if comp.platform.axi else ArgCTypes()
-    return comp, front, ctypes
+    # the C types name the AXI4-Lite registers and the Vitis package's arguments (a
+    # platform with AXI ports, Alveo) and show co-simulated values as C shows them (every
+    # target); only where they name ports is a struct passed by value, whose types cannot
+    # be placed, worth a warning
+    if comp.platform.axi:
+        return comp, front, arg_c_types(comp.inp, front)
+    with warnings_off():
+        return comp, front, arg_c_types(comp.inp, front)
 
 
 def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
