@@ -136,3 +136,36 @@ def test_fsm_states_share_floating_point_units(tmp_path, ctype, target, sharers)
     assert sum(op in bd.unit_of for op in adds) == sharers
     r = cosim(src, "chain", tb=src, synth=res)
     assert r.passed, r.summary()
+
+
+def test_libm_sqrt_and_fabs_calls_are_units(tmp_path):
+    """sqrt() and sqrtf() stay library calls under clang's default -fmath-errno: they are
+    the square-root unit (errno has no meaning in hardware; the value is the same), as
+    fabs()/fabsf() are the absolute value; a negative operand's NaN compares as a NaN."""
+    src = tmp_path / "norm.c"
+    src.write_text("""
+        #include <math.h>
+        double norm(const double v[8], float w[8]) {
+            double s = 0.0;
+            for (int i = 0; i < 8; i++) {
+                s += v[i] * v[i];
+                w[i] = sqrtf(w[i]) - fabsf((float)v[i]);
+            }
+            return sqrt(s) + sqrt(v[0]);
+        }
+        int main(void) {
+            double v[8]; float w[8];
+            for (int i = 0; i < 8; i++) { v[i] = (i - 3) * 1.25; w[i] = (i * i - 9) * 0.5f; }
+            double r = norm(v, w);       /* sqrt(v[0] = -3.75): NaN */
+            v[0] = 6.25;
+            r += norm(v, w);
+            return (int)r;
+        }
+        """)
+    from hls.toolchain import compile_c_to_ll
+    ll = compile_c_to_ll(src, tmp_path / "norm.ll").read_text()
+    assert "@sqrt(" in ll and "@sqrtf(" in ll        # the library calls, not llvm.sqrt
+    r = cosim(src, "norm", tb=src)
+    assert r.passed, r.summary()
+    kinds = {op.kind for f in r.synth.module.functions for op in f.ops()}
+    assert {"fsqrt", "fabs"} <= kinds, kinds

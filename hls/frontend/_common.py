@@ -17,7 +17,10 @@ PRINT_CALLS = ("printf", "puts", "putchar", "__printf_chk")
 #: library functions that end the run with a failure
 ABORT_CALLS = ("abort", "__assert_fail", "__assert_rtn")
 #: library functions with a hardware meaning (when only declared in the module)
-LIBC_CALLS = (*PRINT_CALLS, *ABORT_CALLS, "exit", "memset", "memcpy", "memmove")
+#: libm calls that are one FP unit: clang keeps sqrt() a call under its default
+#: -fmath-errno (errno has no meaning in hardware; the value is the same)
+MATH_CALLS = {"sqrt": "sqrt", "sqrtf": "sqrt", "fabs": "fabs", "fabsf": "fabs"}
+LIBC_CALLS = (*PRINT_CALLS, *ABORT_CALLS, "exit", "memset", "memcpy", "memmove", *MATH_CALLS)
 #: the flag memory a failed run (abort, failed assert) writes its site number into
 ABORT_GLOBAL = "__pyhls_abort"
 #: exit(n) in a function called by main: [1, n] in this memory; main returns n

@@ -9,7 +9,7 @@ import re
 
 from ..ir import Block, Const, MemoryObject, Value
 from ._access import OFF_W, Access, Ptr
-from ._common import (ABORT_GLOBAL, EXIT_GLOBAL, PRINT_CALLS, UNROLL_MEM_BYTES, UNROLL_MEMMOVE_BYTES,
+from ._common import (ABORT_GLOBAL, EXIT_GLOBAL, MATH_CALLS, PRINT_CALLS, UNROLL_MEM_BYTES, UNROLL_MEMMOVE_BYTES,
                       c_string)
 from ._memories import Residues
 
@@ -28,6 +28,9 @@ class LibraryCalls:
             self._mem_intrinsic(name, ins, text, args)
             if str(ins.type) == "ptr":
                 self._set(ins, self._ptr(args[0]))
+            return
+        if name in MATH_CALLS:          # sqrt(x) under -fmath-errno: the llvm.sqrt unit
+            self._intrinsic(ins, text, MATH_CALLS[name], args)
             return
         if name == "exit":
             if getattr(self, "_top_name", None) != "main":
