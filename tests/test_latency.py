@@ -276,3 +276,33 @@ def test_counted_test_duplicated_into_both_paths(tmp_path):
     got = replay_calls(res.module, res.schedules, calls)
     assert all(lat["min"] <= c <= lat["max"] for c in got), (got, lat)
     assert {got[0], got[2]} == {lat["min"], lat["max"]}, (got, lat)
+
+
+def test_counters_updated_by_shifts(tmp_path):
+    """``s >>= 1`` and ``m <<= 1`` counters with constant bounds have constant trip
+    counts (7 and 8), so the call is exact: the replayed cycles equal min = max."""
+    from helpers import write_source
+
+    from hls.verify import Call
+    src = write_source(tmp_path, "sh.c", """
+        #include <stdint.h>
+        int32_t sh(const int32_t a[128], int32_t k) {
+            int32_t s = 0;
+            for (int span = 64; span > 0; span >>= 1) {
+                int32_t t = a[span - 1] ^ k;
+                s = s * 3 + (t >> 2);
+            }
+            for (unsigned m = 1; m < 200u; m <<= 1)
+                s += a[m & 127] * (int32_t)m;
+            return s;
+        }
+        """)
+    res = synthesize(src, SynthOptions(top="sh", auto_unroll=False))
+    trips = sorted(lp["trip_count"] for lp in res.report["loops"])
+    assert trips == [7, 8], res.report["loops"]
+    lat = res.report["latency"]
+    assert lat["exact"] and lat["min"] == lat["max"], lat
+    f = res.module.top
+    calls = [Call(scalars={f.scalar_params[0].index: k},
+                  mem_in={f.ptr_params[0].index: bytes(range(256)) * 2}) for k in (0, 77)]
+    assert replay_calls(res.module, res.schedules, calls) == [lat["min"]] * 2

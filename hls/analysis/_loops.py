@@ -119,15 +119,18 @@ def counted_tests(lp: Loop) -> list[Block]:
     return tests
 
 
-def _step(phi: Op, v) -> int | None:
-    """The constant ``c`` of a counter's next value ``phi + c`` (or of a phi of the latch
-    whose every incoming value is ``phi + c``, one per path through the body)."""
+def _step(phi: Op, v):
+    """How a counter's next value ``v`` follows from ``phi``: ``("add", c)`` for ``phi +
+    c``, ``("lshr"|"shl", c)`` for a shift by a constant (``span >>= 1``); also through a
+    phi of the latch whose every incoming value is the same update, one per path through
+    the body.  None: no such update."""
     if isinstance(v, Op) and v.kind == "phi":
         steps = {_step(phi, x) for _p, x in v.incoming}
         return steps.pop() if len(steps) == 1 else None
-    if (isinstance(v, Op) and v.kind == "add" and v.operands[0] is phi
+    if (isinstance(v, Op) and v.kind in ("add", "lshr", "shl") and v.operands[0] is phi
             and isinstance(v.operands[1], Const)):
-        return v.operands[1].signed()
+        c = v.operands[1].signed() if v.kind == "add" else v.operands[1].value
+        return (v.kind, c)
     return None
 
 
@@ -140,13 +143,15 @@ def _exit_iteration(lp: Loop, b: Block) -> int | None:
     cmp = t.operands[0]
     if cmp.kind != "icmp" or not isinstance(cmp.operands[1], Const):
         return None
-    # the tested value is phi + off, with the phi updated by phi + step on the back edge
+    # the tested value: the counter, the counter plus a constant, or its next value
     tested = cmp.operands[0]
-    if isinstance(tested, Op) and tested.kind == "phi":
-        phi, off = tested, 0
-    elif (isinstance(tested, Op) and tested.kind == "add" and isinstance(tested.operands[1], Const)
-          and isinstance(tested.operands[0], Op) and tested.operands[0].kind == "phi"):
-        phi, off = tested.operands[0], tested.operands[1].signed()
+    if not isinstance(tested, Op):
+        return None
+    if tested.kind == "phi":
+        phi, shown = tested, "this"
+    elif tested.kind in ("add", "lshr", "shl") and isinstance(tested.operands[0], Op) \
+            and tested.operands[0].kind == "phi" and isinstance(tested.operands[1], Const):
+        phi, shown = tested.operands[0], tested
     else:
         return None
     if phi.block is not lp.header:
@@ -156,21 +161,32 @@ def _exit_iteration(lp: Loop, b: Block) -> int | None:
     inits = [v for p, v in phi.incoming if p not in lp.blocks]
     if step is None or len(inits) != 1 or not isinstance(inits[0], Const):
         return None
+    kind, c = step
+    if (kind == "add" and c == 0) or (kind != "add" and inits[0].signed() < 0):
+        return None
+    mask = (1 << phi.width) - 1
     start, end = inits[0].signed(), cmp.operands[1].signed()
     if sum(s not in lp.blocks for s in t.targets) != 1:
         return None
     exits_on_true = t.targets[0] not in lp.blocks
     pred = cmp.attrs["pred"]
-    if step == 0:
-        return None
-    # the first iteration n >= 1 whose test (of start + (n - 1) * step + off) exits
+
+    def update(x: int, op: str, k: int) -> int:
+        return x + k if op == "add" else (x >> k) if op == "lshr" else (x << k) & mask
+
+    # the first iteration n >= 1 whose test (of the counter's n-th value, shown) exits
+    i = start
     for n in range(1, 1 << 20):
-        i = start + (n - 1) * step + off
-        cond = {"eq": i == end, "ne": i != end, "slt": i < end, "sle": i <= end,
-                "sgt": i > end, "sge": i >= end, "ult": i < end, "ule": i <= end,
-                "ugt": i > end, "uge": i >= end}[pred]
+        v = i if shown == "this" else update(i, shown.kind, shown.operands[1].signed()
+                                              if shown.kind == "add" else shown.operands[1].value)
+        if kind != "add" and not 0 <= v < 1 << (phi.width - 1):
+            return None             # a shifted value's sign or wrap: not modelled
+        cond = {"eq": v == end, "ne": v != end, "slt": v < end, "sle": v <= end,
+                "sgt": v > end, "sge": v >= end, "ult": v < end, "ule": v <= end,
+                "ugt": v > end, "uge": v >= end}[pred]
         if cond == exits_on_true:
             return n
+        i = update(i, kind, c)
         if abs(i) > (1 << 40):
             return None
     return None
