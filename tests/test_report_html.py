@@ -169,7 +169,7 @@ def test_page_in_chromium(built, name, tmp_path):
     """The page in headless Chromium: no console message, no script error, the script
     ran over the charts' ops, and the screenshot is not blank."""
     _, out = built[name]
-    got = load_page(out / "report.html", tmp_path / "page.png")
+    got = load_page(out / "report.html", tmp_path / "page.png", 900, 700)
     assert got.console == []
     root = re.search(r"<html[^>]*>", got.dom).group(0)     # the attributes the script set
     assert "data-js-error" not in root, root

@@ -27,7 +27,7 @@ __all__ = ["dse_html", "report_html"]
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("hls.report", "templates"),
                           autoescape=True, trim_blocks=True, lstrip_blocks=True,
-                          undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+                          keep_trailing_newline=True)
 
 _RES = ("lut", "ff", "dsp", "bram18")
 
