@@ -16,6 +16,7 @@ import math
 import networkx as nx
 from markupsafe import Markup, escape
 
+from ..ir import OPS
 from ._schedule import OpRecord, parse_op
 
 __all__ = ["op_class", "pareto_plot", "parts_bar", "schedule_chart", "task_graph"]
@@ -25,22 +26,24 @@ CLASSES = {
     "memory": "#3b7dd8", "mul/div": "#d8553b", "float": "#2e9e5b", "call": "#8e5bd8",
     "control": "#8a8f98", "logic": "#e0a030",
 }
-_MULDIV = ("mul", "sdiv", "udiv", "srem", "urem", "div", "rem")
-_CONTROL = ("br", "condbr", "switch", "ret", "unreachable", "abort")
 
 
 def op_class(label: str) -> str:
-    """The class of an op (its chart colour) by the kind its label starts with."""
+    """The class of an op (its chart colour), from the definition of the kind its label
+    starts with (:data:`hls.ir.OPS`)."""
     kind = label.split(" ", 1)[0]
-    if kind in ("load", "store") or kind.startswith(("load", "store")):
+    d = OPS.get(kind)
+    if d is None:
+        return "logic"
+    if d.memory:
         return "memory"
     if kind == "call":
         return "call"
-    if kind in _CONTROL:
+    if d.terminator:
         return "control"
-    if kind.startswith("f") and kind not in ("freeze",):
+    if d.float:
         return "float"
-    if kind in _MULDIV or kind.startswith(("mul", "div")):
+    if d.divider or d.timing in ("mul", "sdivc", "udivc", "sremc", "uremc"):
         return "mul/div"
     return "logic"
 
