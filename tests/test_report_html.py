@@ -27,7 +27,7 @@ import pytest
 
 from hls.cli import main
 from hls.flow import SynthOptions, synthesize, write_outputs
-from hls.report import parse_op, report_html
+from hls.report import dse_html, parse_op, report_html
 from hls.verify._compare import CallResult, CosimResult
 
 from helpers import chromium, load_page
@@ -179,3 +179,28 @@ def test_page_in_chromium(built, name, tmp_path):
     colours, counts = np.unique(px, axis=0, return_counts=True)
     assert len(colours) > 50
     assert counts.max() < 0.9 * len(px)       # no colour (the background) fills the page
+
+
+def test_dse_page_draws_the_bounded_points():
+    """dse.html draws a dot per point with a worst-case latency and an area, the front
+    joined and the best marked, and lists the points it cannot draw with the reason."""
+    def point(lat, lut, status="ok", message=None):
+        p = {"key": [0], "knobs": {"loops": [], "arrays": []}, "status": status,
+             "latency": None if status != "ok" else {"min": 1, "max": lat},
+             "area": None if status != "ok" else {"lut": lut, "ff": 1, "dsp": 0, "bram18": 0}}
+        return p | ({"message": message} if message else {})
+    doc = {"top": "k", "inputs": ["k.c"], "objective": "latency", "search": "exhaustive",
+           "max_points": 8,
+           "points": [point(10, 500), point(20, 300), point(30, 400), point(None, 100),
+                      point(None, None, "error", "k.c:3: error: no")],
+           "pareto": [{"point": 0, "directives": "pareto_0.toml", "latency_max": 10, "lut": 500},
+                      {"point": 1, "directives": "pareto_1.toml", "latency_max": 20, "lut": 300}],
+           "best": 0}
+    page = dse_html(doc)
+    _no_fetch(page)
+    assert page.count('<circle class="pt') == 3
+    assert page.count('<circle class="pt front"') == 1 and page.count('<circle class="pt best"') == 1
+    assert "<li>point 3: no maximum latency (a loop without a bound)</li>" in page
+    assert "<li>point 4: error: k.c:3: error: no</li>" in page
+    assert '<path class="front" d="M' in page
+    assert dse_html(doc) == page

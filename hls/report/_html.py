@@ -209,7 +209,10 @@ def dse_html(doc: dict) -> str:
         lat = (p.get("latency") or {}).get("max")
         lut = (p.get("area") or {}).get("lut")
         if p.get("status") != "ok" or lat is None or lut is None:
-            failed.append(p)
+            why = (p["status"] + (f": {p['message']}" if p.get("message") else "")
+                   if p.get("status") != "ok" else
+                   "no maximum latency (a loop without a bound)" if lat is None else "no area")
+            failed.append(f"point {i}: {why}")
             continue
         tip = f"point {i}: latency {lat}, {lut} LUT" + (
             f", pareto_{front[i]}" if i in front else "")
