@@ -140,16 +140,17 @@ def schedule_chart(sections: list[tuple[str | None, list[str]]], columns: list[s
 def parts_bar(parts: dict, key: str, width: int = 360) -> Markup:
     """A stacked bar of one resource (``key``: lut, ff, ...) by origin (report.json
     ``resources.parts``: origin -> {resource: count})."""
-    items = [(origin, v.get(key, 0)) for origin, v in parts.items()
+    # an origin keeps its colour in every bar: its index among all the origins
+    items = [(i, origin, v.get(key, 0)) for i, (origin, v) in enumerate(parts.items())
              if isinstance(v, dict) and v.get(key, 0)]
-    total = sum(v for _, v in items)
+    total = sum(v for _, _, v in items)
     if not total:
         return Markup("")
     palette = ["#3b7dd8", "#e0a030", "#2e9e5b", "#d8553b", "#8e5bd8", "#8a8f98", "#20a0a0"]
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="bar" width="{width}" height="18" '
            f'viewBox="0 0 {width} 18">']
     x = 0.0
-    for i, (origin, v) in enumerate(items):
+    for i, origin, v in items:
         w = v / total * width
         out.append(f'<rect x="{_n(x)}" y="1" width="{_n(w)}" height="16" '
                    f'fill="{palette[i % len(palette)]}"><title>{escape(origin)}: {v} '
