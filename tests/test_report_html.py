@@ -98,9 +98,9 @@ def _no_fetch(page: str) -> None:
 
 
 def test_page_content(built):
-    """Every loop by name with its II, a chart per function and per pipelined loop, the
-    resources of each function, the partitions and, for a region, each task and channel;
-    nothing fetched."""
+    """Every loop by name, a chart per function and per pipelined loop, the resources of
+    each function, the partitions (in the loops of their function too) and, for a region,
+    each task and channel; nothing fetched."""
     for name, (_, out) in built.items():
         report = json.loads((out / "report.json").read_text())
         page = (out / "report.html").read_text()
@@ -114,8 +114,11 @@ def test_page_content(built):
             assert re.search(rf'<a href="#(loop-[^"]+)">{re.escape(lp["name"])}</a>', page)
         for f in report["functions"]:
             assert f">{f['name']}</a></td>" in page
-        for a in report["arrays"]:
+        for a in report["arrays"]:     # in the partitions and in its function's loops' rows
             assert f"<td class=\"l\">{a['name']}</td>" in page
+            short = f"{a['name']} {a['partition']}"
+            assert page.count(short) >= sum(lp["function"] == a["function"]
+                                            for lp in report["loops"]), (name, short)
         if "dataflow" in report:
             graph = page[page.index('<svg xmlns="http://www.w3.org/2000/svg" class="graph"'):]
             graph = graph[:graph.index("</svg>")]

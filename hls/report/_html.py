@@ -66,8 +66,19 @@ def _bound(lp: dict) -> tuple[str, str]:
     return "; ".join(parts), full
 
 
+def _partitions(report: dict) -> dict[str, list[str]]:
+    """Function -> its partitioned arrays in short (``a cyclic 2``), as report.json's
+    ``arrays`` gives them (per function: they are not tied to a loop)."""
+    out: dict[str, list[str]] = {}
+    for a in report.get("arrays", []):
+        factor = f" {a['factor']}" if a.get("factor") and a.get("partition") != "complete" else ""
+        out.setdefault(a["function"], []).append(f"{a['name']} {a['partition']}{factor}")
+    return out
+
+
 def _loop_rows(report: dict) -> list[dict]:
     rows = []
+    parts = _partitions(report)
     for lp in report.get("loops", []):
         lat = lp.get("latency") or {}
         tc = lat.get("trip_count") or {"min": lp.get("trip_count"), "max": lp.get("trip_count")}
@@ -84,6 +95,7 @@ def _loop_rows(report: dict) -> list[dict]:
             "pipelined": lp["pipelined"], "why": lp.get("not_pipelined_reason") or "",
             "requested_ii": lp.get("requested_ii"),
             "unroll": lp.get("unrolled", 1),
+            "partitions": ", ".join(parts.get(lp["function"], [])) or "-",
             "latency": _span(lat) if lat else "?",
             "entries": _span(lat.get("entries_per_call")) if lat else "?",
         })
