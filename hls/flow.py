@@ -36,6 +36,7 @@ from .errors import HLSError, InternalError
 from .estimate import (area_report, dataflow_resources, latency_report, memory_bram18, yosys_area,
                        yosys_ecp5_area)
 from .estimate._summary import summary_table
+from .report import report_html, schedule_report
 from .frontend._common import warn
 from .pnr import flow_for_target, timing_report
 from .pnr._wrapper import HARNESS_TOP, pnr_harness
@@ -547,6 +548,7 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
         regions = [graph_report(g, schedules) for g in graphs.values()]
         report["dataflow"] = regions[0] if len(regions) == 1 else {"regions": regions}
         dataflow_resources(report, graphs, _regions(report))
+    report["schedule"] = schedule_report(module, schedules)
     report["time_s"] = {"frontend": round(t1 - t0, 3), "schedule_bind": round(t2 - t1, 3),
                         "rtl": round(t3 - t2, 3)}
     if axi is not None:
@@ -1422,8 +1424,9 @@ def latency_estimate(module: Module, schedules) -> dict:
 
 
 def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None = None) -> Path:
-    """Write ``rtl/<module>.v``, ``report.json``, ``report.rpt`` (the summary table) and
-    ``time.json`` (wall-clock seconds per stage) atomically into ``out_dir``."""
+    """Write ``rtl/<module>.v``, ``report.json``, ``report.rpt`` (the summary table),
+    ``report.html`` (the visual report, :func:`hls.report.report_html`) and ``time.json``
+    (wall-clock seconds per stage) atomically into ``out_dir``."""
     out = Path(out_dir)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".pyhls-", dir=out.parent))
@@ -1438,6 +1441,7 @@ def write_outputs(result: SynthResult, out_dir: str | Path, extra: dict | None =
         times = report.pop("time_s", None)
         (tmp / "report.json").write_text(json.dumps(report, indent=2, sort_keys=False) + "\n")
         (tmp / "report.rpt").write_text(summary_table(report))
+        (tmp / "report.html").write_text(report_html(report))
         if times is not None:
             (tmp / "time.json").write_text(json.dumps(times, indent=2) + "\n")
         extra_files = getattr(getattr(result, "source", None), "extra_files", None) or {}

@@ -152,3 +152,89 @@ def same(a, b) -> None:
         x, y, path = work.pop()
         for f in dataclasses.fields(x):
             eq(getattr(x, f.name), getattr(y, f.name), f"{path}.{f.name}")
+
+
+# ---- a page in a real browser (report.html) -------------------------------------------
+
+def chromium() -> str | None:
+    """The headless browser the HTML report is checked in (``$PYHLS_CHROMIUM``, else
+    ``chromium`` or ``chromium-browser`` on the PATH), or None."""
+    import os
+    import shutil
+    env = os.environ.get("PYHLS_CHROMIUM")
+    if env:
+        return env
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@dataclasses.dataclass(frozen=True)
+class PageCheck:
+    """What a browser made of a page: its DOM after the scripts ran, the console lines
+    it logged, and the screenshot's pixels (height x width x channels)."""
+    dom: str
+    console: list[str]
+    pixels: object
+
+
+def load_page(page: Path, png: Path, width: int = 1000, height: int = 1000) -> PageCheck:
+    """``page`` opened from disk in headless Chromium, with a screenshot into ``png``."""
+    exe = chromium()
+    if exe is None:
+        raise ToolError("chromium is not installed")
+    proc = subprocess.run(
+        [exe, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+         "--v=1", f"--screenshot={png}", f"--window-size={width},{height}", "--dump-dom",
+         page.resolve().as_uri()], capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0 or not png.is_file():
+        raise ToolError(f"chromium failed on {page} (exit {proc.returncode}):\n{proc.stderr[-2000:]}")
+    console = [x for x in proc.stderr.splitlines() if ":CONSOLE" in x]
+    return PageCheck(proc.stdout, console, png_pixels(png.read_bytes()))
+
+
+def png_pixels(data: bytes):
+    """The pixels of an 8-bit, non-interlaced greyscale/RGB/RGBA PNG as a numpy array
+    (the five row filters of the PNG specification undone)."""
+    import struct
+    import zlib
+
+    import numpy as np
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, head = 8, [], None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            head = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        pos += 12 + n
+    w, h, depth, ctype, _, _, interlace = head
+    assert depth == 8 and interlace == 0 and ctype in (0, 2, 6), head
+    bpp = {0: 1, 2: 3, 6: 4}[ctype]
+    raw = np.frombuffer(zlib.decompress(b"".join(idat)), dtype=np.uint8).reshape(h, 1 + w * bpp)
+    out = np.zeros((h, w * bpp), dtype=np.uint8)
+    prev = np.zeros(w * bpp, dtype=np.int64)
+    for y in range(h):
+        f, row = raw[y, 0], raw[y, 1:].astype(np.int64)
+        if f == 0:
+            cur = row
+        elif f == 2:
+            cur = (row + prev) & 255
+        elif f == 1:      # Sub: a running sum per channel
+            cur = (np.cumsum(row.reshape(w, bpp), axis=0) & 255).reshape(-1)
+        else:             # Average, Paeth: each byte needs the one to its left
+            cur = row.copy()
+            for i in range(w * bpp):
+                a = cur[i - bpp] if i >= bpp else 0
+                b = prev[i]
+                if f == 3:
+                    cur[i] = (row[i] + (a + b) // 2) & 255
+                else:
+                    c = prev[i - bpp] if i >= bpp else 0
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                    cur[i] = (row[i] + pred) & 255
+        out[y] = cur
+        prev = cur
+    return out.reshape(h, w, bpp)

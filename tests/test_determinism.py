@@ -1,5 +1,5 @@
-"""Synthesis is deterministic: the same input gives byte-identical Verilog and the same
-report.json (apart from the timing fields ``time_s``), within one process and across
+"""Synthesis is deterministic: the same input gives byte-identical Verilog, report.rpt and
+report.html and the same report.json (apart from the timing fields ``time_s``), within one process and across
 processes with different ``PYTHONHASHSEED`` values (set iteration order,
 object ids and dict order must not leak into names, state numbering or binding).
 """
@@ -83,6 +83,7 @@ def _read(out: Path) -> tuple[dict[str, bytes], dict]:
     # the files as written, byte for byte: wall-clock times are in time.json, not here
     rtl["report.json"] = (out / "report.json").read_bytes()
     rtl["report.rpt"] = (out / "report.rpt").read_bytes()
+    rtl["report.html"] = (out / "report.html").read_bytes()
     assert "time_s" not in json.loads(rtl["report.json"]) and (out / "time.json").exists()
     report = json.loads((out / "report.json").read_text())
     return rtl, report

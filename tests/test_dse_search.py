@@ -250,6 +250,13 @@ def test_pyhls_dse(tmp_path, monkeypatch, capsys):
         assert report["resources"]["lut"] == point["area"]["lut"] == entry["lut"]
     lats = [e["latency_max"] for e in one["pareto"]]
     assert lats == sorted(lats) and len(set(lats)) == len(lats)
+    # dse.html: a dot per point built, the front's directives files and co-simulations
+    page = (tmp_path / "dse1" / "dse.html").read_text()
+    assert page.count('<circle class="pt') == sum(p["status"] == "ok" for p in one["points"])
+    assert page.count('<circle class="pt best"') == 1
+    for entry in one["pareto"]:
+        assert f"<td class=\"l\">{entry['directives']}</td>" in page
+    assert page.count("passed, cycles") == len(one["pareto"])
     two = _dse(tmp_path, 2, monkeypatch)
     assert _without_seconds(two) == _without_seconds(one)
 

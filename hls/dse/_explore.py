@@ -8,6 +8,8 @@ writes into the output directory:
   search, every point evaluated in key order (its knobs, key, IR hash, status and
   message, latency as report.json gives it, area, seconds: the one field that depends
   on the run), the front (by latency, then LUTs) and the best point by the objective;
+* ``dse.html``: the points and the front as a picture, and the front's table
+  (:func:`hls.report.dse_html`);
 * ``pareto_<i>.toml``: the directives file of the ``i``-th front point, which ``pyhls
   synth --directives`` accepts and builds into the design evaluated: the point's knobs
   after the entries of the directives file the exploration was given, if any (which the
@@ -30,6 +32,7 @@ from pathlib import Path
 
 from .. import progress as shown
 from ..flow import SynthOptions
+from ..report import dse_html
 from ._cluster import dask_evaluator
 from ._evaluate import Result, compile_design
 from ._point import DesignPoint
@@ -101,6 +104,7 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
            "points": [result_json(k, r) for k, r in exp.evaluated],
            "pareto": front, "best": exp.best}
     (out / "dse.json").write_text(json.dumps(doc, indent=1) + "\n")
+    (out / "dse.html").write_text(dse_html(doc))
     return space, exp, front
 
 
