@@ -450,12 +450,9 @@ def _staged_mul(target: Target, op: Op, demand: int | None = None) -> tuple[floa
     tile = target.tech.mul_tile
     a, b = op.operands
 
-    def nonzero(v) -> int:   # the slices are unsigned: a sign copy is not zero, only a zext
-        if isinstance(v, Const):
-            return max(v.value.bit_length(), 1)
-        if isinstance(v, Op) and v.kind == "zext":
-            return v.operands[0].width
-        return v.width
+    def nonzero(v) -> int:   # the slices are unsigned: a sign copy is not zero (a zext's
+        # high bits are, as a mask's: lut_gamma's (g1 - g0) * (p & 7) is two tiles, not 3)
+        return max(_significant(v), 1)
 
     sig = [nonzero(v) for v in (a, b)]
     used = min(demand or op.width, op.width)
