@@ -281,15 +281,17 @@ def _mul_bits(v) -> int:
     return _significant(v)
 
 
-def _significant(v, depth: int = 0) -> int:
+def _significant(v, depth: int = 0, products: bool = True) -> int:
     """Low bits of ``v`` that can be non-zero, as far as the model sees (the bits above are
-    zero: a register bit holding a constant is no flip-flop, an operand bit no logic)."""
+    zero: a register bit holding a constant is no flip-flop, an operand bit no logic).
+    ``products=False``: as Yosys sees them, bit by bit, which does not narrow a product
+    (a multiply's high bits are not constant zeros to it)."""
     if isinstance(v, Const):
         return v.value.bit_length()
     if not isinstance(v, Op) or depth > 8:
         return v.width
     k, ops = v.kind, v.operands
-    sig = lambda x: _significant(x, depth + 1)
+    sig = lambda x: _significant(x, depth + 1, products)
     if k == "zext":
         return sig(ops[0])
     if k in ("trunc", "slice"):
@@ -307,7 +309,7 @@ def _significant(v, depth: int = 0) -> int:
         return min(v.width, sig(ops[0]) + ops[1].value)
     if k == "add":
         return min(v.width, max(sig(x) for x in ops) + 1)
-    if k == "mul":
+    if k == "mul" and products:
         return min(v.width, sig(ops[0]) + sig(ops[1]))
     if k == "icmp":
         return 1
@@ -452,7 +454,7 @@ def _staged_mul(target: Target, op: Op, demand: int | None = None) -> tuple[floa
 
     def nonzero(v) -> int:   # the slices are unsigned: a sign copy is not zero (a zext's
         # high bits are, as a mask's: lut_gamma's (g1 - g0) * (p & 7) is two tiles, not 3)
-        return max(_significant(v), 1)
+        return max(_significant(v, products=False), 1)
 
     sig = [nonzero(v) for v in (a, b)]
     used = min(demand or op.width, op.width)
