@@ -80,12 +80,12 @@ def run_kernel(name: str, workers: int, budget: int) -> dict:
             "seconds": round(seconds, 1)}
 
 
-def table(rows: list[dict], workers: int, budget: int) -> str:
+def table(rows: list[dict], budget: int) -> str:
     head = ("kernel", "space", "evaluated", "front", "co-sim passed", "default point",
-            "pyhls synth", "best", "best/default", "best/synth", "seconds")
+            "pyhls synth", "best", "best/default", "best/synth", "workers", "seconds")
     lines = ["# pyhls dse on the MachSuite-style kernels\n",
-             f"`python benchmarks/dse_machsuite.py --workers {workers}` (budget "
-             f"`--max-points {budget}`, local search, every front point co-simulated with "
+             "`python benchmarks/dse_machsuite.py [--workers N]` (budget "
+             f"`--max-points {budget}`, local search, no result cache, every front point co-simulated with "
              "the kernel's `main`).  Latencies are the worst case of one call in cycles "
              "(report.json `latency.max`); *default point*: every loop rolled, innermost "
              "loops pipelined, arrays whole; *pyhls synth*: no directives (the flow's own "
@@ -95,7 +95,8 @@ def table(rows: list[dict], workers: int, budget: int) -> str:
         lines.append("| " + " | ".join(str(v) for v in (
             r["kernel"], r["space"], f"{r['evaluated']} ({r['failed']} failed)", r["front"],
             f"{r['cosim_passed']}/{r['front']}", r["default_latency"], r["synth_latency"],
-            r["best_latency"], r["best_vs_default"], r["best_vs_synth"], r["seconds"])) + " |")
+            r["best_latency"], r["best_vs_default"], r["best_vs_synth"], r["workers"],
+            r["seconds"])) + " |")
     lines.append("\nFronts (latency, LUTs):\n")
     for r in rows:
         lines.append(f"* {r['kernel']}: " + ", ".join(f"{a}/{b}" for a, b in r["front_points"]))
@@ -185,12 +186,17 @@ def main() -> int:
         with open(RESULTS / "dse_machsuite_cluster.md", "a") as f:
             f.write(line)
         return 0 if "IDENTICAL" in line else 1
-    rows = []
+    # the kernels not run now keep their rows of an earlier run with the same budget
+    saved = RESULTS / "dse_machsuite.json"
+    old = json.loads(saved.read_text()) if saved.exists() else {}
+    rows = {r["kernel"]: dict(r, workers=r.get("workers", old.get("workers")))
+            for r in old.get("rows", [])} if old.get("budget") == args.budget else {}
     for name in args.kernels:
-        rows.append(run_kernel(name, args.workers, args.budget))
-        print(json.dumps(rows[-1]), flush=True)
-    (RESULTS / "dse_machsuite.json").write_text(json.dumps(rows, indent=1) + "\n")
-    text = table(rows, args.workers, args.budget)
+        rows[name] = run_kernel(name, args.workers, args.budget) | {"workers": args.workers}
+        print(json.dumps(rows[name]), flush=True)
+    rows = [rows[k] for k in KERNELS if k in rows]
+    saved.write_text(json.dumps({"budget": args.budget, "rows": rows}, indent=1) + "\n")
+    text = table(rows, args.budget)
     (RESULTS / "dse_machsuite.md").write_text(text)
     print(text, end="")
     return 0 if all(r["exit"] == 0 for r in rows) else 1

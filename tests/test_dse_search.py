@@ -324,6 +324,21 @@ def test_dse_result_cache(tmp_path, monkeypatch, capsys):
     assert fresh["run"] == {"cached": 0, "evaluated": 3}
 
 
+def test_dse_on_a_running_scheduler(tmp_path, monkeypatch):
+    """``--scheduler ADDR``: the same exploration on a running Dask cluster's two
+    workers gives the same points and front as on the local cluster."""
+    from distributed import LocalCluster
+
+    (tmp_path / "scale.c").write_text(SCALE)
+    local = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--no-cache")
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        remote = _dse(tmp_path, 2, monkeypatch, "--max-points", "3", "--no-cache",
+                      "--scheduler", cluster.scheduler_address)
+    assert remote["run"] == {"cached": 0, "evaluated": 3}
+    assert _without_seconds(remote) == _without_seconds(local)
+
+
 def test_pyhls_dse_over_a_directives_file(tmp_path, monkeypatch):
     """Over a directives file (and pragmas), each front point's file is that file's
     entries and the point's knobs, which ``pyhls synth`` accepts (no knob contradicts a

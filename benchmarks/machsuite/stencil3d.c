@@ -1,12 +1,13 @@
 /* stencil3d: MachSuite's stencil/stencil3d, a 7-point stencil over an 8x8x8 int32
    grid (MachSuite: 32x32x16): the boundary copied, the interior weighted by C[0]
-   (centre) and C[1] (the six neighbours). */
+   (centre) and C[1] (the six neighbours).  As in MachSuite, the row index k is the
+   fastest-varying one (INDX(k, j, i)) and the innermost loop walks it. */
 #include <stdint.h>
 
 #define H 8
 #define C_ 8
 #define R 8
-#define IDX(i, j, k) ((i) + R * ((j) + C_ * (k)))
+#define INDX(k, j, i) ((k) + R * ((j) + C_ * (i)))
 
 void stencil3d(const int32_t C[2], const int32_t orig[R * C_ * H], int32_t sol[R * C_ * H])
 {
@@ -14,24 +15,24 @@ height_bound_col:
     for (int j = 0; j < C_; j++) {
     height_bound_row:
         for (int k = 0; k < R; k++) {
-            sol[IDX(0, j, k)] = orig[IDX(0, j, k)];
-            sol[IDX(H - 1, j, k)] = orig[IDX(H - 1, j, k)];
+            sol[INDX(k, j, 0)] = orig[INDX(k, j, 0)];
+            sol[INDX(k, j, H - 1)] = orig[INDX(k, j, H - 1)];
         }
     }
 col_bound_height:
     for (int i = 1; i < H - 1; i++) {
     col_bound_row:
         for (int k = 0; k < R; k++) {
-            sol[IDX(i, 0, k)] = orig[IDX(i, 0, k)];
-            sol[IDX(i, C_ - 1, k)] = orig[IDX(i, C_ - 1, k)];
+            sol[INDX(k, 0, i)] = orig[INDX(k, 0, i)];
+            sol[INDX(k, C_ - 1, i)] = orig[INDX(k, C_ - 1, i)];
         }
     }
 row_bound_height:
     for (int i = 1; i < H - 1; i++) {
     row_bound_col:
         for (int j = 1; j < C_ - 1; j++) {
-            sol[IDX(i, j, 0)] = orig[IDX(i, j, 0)];
-            sol[IDX(i, j, R - 1)] = orig[IDX(i, j, R - 1)];
+            sol[INDX(0, j, i)] = orig[INDX(0, j, i)];
+            sol[INDX(R - 1, j, i)] = orig[INDX(R - 1, j, i)];
         }
     }
 loop_height:
@@ -40,11 +41,11 @@ loop_height:
         for (int j = 1; j < C_ - 1; j++) {
         loop_row:
             for (int k = 1; k < R - 1; k++) {
-                int32_t sum0 = orig[IDX(i, j, k)];
-                int32_t sum1 = orig[IDX(i, j, k + 1)] + orig[IDX(i, j, k - 1)]
-                             + orig[IDX(i, j + 1, k)] + orig[IDX(i, j - 1, k)]
-                             + orig[IDX(i + 1, j, k)] + orig[IDX(i - 1, j, k)];
-                sol[IDX(i, j, k)] = sum0 * C[0] + sum1 * C[1];
+                int32_t sum0 = orig[INDX(k, j, i)];
+                int32_t sum1 = orig[INDX(k + 1, j, i)] + orig[INDX(k - 1, j, i)]
+                             + orig[INDX(k, j + 1, i)] + orig[INDX(k, j - 1, i)]
+                             + orig[INDX(k, j, i + 1)] + orig[INDX(k, j, i - 1)];
+                sol[INDX(k, j, i)] = sum0 * C[0] + sum1 * C[1];
             }
         }
     }
