@@ -87,6 +87,7 @@ def test_space_of_a_loop_and_two_arrays(tmp_path):
     # the loop reads a and writes b once an iteration, one word further each time
     assert space.trips == {("scale", 3, None): 16}
     assert space.touches == {("scale", 3, None): ((2, 1), (3, 1))}
+    assert space.own == {("scale", 3, None): (2, 3)} and space.parent == {("scale", 3, None): None}
     # rolled, one access an iteration: more banks cannot help (only fewer are tried)
     assert space.neighbours((0, 0, 0, 0)) == [(0, 1, 0, 0), (1, 0, 0, 0)]
     assert space.neighbours((0, 0, 2, 1)) == [(0, 0, 1, 1), (0, 0, 2, 0), (0, 1, 2, 1),
@@ -137,6 +138,13 @@ def test_space_of_a_nest(tmp_path):
     rest = (0,) * (len(space.knobs) - 3)
     assert not space.feasible((1, 1, 0) + rest)
     assert space.feasible((1, 2, 0) + rest) and not space.feasible((1, 2, 1) + rest)
+    # more banks pay only for copies beyond a memory's two ports in one iteration of
+    # a loop: t (stored in the inner loop, read twice in the outer one) and a once the
+    # inner loop is fully unrolled into the outer one (6 and 6 + 2 copies), b never
+    default, inner_full = (0,) * len(space.knobs), (0, 2, 0) + rest
+    assert [space.banks_useful(default, i) for i in (3, 4, 5)] == [False, False, False]
+    assert [space.banks_useful(inner_full, i) for i in (3, 4, 5)] == [True, False, True]
+    assert [space.banks_useful((0, 1, 0) + rest, i) for i in (3, 4, 5)] == [False, False, False]
     # outer 1: inner 1 or 2 x pipeline, or full; outer 2 or full: inner full
     assert space.size() == (2 * 2 + 1 + 2) * 6 * 3 * 4
 
@@ -243,7 +251,8 @@ def test_search_coupled_moves_and_time_limit():
     way."""
     fake = _fake_space()
     space = Space(fake.knobs, fake.inner, trips={("f", 1, None): 8},
-                  touches={("f", 1, None): ((1, 1),)})
+                  touches={("f", 1, None): ((1, 1),)}, own={("f", 1, None): (1,)},
+                  parent={("f", 1, None): None})
     calls: list = []
     got = explore(space, _fake_evaluate(calls), max_points=4)
     assert calls == [1, 2, 1]

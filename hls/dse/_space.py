@@ -85,6 +85,10 @@ class Space:
     #: :func:`design_space`); empty where unknown (every partition step is then tried)
     trips: dict = field(default_factory=dict)
     touches: dict = field(default_factory=dict)
+    #: per loop site: the array knob of each load and store in its own blocks (not in a
+    #: loop inside it), and the loop site around it (None: none)
+    own: dict = field(default_factory=dict)
+    parent: dict = field(default_factory=dict)
 
     @property
     def default(self) -> tuple[int, ...]:
@@ -153,22 +157,31 @@ class Space:
 
     def banks_useful(self, index: tuple[int, ...], knob: int) -> bool:
         """Whether more banks for the array of partition knob ``knob`` may make the
-        point faster: some loop accessing it is unrolled (or fully unrolls the loops
-        inside it), or accesses it more often an iteration than a memory has ports (2).
-        True where the space has no access information."""
-        if not self.touches:
+        point faster: in one iteration of some loop that stays a loop (not fully
+        unrolled), the copies of its accesses (each access once per iteration of the
+        loops around it up to that one that are fully unrolled, times that loop's unroll
+        factor: ``own``) are more than a memory's two ports.  True where the space has
+        no access information."""
+        if not self.own:
             return True
         got = self.values(index)
-        for site, acc in self.touches.items():
-            n = sum(a == knob for a, _ in acc)
+
+        def unroll(site):
+            return got.get(("unroll", site), self.given.get(site, 1))
+
+        copies: dict = {}
+        for site, acc in self.own.items():
+            n = acc.count(knob)
             if not n:
                 continue
-            unroll = got.get(("unroll", site), self.given.get(site, 1))
-            if n > 2 or unroll != 1 or (self.inner.get(site) and all(
-                    got.get(("unroll", s), self.given.get(s, 1)) == "full"
-                    for s in self.inner[site])):
-                return True
-        return False
+            s = site
+            while s is not None and unroll(s) == "full":
+                n *= self.trips.get(s) or 1
+                s = self.parent.get(s)
+            if s is not None and isinstance(unroll(s), int):
+                n *= unroll(s)
+            copies[s] = copies.get(s, 0) + n
+        return any(n > 2 for n in copies.values())
 
     def coupled(self, index: tuple[int, ...]) -> list[tuple[int, ...]]:
         """The feasible points where one loop is unrolled one step further and the
@@ -271,6 +284,8 @@ def design_space(design: Compiled) -> Space:
     fixed: dict = {}
     trips: dict = {}
     accesses: dict = {}     # loop site -> [(memory, stride)]
+    own_mems: dict = {}     # loop site -> [memory]
+    parent: dict = {}
     for f in module.functions:
         loops = find_loops(f)
         lines = [loop_line(lp) for lp in loops]
@@ -284,6 +299,11 @@ def design_space(design: Compiled) -> Space:
             inner[site] = tuple(below)
             trips[site] = lp.trip_count
             accesses[site] = _accesses(lp)
+            parent[site] = site_of[lp.parent.header] if lp.parent is not None else None
+            nested = {id(b) for q in loops if _inside(q, lp) for b in q.blocks}
+            own_mems[site] = [op.attrs["mem"] for b in lp.blocks if id(b) not in nested
+                              for op in b.ops if op.kind in ("load", "store")
+                              and op.attrs.get("mem") is not None]
             given = dirs.for_loop(f.name, line, lp.header.name) if dirs is not None else {}
             if "unroll" in given:
                 fixed[site] = given["unroll"]
@@ -310,7 +330,9 @@ def design_space(design: Compiled) -> Space:
     touches = {site: tuple(sorted(((knob_of[id(m)], s) for m, s in acc if id(m) in knob_of),
                                   key=lambda t: (t[0], t[1] is None, t[1] or 0)))
                for site, acc in accesses.items()}
-    return Space(tuple(knobs), inner, fixed, trips, touches)
+    own = {site: tuple(knob_of[id(m)] for m in mems if id(m) in knob_of)
+           for site, mems in own_mems.items()}
+    return Space(tuple(knobs), inner, fixed, trips, touches, own, parent)
 
 
 def _accesses(lp) -> list:
