@@ -80,12 +80,13 @@ def run_kernel(name: str, workers: int, budget: int) -> dict:
             "seconds": round(seconds, 1)}
 
 
-def table(rows: list[dict], budget: int) -> str:
-    head = ("kernel", "space", "evaluated", "front", "co-sim passed", "default point",
-            "pyhls synth", "best", "best/default", "best/synth", "workers", "seconds")
+def table(rows: list[dict]) -> str:
+    head = ("kernel", "space", "budget", "evaluated", "front", "co-sim passed",
+            "default point", "pyhls synth", "best", "best/default", "best/synth", "workers",
+            "seconds", "commit")
     lines = ["# pyhls dse on the MachSuite-style kernels\n",
-             "`python benchmarks/dse_machsuite.py [--workers N]` (budget "
-             f"`--max-points {budget}`, local search, no result cache, every front point co-simulated with "
+             "`python benchmarks/dse_machsuite.py [--workers N] [--budget N]` (budget: "
+             "`--max-points`, the default 64; local search, no result cache, every front point co-simulated with "
              "the kernel's `main`).  Latencies are the worst case of one call in cycles "
              "(report.json `latency.max`); *default point*: every loop rolled, innermost "
              "loops pipelined, arrays whole; *pyhls synth*: no directives (the flow's own "
@@ -93,10 +94,11 @@ def table(rows: list[dict], budget: int) -> str:
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         lines.append("| " + " | ".join(str(v) for v in (
-            r["kernel"], r["space"], f"{r['evaluated']} ({r['failed']} failed)", r["front"],
+            r["kernel"], r["space"], r["budget"], f"{r['evaluated']} ({r['failed']} failed)",
+            r["front"],
             f"{r['cosim_passed']}/{r['front']}", r["default_latency"], r["synth_latency"],
             r["best_latency"], r["best_vs_default"], r["best_vs_synth"], r["workers"],
-            r["seconds"])) + " |")
+            r["seconds"], r["commit"])) + " |")
     lines.append("\nFronts (latency, LUTs):\n")
     for r in rows:
         lines.append(f"* {r['kernel']}: " + ", ".join(f"{a}/{b}" for a, b in r["front_points"]))
@@ -186,17 +188,21 @@ def main() -> int:
         with open(RESULTS / "dse_machsuite_cluster.md", "a") as f:
             f.write(line)
         return 0 if "IDENTICAL" in line else 1
-    # the kernels not run now keep their rows of an earlier run with the same budget
+    # the kernels not run now keep their rows of an earlier run (each row says its
+    # budget, workers and commit); the file is written after each kernel
     saved = RESULTS / "dse_machsuite.json"
-    old = json.loads(saved.read_text()) if saved.exists() else {}
-    rows = {r["kernel"]: dict(r, workers=r.get("workers", old.get("workers")))
-            for r in old.get("rows", [])} if old.get("budget") == args.budget else {}
+    old = json.loads(saved.read_text()) if saved.exists() else {"rows": []}
+    rows = {r["kernel"]: r for r in old["rows"]}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
     for name in args.kernels:
-        rows[name] = run_kernel(name, args.workers, args.budget) | {"workers": args.workers}
+        rows[name] = run_kernel(name, args.workers, args.budget) | {
+            "workers": args.workers, "budget": args.budget, "commit": commit}
         print(json.dumps(rows[name]), flush=True)
+        saved.write_text(json.dumps({"rows": [rows[k] for k in KERNELS if k in rows]},
+                                    indent=1) + "\n")
     rows = [rows[k] for k in KERNELS if k in rows]
-    saved.write_text(json.dumps({"budget": args.budget, "rows": rows}, indent=1) + "\n")
-    text = table(rows, args.budget)
+    text = table(rows)
     (RESULTS / "dse_machsuite.md").write_text(text)
     print(text, end="")
     return 0 if all(r["exit"] == 0 for r in rows) else 1
