@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from hls.cli import main
-from hls.dse import (DesignPoint, Knob, Resources, Result, Space, compile_design, costs,
-                     design_space, explore, pareto_front)
+from hls.dse import (DesignPoint, Knob, Resources, Result, ResultCache, Space,
+                     compile_design, costs, design_space, explore, pareto_front)
 from hls.dse._space import matching_partition, partition_candidates
 from hls.estimate import TopLatency
 from hls.flow import SynthOptions
@@ -316,21 +316,30 @@ def test_pyhls_dse(tmp_path, monkeypatch, capsys):
 
 def test_dse_result_cache(tmp_path, monkeypatch, capsys):
     """A second run over the same output directory takes every point from the result
-    cache (``DIR/cache``) and evaluates none, with the same dse.json; other options
-    (a clock period) or ``--no-cache`` evaluate again."""
+    cache (``DIR/cache``) and evaluates none, with the same dse.json; ``--no-cache``
+    evaluates again.  The key is the point's and the kernel's: a compilation with other
+    options (a clock period) or another point has another key, the same compilation
+    again the same."""
     (tmp_path / "scale.c").write_text(SCALE)
     first = _dse(tmp_path, 1, monkeypatch, "--max-points", "3")
     assert first["run"] == {"cached": 0, "evaluated": 3}
-    assert any((tmp_path / "dse1" / "cache").rglob("*.pkl"))
+    assert len(list((tmp_path / "dse1" / "cache").rglob("*.pkl"))) == 3
     capsys.readouterr()
     again = _dse(tmp_path, 1, monkeypatch, "--max-points", "3")
     assert again["run"] == {"cached": 3, "evaluated": 0}
     assert "3 from the cache" in capsys.readouterr().out
     assert _without_seconds(again) == _without_seconds(first)
-    slower = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--clock-period", "20")
-    assert slower["run"] == {"cached": 0, "evaluated": 3}
     fresh = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--no-cache")
     assert fresh["run"] == {"cached": 0, "evaluated": 3}
+    src = tmp_path / "scale.c"
+    design = compile_design(src, SynthOptions(top="scale"))
+    point = design_space(design).point(design_space(design).default)
+    other = design_space(design).point((1, 0, 0, 0))
+    keys = [ResultCache(tmp_path, d).key(p) for d, p in (
+        (design, point), (compile_design(src, SynthOptions(top="scale")), point),
+        (compile_design(src, SynthOptions(top="scale", clock_period_ns=20.0)), point),
+        (design, other))]
+    assert keys[0] == keys[1] and len(set(keys)) == 3
 
 
 def test_dse_on_a_running_scheduler(tmp_path, monkeypatch):
