@@ -386,7 +386,8 @@ def test_dse_options(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["dse", "-h"])
     text = " ".join(capsys.readouterr().out.split())
-    for flag in ("--max-points", "--workers", "--objective", "--scheduler ADDR",
+    for flag in ("--max-points", "--budget", "--time-limit SECONDS", "--cache DIR",
+                 "--no-cache", "--workers", "--objective", "--scheduler ADDR",
                  "--block-scheduler {sdc,asap}", "--directives", "--clock-period"):
         assert flag in text, flag
     for flag in ("--max-cycles", "--waves", "--place-route", "--report-json", "--interface"):
