@@ -13,8 +13,9 @@ neighbours of every front point not yet expanded: first the coupled moves
 partitioned to feed the copies, the move that pays where neither step alone does), then
 the points one knob one step away (:meth:`Space.neighbours`); when every front point is expanded (a local optimum: a partitioning that pays
 only with unrolling is two steps away), the neighbours of the one point best by the
-objective among those with costs not expanded yet.  It stops when ``max_points`` points
-are evaluated, no point is left to expand, or ``stop()`` (a time limit) says so after a
+objective among those with costs not expanded yet.  Where nothing is left to expand, the neighbours
+of the best point with steps to more banks that :meth:`Space.banks_useful` left out come
+next.  It stops when ``max_points`` points are evaluated, no point is left to expand, or ``stop()`` (a time limit) says so after a
 round.  Where a round would pass the budget, the
 neighbours of the points best by the objective come first.  The evaluations of a round are handed over as one
 batch (``evaluate_many``: a cluster runs them in parallel), and every decision is taken
@@ -124,6 +125,12 @@ def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_poi
                 expanded.add(k)
                 batch += [n for n in space.coupled(k) + space.neighbours(k)
                           if n not in done and n not in batch]
+            if not batch:   # nothing left but the steps to more banks thought useless
+                for k in sorted((k for k in done if costs(done[k])),
+                                key=lambda k: (rank(costs(done[k])), k)):
+                    batch = [n for n in space.neighbours(k, every=True) if n not in done]
+                    if batch:
+                        break
             batch = batch[:max_points - len(done)]
     keys = sorted(done)
     evaluated = tuple((k, done[k]) for k in keys)

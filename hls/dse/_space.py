@@ -10,7 +10,9 @@ index per dimension (a tuple of ints, its stable key: points sort by it), and
 * a loop with a constant trip count ``n``: ``unroll`` among 1 and the powers of two
   2, 4, ... below ``n`` that divide it, up to :data:`MAX_UNROLL`, and ``"full"`` where
   ``n <= MAX_UNROLL`` (a factor of ``n`` would leave a loop of one iteration, whose
-  parent keeps an inner loop); a loop whose trip count is not a constant: unroll 1 only;
+  parent keeps an inner loop); a loop whose trip count is not a constant: 1, 2 and 4
+  (:data:`VARIABLE_UNROLL`; the flow unrolls it with the exit tested in every copy, as
+  its own automatic unrolling does);
 * an innermost loop: ``pipeline`` on, then off;
 * every pointer argument of the top (not on AXI platforms, whose arguments go over
   m_axi and stay whole) and every local array or ROM of a function that can be
@@ -139,15 +141,16 @@ class Space:
             n += self.feasible(tuple(index))
         return n * arrays
 
-    def neighbours(self, index: tuple[int, ...]) -> list[tuple[int, ...]]:
+    def neighbours(self, index: tuple[int, ...], every: bool = False) -> list[tuple[int, ...]]:
         """The feasible points one knob one step away (its previous or next value), in
         key order; an array gets more banks only where they can serve parallel
-        accesses (:meth:`banks_useful`)."""
+        accesses (:meth:`banks_useful`), unless ``every``."""
         out = []
         for d, k in enumerate(self.knobs):
             for step in (-1, 1):
                 v = index[d] + step
-                if step == 1 and k.setting == "partition" and not self.banks_useful(index, d):
+                if step == 1 and k.setting == "partition" and not every \
+                        and not self.banks_useful(index, d):
                     continue
                 if 0 <= v < len(k.values):
                     n = index[:d] + (v,) + index[d + 1:]
@@ -224,9 +227,15 @@ class Space:
         return {"knobs": [k.to_json() for k in self.knobs], "points": self.size()}
 
 
+#: the unroll factors of a loop whose trip count is not a constant
+VARIABLE_UNROLL = (1, 2, 4)
+
+
 def unroll_candidates(trip_count: int | None) -> tuple:
     """A loop's unroll values (see the module's docstring)."""
-    if trip_count is None or trip_count < 2:
+    if trip_count is None:
+        return VARIABLE_UNROLL
+    if trip_count < 2:
         return (1,)
     out: list = [1]
     k = 2
