@@ -155,11 +155,15 @@ def run_cluster(name: str, budget: int, kill_after: float) -> str:
             if p.poll() is None:
                 p.terminate()
         for p in procs:
-            p.wait(timeout=30)
+            try:
+                p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
     a, b = (_without_seconds(json.loads((d / "dse.json").read_text())) for d in (out_c, out_l))
     same = a == b
     return (f"* {time.strftime('%Y-%m-%d')} `python benchmarks/dse_machsuite.py --cluster "
-            f"{name} --budget {budget}`: {len(a['points'])} points, front of "
+            f"{name} --budget {budget} --kill-after {kill_after:g}`: {len(a['points'])} points, front of "
             f"{len(a['pareto'])}; worker killed {'at ' + str(kill_after) + ' s' if killed.is_set() else 'never (the run ended first)'} "
             f"of a {t_c:.0f} s run; exit codes {rc_c} (scheduler) and {rc_l} (local); "
             f"points and front {'IDENTICAL' if same else 'DIFFERENT'} to the local cluster's\n")
@@ -199,13 +203,12 @@ def main() -> int:
         rows[name] = run_kernel(name, args.workers, args.budget) | {
             "workers": args.workers, "budget": args.budget, "commit": commit}
         print(json.dumps(rows[name]), flush=True)
-        saved.write_text(json.dumps({"rows": [rows[k] for k in KERNELS if k in rows]},
-                                    indent=1) + "\n")
-    rows = [rows[k] for k in KERNELS if k in rows]
-    text = table(rows)
-    (RESULTS / "dse_machsuite.md").write_text(text)
+        done = [rows[k] for k in KERNELS if k in rows]
+        saved.write_text(json.dumps({"rows": done}, indent=1) + "\n")
+        text = table(done)
+        (RESULTS / "dse_machsuite.md").write_text(text)
     print(text, end="")
-    return 0 if all(r["exit"] == 0 for r in rows) else 1
+    return 0 if all(r["exit"] == 0 for r in done) else 1
 
 
 if __name__ == "__main__":
