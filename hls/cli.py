@@ -155,8 +155,17 @@ def _parser() -> argparse.ArgumentParser:
     _design_options(x, scheduler_flag="--block-scheduler")
     x.add_argument("-o", "--output", default=None, metavar="DIR",
                    help="output directory (default: dse_<top>)")
-    x.add_argument("--max-points", type=_positive, default=64, metavar="N",
+    x.add_argument("--max-points", "--budget", type=_positive, default=64, metavar="N",
                    help="evaluate at most N points (default 64)")
+    x.add_argument("--time-limit", type=_positive, default=None, metavar="SECONDS",
+                   help="start no new round of the local search after SECONDS (the "
+                   "round under way ends; the front then depends on the machine)")
+    x.add_argument("--cache", default=None, metavar="DIR",
+                   help="the result cache: a point evaluated with the same pyhls, kernel "
+                   "and options is taken from it, not evaluated again (default: "
+                   "DIR/cache in the output directory)")
+    x.add_argument("--no-cache", action="store_true",
+                   help="evaluate every point, reading and writing no result cache")
     x.add_argument("--objective", choices=("latency", "area", "product"), default="latency",
                    help="the best front point: least latency, least LUTs, or least latency "
                    "x LUTs; the local search expands the best first (default: latency)")
@@ -696,14 +705,19 @@ def _dse(args, inputs, opts) -> int:
               + (", ".join(f"{lat} cycles/{lut} LUT" for lat, lut in front) or "none"),
               flush=True)
 
+    cache = None if args.no_cache else Path(args.cache) if args.cache else out / "cache"
     with _shown(args):
         space, exp, front = run_dse(inputs, opts, out, max_points=args.max_points,
                                     objective=args.objective, workers=args.workers,
                                     scheduler=args.dask_scheduler,
-                                    progress=None if args.quiet else batch, tb=args.tb)
+                                    progress=None if args.quiet else batch, tb=args.tb,
+                                    cache=cache, time_limit=args.time_limit)
     failed = sum(not r.ok for _, r in exp.evaluated)
+    cached = json.loads((out / "dse.json").read_text())["run"]["cached"]
     print(f"pyhls dse: {args.top}: {len(exp.evaluated)} of {space.size()} point(s) evaluated "
-          f"({exp.search} search{f', {failed} failed' if failed else ''}), "
+          f"({exp.search} search{f', {failed} failed' if failed else ''}"
+          f"{', stopped by the time limit' if exp.stopped else ''}"
+          f"{f', {cached} from the cache' if cached else ''}), "
           f"{len(exp.front)} on the front -> {out / 'dse.json'}")
     if exp.front:
         print(front_table(exp, directives_suffix(opts.directives)), end="")

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from hls.cli import main
-from hls.dse import (DesignPoint, Knob, Resources, Result, Space, compile_design, costs,
-                     design_space, explore, pareto_front)
+from hls.dse import (DesignPoint, Knob, Resources, Result, ResultCache, Space,
+                     compile_design, costs, design_space, explore, pareto_front)
+from hls.dse._space import matching_partition, partition_candidates
 from hls.estimate import TopLatency
 from hls.flow import SynthOptions
 
@@ -83,10 +84,38 @@ def test_space_of_a_loop_and_two_arrays(tmp_path):
         '[[loop]]\nfunction = "scale"\nline = 3\nunroll = 1\npipeline = true\n\n'
         '[[array]]\nfunction = "scale"\nname = "a"\npartition = "none"\n\n'
         '[[array]]\nfunction = "scale"\nname = "b"\npartition = "none"\n')
-    assert space.neighbours((0, 0, 0, 0)) == [(0, 0, 0, 1), (0, 0, 1, 0), (0, 1, 0, 0),
-                                              (1, 0, 0, 0)]
+    # the loop reads a and writes b once an iteration, one word further each time
+    assert space.trips == {("scale", 3, None): 16}
+    assert space.touches == {("scale", 3, None): ((2, 1), (3, 1))}
+    assert space.own == {("scale", 3, None): (2, 3)} and space.parent == {("scale", 3, None): None}
+    # rolled, one access an iteration: more banks cannot help (only fewer are tried)
+    assert space.neighbours((0, 0, 0, 0)) == [(0, 1, 0, 0), (1, 0, 0, 0)]
+    assert space.neighbours((0, 0, 2, 1)) == [(0, 0, 1, 1), (0, 0, 2, 0), (0, 1, 2, 1),
+                                              (1, 0, 2, 1)]
     assert space.neighbours((3, 1, 4, 0)) == [(2, 1, 4, 0), (3, 0, 4, 0), (3, 1, 3, 0),
                                               (3, 1, 4, 1)]
+    # unrolled one step further with the banks to feed it: one copy a bank, or two
+    assert space.coupled((0, 0, 0, 0)) == [(1, 0, 1, 1)]
+    assert space.coupled((2, 0, 0, 0)) == [(3, 0, 2, 2), (3, 0, 3, 3)]
+    assert space.coupled((3, 0, 1, 4)) == [(4, 0, 3, 4), (4, 0, 4, 4)]
+    assert all(space.feasible(n) for n in space.coupled((3, 1, 0, 0)))
+
+
+def test_matching_partition():
+    """The least candidate that spreads the unrolled copies of an access over banks, one
+    or two a bank (a memory's two ports): a stride of 16 words needs 16 times the banks
+    of a stride of 1; an address the same in every copy needs none; where no candidate
+    suffices, the last."""
+    values = partition_candidates(256)
+    assert values == (("none", 0), ("cyclic", 2), ("cyclic", 4), ("cyclic", 8),
+                      ("cyclic", 16), ("cyclic", 32), ("cyclic", 64))
+    pick = [values[matching_partition(values, u, s, b)] for u, s, b in (
+        (4, 1, 1), (4, 1, 2), (2, 1, 2), (4, 16, 1), (4, 16, 2), (3, 1, 1), (4, 0, 1),
+        (4, None, 1), (16, 16, 1), (2, -1, 1))]
+    assert pick == [("cyclic", 4), ("cyclic", 2), ("none", 0), ("cyclic", 64), ("cyclic", 32),
+                    ("cyclic", 4), ("none", 0), ("cyclic", 4), ("cyclic", 64), ("cyclic", 2)]
+    small = partition_candidates(8)
+    assert small[matching_partition(small, 16, 1, 1)] == ("complete", 0)
 
 
 def test_space_of_a_nest(tmp_path):
@@ -109,6 +138,13 @@ def test_space_of_a_nest(tmp_path):
     rest = (0,) * (len(space.knobs) - 3)
     assert not space.feasible((1, 1, 0) + rest)
     assert space.feasible((1, 2, 0) + rest) and not space.feasible((1, 2, 1) + rest)
+    # more banks pay only for copies beyond a memory's two ports in one iteration of
+    # a loop: t (stored in the inner loop, read twice in the outer one) and a once the
+    # inner loop is fully unrolled into the outer one (6 and 6 + 2 copies), b never
+    default, inner_full = (0,) * len(space.knobs), (0, 2, 0) + rest
+    assert [space.banks_useful(default, i) for i in (3, 4, 5)] == [False, False, False]
+    assert [space.banks_useful(inner_full, i) for i in (3, 4, 5)] == [True, False, True]
+    assert [space.banks_useful((0, 1, 0) + rest, i) for i in (3, 4, 5)] == [False, False, False]
     # outer 1: inner 1 or 2 x pipeline, or full; outer 2 or full: inner full
     assert space.size() == (2 * 2 + 1 + 2) * 6 * 3 * 4
 
@@ -207,16 +243,40 @@ def test_search_exhaustive_and_local():
     assert explore(space, _fake_evaluate([]), max_points=7) == local
 
 
+def test_search_coupled_moves_and_time_limit():
+    """Where the space knows which arrays a loop accesses, the local search unrolls and
+    partitions in one move: from the default point (alone on the front until unrolling
+    has the banks) the first round reaches unroll 2 with cyclic 2; more banks for a
+    rolled loop are not tried.  A time limit ends the search after the round under
+    way."""
+    fake = _fake_space()
+    space = Space(fake.knobs, fake.inner, trips={("f", 1, None): 8},
+                  touches={("f", 1, None): ((1, 1),)}, own={("f", 1, None): (1,)},
+                  parent={("f", 1, None): None})
+    calls: list = []
+    got = explore(space, _fake_evaluate(calls), max_points=4)
+    assert calls == [1, 2, 1]
+    assert [k for k, _ in got.evaluated] == [(0, 0), (1, 0), (1, 1), (2, 2)]
+    assert _front(got) == [((2, 2), (20, 520)), ((1, 1), (34, 260)), ((0, 0), (65, 130))]
+    assert got.stopped is None
+    calls = []
+    rounds = iter([False, True])
+    stopped = explore(space, _fake_evaluate(calls), max_points=11, stop=lambda: next(rounds))
+    assert calls == [1, 2] and stopped.stopped == "time-limit" and len(stopped.evaluated) == 3
+
+
 def _dse(tmp_path: Path, workers: int, monkeypatch, *more) -> dict:
     # the worker processes import hls from this tree, as the test does
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = tmp_path / f"dse{workers}"
-    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--max-points", "5",
-                 "--workers", str(workers), "-o", str(out), *more]) == 0
+    args = ["dse", str(tmp_path / "scale.c"), "--top", "scale", "--max-points", "5",
+            "--workers", str(workers), "-o", str(out), *more]
+    assert main(args) == 0
     return json.loads((out / "dse.json").read_text())
 
 
 def _without_seconds(doc: dict) -> dict:
+    doc = {k: v for k, v in doc.items() if k != "run"}
     return dict(doc, points=[{k: v for k, v in p.items() if k != "seconds"}
                              for p in doc["points"]],
                 pareto=[{k: v for k, v in p.items() if k != "cosim"} for p in doc["pareto"]])
@@ -261,6 +321,49 @@ def test_pyhls_dse(tmp_path, monkeypatch, capsys):
     assert _without_seconds(two) == _without_seconds(one)
 
 
+def test_dse_result_cache(tmp_path, monkeypatch, capsys):
+    """A second run over the same output directory takes every point from the result
+    cache (``DIR/cache``) and evaluates none, with the same dse.json; ``--no-cache``
+    evaluates again.  The key is the point's and the kernel's: a compilation with other
+    options (a clock period) or another point has another key, the same compilation
+    again the same."""
+    (tmp_path / "scale.c").write_text(SCALE)
+    first = _dse(tmp_path, 1, monkeypatch, "--max-points", "3")
+    assert first["run"] == {"cached": 0, "evaluated": 3}
+    assert len(list((tmp_path / "dse1" / "cache").rglob("*.pkl"))) == 3
+    capsys.readouterr()
+    again = _dse(tmp_path, 1, monkeypatch, "--max-points", "3")
+    assert again["run"] == {"cached": 3, "evaluated": 0}
+    assert "3 from the cache" in capsys.readouterr().out
+    assert _without_seconds(again) == _without_seconds(first)
+    fresh = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--no-cache")
+    assert fresh["run"] == {"cached": 0, "evaluated": 3}
+    src = tmp_path / "scale.c"
+    design = compile_design(src, SynthOptions(top="scale"))
+    point = design_space(design).point(design_space(design).default)
+    other = design_space(design).point((1, 0, 0, 0))
+    keys = [ResultCache(tmp_path, d).key(p) for d, p in (
+        (design, point), (compile_design(src, SynthOptions(top="scale")), point),
+        (compile_design(src, SynthOptions(top="scale", clock_period_ns=20.0)), point),
+        (design, other))]
+    assert keys[0] == keys[1] and len(set(keys)) == 3
+
+
+def test_dse_on_a_running_scheduler(tmp_path, monkeypatch):
+    """``--scheduler ADDR``: the same exploration on a running Dask cluster's two
+    workers gives the same points and front as on the local cluster."""
+    from distributed import LocalCluster
+
+    (tmp_path / "scale.c").write_text(SCALE)
+    local = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--no-cache")
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        remote = _dse(tmp_path, 2, monkeypatch, "--max-points", "3", "--no-cache",
+                      "--scheduler", cluster.scheduler_address)
+    assert remote["run"] == {"cached": 0, "evaluated": 3}
+    assert _without_seconds(remote) == _without_seconds(local)
+
+
 def test_pyhls_dse_over_a_directives_file(tmp_path, monkeypatch):
     """Over a directives file (and pragmas), each front point's file is that file's
     entries and the point's knobs, which ``pyhls synth`` accepts (no knob contradicts a
@@ -290,7 +393,8 @@ def test_dse_options(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["dse", "-h"])
     text = " ".join(capsys.readouterr().out.split())
-    for flag in ("--max-points", "--workers", "--objective", "--scheduler ADDR",
+    for flag in ("--max-points", "--budget", "--time-limit SECONDS", "--cache DIR",
+                 "--no-cache", "--workers", "--objective", "--scheduler ADDR",
                  "--block-scheduler {sdc,asap}", "--directives", "--clock-period"):
         assert flag in text, flag
     for flag in ("--max-cycles", "--waves", "--place-route", "--report-json", "--interface"):

@@ -13,10 +13,12 @@ The exploration: :func:`design_space` reads a compiled kernel's loops and arrays
 :class:`Space` of candidate knob values (:mod:`._space`), :func:`explore` searches it and
 keeps the Pareto front of worst-case latency and LUTs (:func:`pareto_front`,
 :mod:`._search`), :func:`dask_evaluator` evaluates the points as Dask futures
-(:mod:`._cluster`), and :func:`run_dse` (``pyhls dse``) puts them together and writes
+(:mod:`._cluster`), a :class:`ResultCache` keeps every result for the next run
+(:mod:`._cache`), and :func:`run_dse` (``pyhls dse``) puts them together and writes
 dse.json and a directives file per front point (:mod:`._explore`).
 """
 
+from ._cache import ResultCache
 from ._cluster import dask_evaluator, evaluate_task
 from ._evaluate import Compiled, Resources, Result, compile_design, evaluate, ir_hash, with_point
 from ._explore import front_table, run_dse
@@ -34,6 +36,7 @@ __all__ = [
     "LoopKnob",
     "Resources",
     "Result",
+    "ResultCache",
     "Space",
     "compile_design",
     "costs",

@@ -8,8 +8,10 @@ dicts keyed by the path and the options).  The workers must see the source path 
 same machine, or a shared file system) and have pyhls installed.
 
 :func:`dask_evaluator` starts a ``distributed.LocalCluster`` of single-threaded worker
-processes, or connects to a running scheduler (``tcp://HOST:PORT``), and closes what it
-opened at the end.
+processes, or connects to a running scheduler (``tcp://HOST:PORT``), at the first batch
+(none where the result cache answers every point), and closes what it opened at the
+end.  A worker lost mid-run loses nothing: the scheduler runs its tasks again on the
+others (each task is pure: the same point gives the same result anywhere).
 """
 
 from __future__ import annotations
@@ -56,17 +58,24 @@ def dask_evaluator(path, opts: SynthOptions, workers: int = 2, scheduler: str | 
     from distributed import Client, LocalCluster
 
     with contextlib.ExitStack() as stack:
-        if scheduler is None:
-            cluster = stack.enter_context(LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.ERROR))
-            client = stack.enter_context(Client(cluster))
-        else:
-            client = stack.enter_context(Client(scheduler))
+        clients: list = []
+
+        def client():      # (started at the first batch: a run the cache serves needs none)
+            if not clients:
+                if scheduler is None:
+                    cluster = stack.enter_context(LocalCluster(
+                        n_workers=workers, threads_per_worker=1, processes=True,
+                        dashboard_address=None, silence_logs=logging.ERROR))
+                    clients.append(stack.enter_context(Client(cluster)))
+                else:
+                    clients.append(stack.enter_context(Client(scheduler)))
+            return clients[0]
 
         def evaluate_many(points: list[DesignPoint]) -> list[Result]:
             n = len(points)
-            futures = client.map(evaluate_task, [path] * n, [opts] * n, points, pure=False)
-            return client.gather(futures)
+            if not n:
+                return []
+            futures = client().map(evaluate_task, [path] * n, [opts] * n, points, pure=False)
+            return client().gather(futures)
 
         yield evaluate_many

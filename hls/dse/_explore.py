@@ -5,9 +5,11 @@ it (:func:`explore`) with the evaluations as Dask futures (:func:`dask_evaluator
 writes into the output directory:
 
 * ``dse.json``: the space (its knobs and their candidates, the number of points), the
-  search, every point evaluated in key order (its knobs, key, IR hash, status and
+  search (and whether the time limit stopped it), every point evaluated in key order (its knobs, key, IR hash, status and
   message, latency as report.json gives it, area, seconds: the one field that depends
-  on the run), the front (by latency, then LUTs) and the best point by the objective;
+  on the run), the front (by latency, then LUTs), the best point by the objective, and
+  ``run``: how many points this run took from the result cache and how many it
+  evaluated (the other field that depends on the run);
 * ``dse.html``: the points and the front as a picture, and the front's table
   (:func:`hls.report.dse_html`);
 * ``pareto_<i>.toml``: the directives file of the ``i``-th front point, which ``pyhls
@@ -27,12 +29,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from .. import progress as shown
 from ..flow import SynthOptions
 from ..report import dse_html
+from ._cache import ResultCache
 from ._cluster import dask_evaluator
 from ._evaluate import Result, compile_design
 from ._point import DesignPoint
@@ -68,13 +72,20 @@ def result_json(key: tuple, res: Result) -> dict:
 
 def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
             objective: str = "latency", workers: int = 2, scheduler: str | None = None,
-            progress: Callable[[int, list[tuple]], None] | None = None, tb=None
+            progress: Callable[[int, list[tuple]], None] | None = None, tb=None,
+            cache: str | Path | None = None, time_limit: float | None = None
             ) -> tuple[Space, Exploration, list[dict]]:
     """Explore the kernel ``path`` (``opts``: its top, target, directives file, ...),
     write dse.json and the front's directives files into ``out_dir``, and co-simulate
     the front with the testbench ``tb`` if given; returns the space, the exploration
-    and dse.json's ``pareto`` entries."""
-    space = design_space(compile_design(path, opts))
+    and dse.json's ``pareto`` entries.  ``cache``: the directory of the result cache
+    (:class:`ResultCache`; None: none); ``time_limit``: seconds after which the local
+    search starts no new round."""
+    design = compile_design(path, opts)
+    space = design_space(design)
+    results = ResultCache(cache, design) if cache is not None else None
+    t0 = time.monotonic()
+    stop = (lambda: time.monotonic() - t0 > time_limit) if time_limit is not None else None
     total = min(max_points, space.size())
 
     def tick(n: int, front: list[tuple]) -> None:
@@ -84,7 +95,9 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
 
     shown.stage("exploration", f"{space.size()} point(s) in the space")
     with dask_evaluator(path, opts, workers, scheduler) as evaluate_many:
-        exp = explore(space, evaluate_many, max_points, objective, tick)
+        if results is not None:
+            evaluate_many = results.wrap(evaluate_many)
+        exp = explore(space, evaluate_many, max_points, objective, tick, stop)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     front = []
@@ -100,9 +113,14 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
     inputs = [str(p) for p in path] if isinstance(path, (list, tuple)) else [str(path)]
     doc = {"version": DSE_JSON_VERSION, "top": opts.top, "inputs": inputs,
            "objective": objective, "search": exp.search, "max_points": max_points,
+           "time_limit": time_limit, "stopped": exp.stopped,
            "costs": ["latency.max", "area.lut"], "space": space.to_json(),
            "points": [result_json(k, r) for k, r in exp.evaluated],
-           "pareto": front, "best": exp.best}
+           "pareto": front, "best": exp.best,
+           # what this run took from the cache and evaluated (like seconds, the run's own)
+           "run": {"cached": results.hits if results is not None else 0,
+                   "evaluated": (results.misses if results is not None
+                                 else len(exp.evaluated))}}
     (out / "dse.json").write_text(json.dumps(doc, indent=1) + "\n")
     (out / "dse.html").write_text(dse_html(doc))
     return space, exp, front

@@ -8,11 +8,15 @@ latency with no upper bound) is never on the front.
 
 :func:`explore` evaluates every point of the space when it has at most ``max_points``;
 otherwise it runs a deterministic local search: from the default point, in rounds, the
-neighbours (one knob one step, :meth:`Space.neighbours`) of every front point not yet
-expanded; when every front point is expanded (a local optimum: a partitioning that pays
+neighbours of every front point not yet expanded: first the coupled moves
+(:meth:`Space.coupled`: one loop unrolled one step further with the arrays it accesses
+partitioned to feed the copies, the move that pays where neither step alone does), then
+the points one knob one step away (:meth:`Space.neighbours`); when every front point is expanded (a local optimum: a partitioning that pays
 only with unrolling is two steps away), the neighbours of the one point best by the
-objective among those with costs not expanded yet.  It stops when ``max_points`` points
-are evaluated or no point is left to expand.  Where a round would pass the budget, the
+objective among those with costs not expanded yet.  Where nothing is left to expand, the neighbours
+of the best point with steps to more banks that :meth:`Space.banks_useful` left out come
+next.  It stops when ``max_points`` points are evaluated, no point is left to expand, or ``stop()`` (a time limit) says so after a
+round.  Where a round would pass the budget, the
 neighbours of the points best by the objective come first.  The evaluations of a round are handed over as one
 batch (``evaluate_many``: a cluster runs them in parallel), and every decision is taken
 on results sorted by the points' keys, so that the outcome does not depend on the order
@@ -68,20 +72,24 @@ class Exploration:
     """What a search found: every point evaluated with its result (in key order),
     the front (indices into ``evaluated``, by latency then LUTs), the best front point
     by the objective (an index into ``evaluated``, None without a front), and whether
-    the search was ``"exhaustive"`` or ``"local"``."""
+    the search was ``"exhaustive"`` or ``"local"``; ``stopped`` is ``"time-limit"``
+    where ``stop()`` ended the search early."""
 
     evaluated: tuple[tuple[tuple[int, ...], Result], ...]
     front: tuple[int, ...]
     best: int | None
     search: str
+    stopped: str | None = None
 
 
 def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_points: int,
             objective: str = "latency",
-            progress: Callable[[int, list[tuple]], None] | None = None) -> Exploration:
+            progress: Callable[[int, list[tuple]], None] | None = None,
+            stop: Callable[[], bool] | None = None) -> Exploration:
     """Search ``space`` (see the module's docstring).  ``evaluate_many`` takes a list of
     :class:`DesignPoint` and returns their results in the same order; ``progress`` is
-    called after each batch with the number of points evaluated and the front's costs."""
+    called after each batch with the number of points evaluated and the front's costs;
+    ``stop`` after each batch of the local search, which ends where it says True."""
     rank = OBJECTIVES[objective]
     done: dict[tuple, Result] = {}
 
@@ -94,6 +102,7 @@ def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_poi
             progress(len(done), [costs(done[k]) for k in front])
         return front
 
+    stopped = None
     if space.size() <= max_points:
         search = "exhaustive"
         run(list(space.points()))
@@ -103,6 +112,9 @@ def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_poi
         batch = [space.default]
         while batch:
             front = run(batch)
+            if stop is not None and stop():
+                stopped = "time-limit"
+                break
             todo = sorted((k for k in front if k not in expanded),
                           key=lambda k: (rank(costs(done[k])), k))
             if not todo:    # a local optimum: on from the best point not expanded yet
@@ -111,11 +123,18 @@ def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_poi
             batch = []
             for k in todo:
                 expanded.add(k)
-                batch += [n for n in space.neighbours(k) if n not in done and n not in batch]
+                batch += [n for n in space.coupled(k) + space.neighbours(k)
+                          if n not in done and n not in batch]
+            if not batch:   # nothing left but the steps to more banks thought useless
+                for k in sorted((k for k in done if costs(done[k])),
+                                key=lambda k: (rank(costs(done[k])), k)):
+                    batch = [n for n in space.neighbours(k, every=True) if n not in done]
+                    if batch:
+                        break
             batch = batch[:max_points - len(done)]
     keys = sorted(done)
     evaluated = tuple((k, done[k]) for k in keys)
     front = pareto_front([costs(r) for _, r in evaluated])
     front.sort(key=lambda i: (costs(evaluated[i][1]), i))
     best = min(front, key=lambda i: (rank(costs(evaluated[i][1])), i)) if front else None
-    return Exploration(evaluated, tuple(front), best, search)
+    return Exploration(evaluated, tuple(front), best, search, stopped)

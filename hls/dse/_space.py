@@ -10,7 +10,9 @@ index per dimension (a tuple of ints, its stable key: points sort by it), and
 * a loop with a constant trip count ``n``: ``unroll`` among 1 and the powers of two
   2, 4, ... below ``n`` that divide it, up to :data:`MAX_UNROLL`, and ``"full"`` where
   ``n <= MAX_UNROLL`` (a factor of ``n`` would leave a loop of one iteration, whose
-  parent keeps an inner loop); a loop whose trip count is not a constant: unroll 1 only;
+  parent keeps an inner loop); a loop whose trip count is not a constant: 1, 2 and 4
+  (:data:`VARIABLE_UNROLL`; the flow unrolls it with the exit tested in every copy, as
+  its own automatic unrolling does);
 * an innermost loop: ``pipeline`` on, then off;
 * every pointer argument of the top (not on AXI platforms, whose arguments go over
   m_axi and stay whole) and every local array or ROM of a function that can be
@@ -32,10 +34,12 @@ that one design is not two points).  :meth:`Space.feasible` says which are.
 from __future__ import annotations
 
 import itertools
+from math import gcd
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..analysis import find_loops, loop_line
+from ..analysis import AffineAnalysis, find_loops, loop_line
+from ..analysis._deps import JKEY
 from ..transforms import partitionable
 from ..transforms._partition import _local_name
 from ._evaluate import Compiled
@@ -77,6 +81,16 @@ class Space:
     knobs: tuple[Knob, ...]
     inner: dict
     given: dict = field(default_factory=dict)
+    #: per loop site: its trip count (None where it is not a constant) and the array
+    #: knobs its blocks' loads and stores access, ``(knob index, stride)`` per access
+    #: (the words between two iterations' addresses, None where unknown:
+    #: :func:`design_space`); empty where unknown (every partition step is then tried)
+    trips: dict = field(default_factory=dict)
+    touches: dict = field(default_factory=dict)
+    #: per loop site: the array knob of each load and store in its own blocks (not in a
+    #: loop inside it), and the loop site around it (None: none)
+    own: dict = field(default_factory=dict)
+    parent: dict = field(default_factory=dict)
 
     @property
     def default(self) -> tuple[int, ...]:
@@ -127,17 +141,74 @@ class Space:
             n += self.feasible(tuple(index))
         return n * arrays
 
-    def neighbours(self, index: tuple[int, ...]) -> list[tuple[int, ...]]:
+    def neighbours(self, index: tuple[int, ...], every: bool = False) -> list[tuple[int, ...]]:
         """The feasible points one knob one step away (its previous or next value), in
-        key order."""
+        key order; an array gets more banks only where they can serve parallel
+        accesses (:meth:`banks_useful`), unless ``every``."""
         out = []
         for d, k in enumerate(self.knobs):
             for step in (-1, 1):
                 v = index[d] + step
+                if step == 1 and k.setting == "partition" and not every \
+                        and not self.banks_useful(index, d):
+                    continue
                 if 0 <= v < len(k.values):
                     n = index[:d] + (v,) + index[d + 1:]
                     if self.feasible(n):
                         out.append(n)
+        return sorted(out)
+
+    def banks_useful(self, index: tuple[int, ...], knob: int) -> bool:
+        """Whether more banks for the array of partition knob ``knob`` may make the
+        point faster: in one iteration of some loop that stays a loop (not fully
+        unrolled), the copies of its accesses (each access once per iteration of the
+        loops around it up to that one that are fully unrolled, times that loop's unroll
+        factor: ``own``) are more than a memory's two ports.  True where the space has
+        no access information."""
+        if not self.own:
+            return True
+        got = self.values(index)
+
+        def unroll(site):
+            return got.get(("unroll", site), self.given.get(site, 1))
+
+        copies: dict = {}
+        for site, acc in self.own.items():
+            n = acc.count(knob)
+            if not n:
+                continue
+            s = site
+            while s is not None and unroll(s) == "full":
+                n *= self.trips.get(s) or 1
+                s = self.parent.get(s)
+            if s is not None and isinstance(unroll(s), int):
+                n *= unroll(s)
+            copies[s] = copies.get(s, 0) + n
+        return any(n > 2 for n in copies.values())
+
+    def coupled(self, index: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The feasible points where one loop is unrolled one step further and the
+        arrays it accesses are partitioned to match (:func:`matching_partition`: the
+        least candidate whose banks take the unrolled copies of each access one to a
+        bank, or two to a bank, a memory's two ports), in key order; the points one
+        knob step away (:meth:`neighbours`) are not among them.  Unrolling pays only
+        with banks to feed it: the two are one step here, not two."""
+        plain = set(self.neighbours(index))
+        out: set = set()
+        for d, k in enumerate(self.knobs):
+            if k.setting != "unroll" or index[d] + 1 >= len(k.values):
+                continue
+            v = k.values[index[d] + 1]
+            u = self.trips.get(k.site) if v == "full" else v
+            for per_bank in (1, 2):
+                n = list(index)
+                n[d] = index[d] + 1
+                for a, stride in self.touches.get(k.site, ()):
+                    n[a] = max(n[a], matching_partition(self.knobs[a].values, u, stride,
+                                                        per_bank))
+                n = tuple(n)
+                if n not in plain and n != index and self.feasible(n):
+                    out.add(n)
         return sorted(out)
 
     def point(self, index: tuple[int, ...]) -> DesignPoint:
@@ -156,9 +227,15 @@ class Space:
         return {"knobs": [k.to_json() for k in self.knobs], "points": self.size()}
 
 
+#: the unroll factors of a loop whose trip count is not a constant
+VARIABLE_UNROLL = (1, 2, 4)
+
+
 def unroll_candidates(trip_count: int | None) -> tuple:
     """A loop's unroll values (see the module's docstring)."""
-    if trip_count is None or trip_count < 2:
+    if trip_count is None:
+        return VARIABLE_UNROLL
+    if trip_count < 2:
         return (1,)
     out: list = [1]
     k = 2
@@ -169,6 +246,26 @@ def unroll_candidates(trip_count: int | None) -> tuple:
     if trip_count <= MAX_UNROLL:
         out.append("full")
     return tuple(out)
+
+
+def matching_partition(values: tuple, unroll: int | None, stride: int | None,
+                       per_bank: int) -> int:
+    """The index of the least partition candidate among ``values`` (``(kind, factor)``
+    in order of more banks) that spreads ``unroll`` copies of an access whose address
+    steps by ``stride`` words an iteration over banks with at most ``per_bank`` copies
+    in one bank (cyclic ``f``: the copies meet every ``f / gcd(f, stride)``-th bank), else
+    the last candidate.  An unknown stride counts as 1; a stride of 0 (the same word in
+    every copy) needs no banks."""
+    if not unroll or stride == 0:
+        return 0
+    stride = abs(stride) if stride is not None else 1
+    for i, (kind, factor) in enumerate(values):
+        if kind == "complete":
+            return i
+        banks = 1 if kind == "none" else factor // gcd(factor, stride)
+        if -(-unroll // min(banks, unroll)) <= per_bank:
+            return i
+    return len(values) - 1
 
 
 def partition_candidates(depth: int) -> tuple:
@@ -194,6 +291,10 @@ def design_space(design: Compiled) -> Space:
     knobs: list[Knob] = []
     inner: dict = {}
     fixed: dict = {}
+    trips: dict = {}
+    accesses: dict = {}     # loop site -> [(memory, stride)]
+    own_mems: dict = {}     # loop site -> [memory]
+    parent: dict = {}
     for f in module.functions:
         loops = find_loops(f)
         lines = [loop_line(lp) for lp in loops]
@@ -205,6 +306,13 @@ def design_space(design: Compiled) -> Space:
             site = site_of[lp.header]
             below = [site_of[q.header] for q in loops if _inside(q, lp)]
             inner[site] = tuple(below)
+            trips[site] = lp.trip_count
+            accesses[site] = _accesses(lp)
+            parent[site] = site_of[lp.parent.header] if lp.parent is not None else None
+            nested = {id(b) for q in loops if _inside(q, lp) for b in q.blocks}
+            own_mems[site] = [op.attrs["mem"] for b in lp.blocks if id(b) not in nested
+                              for op in b.ops if op.kind in ("load", "store")
+                              and op.attrs.get("mem") is not None]
             given = dirs.for_loop(f.name, line, lp.header.name) if dirs is not None else {}
             if "unroll" in given:
                 fixed[site] = given["unroll"]
@@ -223,7 +331,31 @@ def design_space(design: Compiled) -> Space:
     for f, name, mem in arrays:
         if not partitionable(module, mem) and not pinned & {(f.name, name), (f.name, mem.name)}:
             knobs.append(Knob("partition", (f.name, name), partition_candidates(mem.depth_words)))
-    return Space(tuple(knobs), inner, fixed)
+    knob_of = {}
+    for f, name, mem in arrays:
+        for i, k in enumerate(knobs):
+            if k.setting == "partition" and k.site == (f.name, name):
+                knob_of.setdefault(id(mem), i)
+    touches = {site: tuple(sorted(((knob_of[id(m)], s) for m, s in acc if id(m) in knob_of),
+                                  key=lambda t: (t[0], t[1] is None, t[1] or 0)))
+               for site, acc in accesses.items()}
+    own = {site: tuple(knob_of[id(m)] for m in mems if id(m) in knob_of)
+           for site, mems in own_mems.items()}
+    return Space(tuple(knobs), inner, fixed, trips, touches, own, parent)
+
+
+def _accesses(lp) -> list:
+    """The memories the loads and stores of a loop's blocks access, each with the
+    words its address steps by an iteration where the loop is one block (its affine
+    form, :class:`hls.analysis.AffineAnalysis`), else None."""
+    an = AffineAnalysis(lp.header) if lp.blocks == [lp.header] else None
+    out = []
+    for b in lp.blocks:
+        for op in b.ops:
+            if op.kind in ("load", "store") and op.attrs.get("mem") is not None:
+                form = an.form(op.operands[0]) if an is not None else None
+                out.append((op.attrs["mem"], form.coeff(JKEY) if form is not None else None))
+    return out
 
 
 def _inside(q, lp) -> bool:

@@ -1,0 +1,215 @@
+"""``pyhls dse`` on the MachSuite-style kernels of ``benchmarks/machsuite``.
+
+    python benchmarks/dse_machsuite.py                  # the six kernels, budget 64, 1 worker
+    python benchmarks/dse_machsuite.py --kernels gemm_ncubed spmv_crs --workers 2
+    python benchmarks/dse_machsuite.py --cluster gemm_blocked   # two-worker dask scheduler
+
+For each kernel it runs ``pyhls dse KERNEL.c --top TOP --tb KERNEL.c`` (every front point
+co-simulated with the kernel's own ``main``) with the default budget (``--max-points``
+64) and no result cache, and writes ``benchmarks/results/dse_machsuite.md`` (and
+``.json``): the space, the points evaluated, the front's size and how many of its points
+co-simulated and passed, the worst-case latency of the **default point** (every loop
+rolled, innermost loops pipelined, arrays whole: the first point the search evaluates)
+and of **plain ``pyhls synth``** (no directives: the flow's own unrolling and
+partitioning plans), the best front point's, and the ratios best / default point and
+best / ``pyhls synth``.  The outputs of each run go to ``build/dse_machsuite/KERNEL``.
+
+``--cluster KERNEL`` checks the distributed run instead: it starts ``dask scheduler``
+and two ``dask worker`` processes (one thread each) on localhost, explores the kernel
+through ``--scheduler`` while killing one worker a few seconds into the run (the
+scheduler hands its tasks to the other), explores it again on a local cluster, and
+compares the two dse.json (every point's results and the front, less the seconds);
+the outcome is appended to ``benchmarks/results/dse_machsuite_cluster.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from hls.cli import main as pyhls  # noqa: E402
+
+KERNELS = {"gemm_ncubed": "gemm", "gemm_blocked": "bbgemm", "stencil2d": "stencil",
+           "stencil3d": "stencil3d", "spmv_crs": "spmv", "fft_strided": "fft"}
+SRC = ROOT / "benchmarks" / "machsuite"
+RESULTS = ROOT / "benchmarks" / "results"
+BUILD = ROOT / "build" / "dse_machsuite"
+
+
+def _env() -> None:
+    # the Dask workers import hls from this tree, as this script does
+    os.environ["PYTHONPATH"] = str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")
+
+
+def run_kernel(name: str, workers: int, budget: int) -> dict:
+    """One kernel's exploration and what the table shows of it."""
+    top = KERNELS[name]
+    src = SRC / f"{name}.c"
+    out = BUILD / name
+    shutil.rmtree(out, ignore_errors=True)
+    t0 = time.monotonic()
+    rc = pyhls(["dse", str(src), "--top", top, "--tb", str(src), "--workers", str(workers),
+                "--max-points", str(budget), "--no-cache", "-o", str(out)])
+    seconds = time.monotonic() - t0
+    doc = json.loads((out / "dse.json").read_text())
+    assert pyhls(["synth", str(src), "--top", top, "-o", str(out / "synth")]) == 0
+    plain = json.loads((out / "synth" / "report.json").read_text())["latency"]["max"]
+    points = doc["points"]
+    default = next(p for p in points if not any(p["key"]))["latency"]["max"]
+    best = points[doc["best"]]["latency"]["max"] if doc["best"] is not None else None
+    passed = sum(e["cosim"]["passed"] and e["cosim"]["within_latency"] for e in doc["pareto"])
+    return {"kernel": name, "top": top, "exit": rc, "space": doc["space"]["points"],
+            "evaluated": len(points), "failed": sum(p["status"] != "ok" for p in points),
+            "search": doc["search"], "front": len(doc["pareto"]), "cosim_passed": passed,
+            "default_latency": default, "synth_latency": plain, "best_latency": best,
+            "best_vs_default": round(best / default, 3) if best else None,
+            "best_vs_synth": round(best / plain, 3) if best else None,
+            "front_points": [(e["latency_max"], e["lut"]) for e in doc["pareto"]],
+            "seconds": round(seconds, 1)}
+
+
+def table(rows: list[dict]) -> str:
+    head = ("kernel", "space", "budget", "evaluated", "front", "co-sim passed",
+            "default point", "pyhls synth", "best", "best/default", "best/synth", "workers",
+            "seconds", "commit")
+    lines = ["# pyhls dse on the MachSuite-style kernels\n",
+             "`python benchmarks/dse_machsuite.py [--workers N] [--budget N]` (budget: "
+             "`--max-points`, the default 64; local search, no result cache, every front point co-simulated with "
+             "the kernel's `main`).  Latencies are the worst case of one call in cycles "
+             "(report.json `latency.max`); *default point*: every loop rolled, innermost "
+             "loops pipelined, arrays whole; *pyhls synth*: no directives (the flow's own "
+             "unroll and partition plans).\n",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        lines.append("| " + " | ".join(str(v) for v in (
+            r["kernel"], r["space"], r["budget"], f"{r['evaluated']} ({r['failed']} failed)",
+            r["front"],
+            f"{r['cosim_passed']}/{r['front']}", r["default_latency"], r["synth_latency"],
+            r["best_latency"], r["best_vs_default"], r["best_vs_synth"], r["workers"],
+            r["seconds"], r["commit"])) + " |")
+    lines.append("\nFronts (latency, LUTs):\n")
+    for r in rows:
+        lines.append(f"* {r['kernel']}: " + ", ".join(f"{a}/{b}" for a, b in r["front_points"]))
+    return "\n".join(lines) + "\n"
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_cluster(name: str, budget: int, kill_after: float) -> str:
+    """The exploration of ``name`` on a two-worker dask scheduler with one worker
+    killed after ``kill_after`` seconds, against a local cluster's."""
+    top = KERNELS[name]
+    src = SRC / f"{name}.c"
+    port = _port()
+    addr = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    procs = [subprocess.Popen(dask + ["--host", "127.0.0.1", "--port", str(port),
+                                      "--dashboard-address", ":0"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    time.sleep(3)
+    for _ in range(2):
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", addr, "--nthreads", "1",
+             "--nworkers", "1", "--no-nanny", "--dashboard-address", ":0"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    time.sleep(5)
+    killed = threading.Event()
+
+    def kill() -> None:
+        procs[1].send_signal(signal.SIGKILL)
+        killed.set()
+
+    timer = threading.Timer(kill_after, kill)
+    try:
+        out_c = BUILD / f"{name}_cluster"
+        out_l = BUILD / f"{name}_local"
+        for d in (out_c, out_l):
+            shutil.rmtree(d, ignore_errors=True)
+        timer.start()
+        t0 = time.monotonic()
+        rc_c = pyhls(["dse", str(src), "--top", top, "--scheduler", addr, "--max-points",
+                      str(budget), "--no-cache", "-o", str(out_c)])
+        t_c = time.monotonic() - t0
+        timer.cancel()
+        rc_l = pyhls(["dse", str(src), "--top", top, "--workers", "2", "--max-points",
+                      str(budget), "--no-cache", "-o", str(out_l)])
+    finally:
+        timer.cancel()
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+    a, b = (_without_seconds(json.loads((d / "dse.json").read_text())) for d in (out_c, out_l))
+    same = a == b
+    return (f"* {time.strftime('%Y-%m-%d')} `python benchmarks/dse_machsuite.py --cluster "
+            f"{name} --budget {budget} --kill-after {kill_after:g}`: {len(a['points'])} points, front of "
+            f"{len(a['pareto'])}; worker killed {'at ' + str(kill_after) + ' s' if killed.is_set() else 'never (the run ended first)'} "
+            f"of a {t_c:.0f} s run; exit codes {rc_c} (scheduler) and {rc_l} (local); "
+            f"points and front {'IDENTICAL' if same else 'DIFFERENT'} to the local cluster's\n")
+
+
+def _without_seconds(doc: dict) -> dict:
+    doc = dict(doc, points=[{k: v for k, v in p.items() if k != "seconds"}
+                            for p in doc["points"]])
+    doc.pop("run")
+    return doc
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kernels", nargs="+", choices=sorted(KERNELS), default=list(KERNELS))
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--budget", type=int, default=64)
+    ap.add_argument("--cluster", choices=sorted(KERNELS), default=None)
+    ap.add_argument("--kill-after", type=float, default=8.0)
+    args = ap.parse_args()
+    _env()
+    RESULTS.mkdir(exist_ok=True)
+    if args.cluster:
+        line = run_cluster(args.cluster, args.budget, args.kill_after)
+        print(line, end="")
+        with open(RESULTS / "dse_machsuite_cluster.md", "a") as f:
+            f.write(line)
+        return 0 if "IDENTICAL" in line else 1
+    # the kernels not run now keep their rows of an earlier run (each row says its
+    # budget, workers and commit); the file is written after each kernel
+    saved = RESULTS / "dse_machsuite.json"
+    old = json.loads(saved.read_text()) if saved.exists() else {"rows": []}
+    rows = {r["kernel"]: r for r in old["rows"]}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
+    for name in args.kernels:
+        rows[name] = run_kernel(name, args.workers, args.budget) | {
+            "workers": args.workers, "budget": args.budget, "commit": commit}
+        print(json.dumps(rows[name]), flush=True)
+        done = [rows[k] for k in KERNELS if k in rows]
+        saved.write_text(json.dumps({"rows": done}, indent=1) + "\n")
+        text = table(done)
+        (RESULTS / "dse_machsuite.md").write_text(text)
+    print(text, end="")
+    return 0 if all(r["exit"] == 0 for r in done) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
