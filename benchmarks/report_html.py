@@ -7,7 +7,8 @@ as a dataflow region), the EKL examples and the Alveo streaming example, writes 
 outputs into ``--out`` (default: a temporary directory) and opens each report.html from
 disk in headless Chromium (``$PYHLS_CHROMIUM`` or ``chromium``): a page fails on any
 console message, a script error (the page marks ``window.onerror`` on its root element),
-a script that did not run, or a blank screenshot.  ``tests/test_report_html.py`` does
+a script that did not run, a loaded page without its loop table (a row per loop) or a
+schedule chart, or a blank screenshot.  ``tests/test_report_html.py`` does
 the same for a few kernels in CI.
 
 ``--docs`` also writes the screenshots ``docs/report_<kind>.png`` of the README (1000
@@ -85,6 +86,13 @@ def check(page: Path, png: Path, width: int = 1000, height: int = 1400) -> list[
         bad.append(f"script error: {attrs}")
     if "data-ready" not in attrs:
         bad.append("the page's script did not run")
+    # the loop table with a row per loop, and a schedule chart, in the page as loaded
+    loops = re.search(r'<section id="loops">(.*?)</section>', got.dom, re.S)
+    if loops is None or loops.group(1).count("<tr") < 2:
+        bad.append("no loop table with a loop in it")
+    scheds = re.search(r'<section id="schedules">(.*?)</section>', got.dom, re.S)
+    if scheds is None or '<svg' not in scheds.group(1) or 'class="chart"' not in scheds.group(1):
+        bad.append("no schedule chart")
     px = got.pixels.reshape(-1, got.pixels.shape[2])
     colours, counts = np.unique(px, axis=0, return_counts=True)
     if len(colours) <= 50 or counts.max() >= 0.9 * len(px):
