@@ -401,9 +401,7 @@ def prepare(path, opts: SynthOptions, inp: LoadedInput | None = None) -> tuple[C
     # platform with AXI ports, Alveo) and show co-simulated values as C shows them (every
     # target); only where they name ports is a struct passed by value, whose types cannot
     # be placed, worth a warning
-    if comp.platform.axi:
-        return comp, front, arg_c_types(comp.inp, front)
-    with warnings_off():
+    with contextlib.nullcontext() if comp.platform.axi else warnings_off():
         return comp, front, arg_c_types(comp.inp, front)
 
 

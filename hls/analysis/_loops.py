@@ -148,10 +148,12 @@ def _exit_iteration(lp: Loop, b: Block) -> int | None:
     if not isinstance(tested, Op):
         return None
     if tested.kind == "phi":
-        phi, shown = tested, "this"
-    elif tested.kind in ("add", "lshr", "shl") and isinstance(tested.operands[0], Op) \
-            and tested.operands[0].kind == "phi" and isinstance(tested.operands[1], Const):
-        phi, shown = tested.operands[0], tested
+        phi, shown = tested, None               # the counter itself
+    elif tested.operands and isinstance(tested.operands[0], Op) and tested.operands[0].kind == "phi":
+        phi = tested.operands[0]
+        shown = _step(phi, tested)              # the counter updated as the test shows it
+        if shown is None:
+            return None
     else:
         return None
     if phi.block is not lp.header:
@@ -177,8 +179,7 @@ def _exit_iteration(lp: Loop, b: Block) -> int | None:
     # the first iteration n >= 1 whose test (of the counter's n-th value, shown) exits
     i = start
     for n in range(1, 1 << 20):
-        v = i if shown == "this" else update(i, shown.kind, shown.operands[1].signed()
-                                              if shown.kind == "add" else shown.operands[1].value)
+        v = i if shown is None else update(i, *shown)
         if kind != "add" and not 0 <= v < 1 << (phi.width - 1):
             return None             # a shifted value's sign or wrap: not modelled
         cond = {"eq": v == end, "ne": v != end, "slt": v < end, "sle": v <= end,

@@ -315,15 +315,8 @@ def _mlir_param_names(text: str, bare_ptr: bool) -> dict[str, list[str | None]]:
     for fn, args in _mlir_signatures(text):
         names: list[str | None] = []
         for name, t in args:
-            mm = re.match(r"memref<([^>]*)>", t)
-            if not mm or bare_ptr:
-                names.append(name)
-                continue
-            rank = len(mm.group(1).split(",")[0].split("x")[:-1])
-            fields = ["allocated", None, "offset"] + [f"size{d}" for d in range(rank)] + [
-                f"stride{d}" for d in range(rank)]
             names += [None if name is None else name if f is None else f"{name}_{f}"
-                      for f in fields]
+                      for f in _llvm_fields(t, bare_ptr)]
         seen: set[str] = set()
         for i, n in enumerate(names):       # one name each (%x and %x_offset both given)
             if n is None:
@@ -374,6 +367,19 @@ def name_parameters(ll: str, names: dict[str, list[str | None]]) -> str:
     return "".join(out)
 
 
+def _llvm_fields(t: str, bare_ptr: bool) -> list[str | None]:
+    """The LLVM parameters an MLIR argument of type ``t`` becomes, by their field names
+    (None: the argument's own, for a memref the pointer the hardware reads): one for a
+    scalar or a bare memref pointer; a memref descriptor's ``allocated``, the aligned
+    pointer, ``offset``, a ``size`` and a ``stride`` per dimension."""
+    mm = re.match(r"memref<([^>]*)>", t)
+    if not mm or bare_ptr:
+        return [None]
+    rank = len(mm.group(1).split(",")[0].split("x")[:-1])
+    return ["allocated", None, "offset"] + [f"size{d}" for d in range(rank)] + [
+        f"stride{d}" for d in range(rank)]
+
+
 def _mlir_depths(text: str, bare_ptr: bool) -> dict[str, dict[str, int]]:
     """Per function, the element count of each statically shaped memref argument, keyed by
     the position of the pointer the hardware reads (the aligned one of a descriptor)."""
@@ -381,20 +387,13 @@ def _mlir_depths(text: str, bare_ptr: bool) -> dict[str, dict[str, int]]:
     for fn, args in _mlir_signatures(text):
         pos, hints = 0, {}
         for _name, t in args:
+            fields = _llvm_fields(t, bare_ptr)
             mm = re.match(r"memref<([^>]*)>", t)
-            if not mm:
-                pos += 1
-                continue
-            dims = mm.group(1).split(",")[0].split("x")[:-1]
-            static = all(d.isdigit() for d in dims)
-            if bare_ptr:
-                if static:
-                    hints[str(pos)] = _prod(dims)
-                pos += 1
-            else:
-                if static and "," not in mm.group(1):  # identity layout only
-                    hints[str(pos + 1)] = _prod(dims)
-                pos += 3 + 2 * len(dims)
+            dims = mm.group(1).split(",")[0].split("x")[:-1] if mm else []
+            # a static shape, with the identity layout for a descriptor
+            if mm and all(d.isdigit() for d in dims) and (bare_ptr or "," not in mm.group(1)):
+                hints[str(pos + fields.index(None))] = _prod(dims)
+            pos += len(fields)
         out[fn] = hints
     return out
 

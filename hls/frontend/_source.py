@@ -92,15 +92,20 @@ class Pragma:
 
     @property
     def text(self) -> str:
-        out = self.name
-        for t in self.args:
-            out += t if (t in "=," or out.endswith("=")) else " " + t
-        return out
+        return _joined(self.name, self.args)
 
     @property
     def shown(self) -> str:
         """The pragma as messages show it: ``HLS <text>``, or Bambu's spelling."""
         return self.spelling or f"HLS {self.text}"
+
+
+def _joined(name: str, args) -> str:
+    """A pragma's tokens as text: ``name arg arg=value,...``."""
+    out = name
+    for t in args:
+        out += t if (t in "=," or out.endswith("=")) else " " + t
+    return out
 
 
 #: Bambu's ``#pragma HLS_interface ARG TYPE`` types -> Vitis HLS interface modes
@@ -460,7 +465,7 @@ def _pragmas(tu, view: SourceView, mainname: str, macros: dict) -> None:
         spelling = ""
         if line in bambu:
             # Bambu's pragmas stand before the function they are about (or in it)
-            spelling = "HLS_" + Pragma("", 0, words[0], tuple(words[1:]), None, None).text
+            spelling = "HLS_" + _joined(words[0], words[1:])
             if fn is None:
                 fn = min((f for f in view.functions.values() if f.line > line),
                          key=lambda f: f.line, default=None)

@@ -124,32 +124,38 @@ def static_bank(an: AffineAnalysis, addr, part: Partition, depth_words: int,
         return low_bits(a, k)
     if k > a.bits:
         return None
-    lo = hi = 0                   # the range of the terms that may move within a run
-    for key, c in a.terms:
-        if _term_zeros(key, c, a.bits) >= k:
-            continue
-        if key != JKEY or trip is None or trip < 1:
-            return None
-        c = c - (1 << a.bits) if c >= 1 << (a.bits - 1) else c
-        lo, hi = lo + min(0, c * (trip - 1)), hi + max(0, c * (trip - 1))
+    # the terms that may move the address within a run: the iteration number's only
+    span = _iteration_span([(key, c) for key, c in a.terms
+                            if _term_zeros(key, c, a.bits) < k], a.bits, trip)
+    if span is None:
+        return None
     base = a.const % (1 << k)
-    if not (0 <= base % g + lo and base % g + hi < g):
+    if not (0 <= base % g + span[0] and base % g + span[1] < g):
         return None
     return base >> lg
+
+
+def _iteration_span(terms, bits: int, trip: int | None) -> tuple[int, int] | None:
+    """(least, greatest) of the sum of ``terms`` (``(key, coefficient)`` of an affine
+    form known modulo ``2**bits``) over the iterations ``0 <= j < trip``, when they are
+    all terms of the iteration number ``j`` (None: another symbol, or no known trip)."""
+    lo = hi = 0
+    for key, c in terms:
+        if key != JKEY or trip is None or trip < 1:
+            return None
+        c = c - (1 << bits) if c >= 1 << (bits - 1) else c
+        lo, hi = lo + min(0, c * (trip - 1)), hi + max(0, c * (trip - 1))
+    return lo, hi
 
 
 def _block_bank(a, nb: int, depth_words: int, trip: int | None) -> int | None:
     """The bank of a block partition every execution hits: the address is ``c + s*j``
     with ``j`` the iteration number (``0 <= j < trip``) and both ends of its range in one
     block (``buf[i]`` and ``buf[2N-1-i]`` over ``i < N``, two blocks of ``N``)."""
-    if a is None or any(key != JKEY for key, _ in a.terms):
+    span = _iteration_span(a.terms, a.bits, trip) if a is not None else None
+    if span is None:
         return None
-    lo = hi = a.const
-    for _key, c in a.terms:
-        if trip is None or trip < 1:
-            return None
-        c = c - (1 << a.bits) if c >= 1 << (a.bits - 1) else c
-        lo, hi = lo + min(0, c * (trip - 1)), hi + max(0, c * (trip - 1))
+    lo, hi = a.const + span[0], a.const + span[1]
     if lo < 0 or hi >= min(depth_words, 1 << a.bits):
         return None
     size = Bank("block", nb, 0, depth_words).block_words
