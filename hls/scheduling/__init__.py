@@ -37,8 +37,8 @@ from ._modulo import (
     modulo_constraints,
     modulo_schedule,
 )
-from ._function import (BlockSchedule, FunctionSchedule, loop_directives, op_timing, port_fanin,
-                        schedule_function)
+from ._function import (BlockSchedule, FunctionSchedule, loop_directives, op_key, op_timing,
+                        port_fanin, schedule_function)
 from ._pipeline import LoopModel, LoopPipeline, check_loop_schedule, exit_waits, schedule_loop
 from ._profit import (
     DEFAULT_TRIPS,
@@ -66,6 +66,7 @@ __all__ = [
     "ChannelSendBeforeReceive",
     "BlockSchedule",
     "FunctionSchedule",
+    "op_key",
     "op_timing",
     "port_fanin",
     "schedule_function",

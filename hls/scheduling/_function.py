@@ -70,7 +70,40 @@ def op_timing(target: Target, op: Op) -> OpTiming:
                  else replace(t, delay_ns=round(t.delay_ns + mux, 4)))
     if op.kind in ("condbr", "switch") and target.tech.branch_ns:
         t = replace(t, delay_ns=round(t.delay_ns + target.tech.branch_ns, 4))
+    if target.annotations:
+        extra = target.annotation(op_key(op))
+        if extra:
+            # what place and route measured on this op's path beyond the model
+            # (``--close-timing``); at most what a cycle holds, so that it still fits one
+            t = replace(t, delay_ns=round(max(t.delay_ns, min(t.delay_ns + extra,
+                                                                target.chain_budget_ns)), 4))
     return t
+
+
+#: block -> (its op count when keyed, op -> key): :func:`op_key` without a scan per call
+_KEYS: "weakref.WeakKeyDictionary[Block, tuple[int, dict]]" = weakref.WeakKeyDictionary()
+
+
+def op_key(op: Op) -> tuple:
+    """A name for ``op`` that a design built again from the same source gives the same
+    op: (function, block, kind, C line, its rank among the block's ops of that kind and
+    line).  ``--close-timing`` keys the delays place and route measured by it
+    (:meth:`hls.targets.Target.with_annotations`), across builds whose ops are new
+    objects; an op the next build no longer has matches nothing."""
+    blk = op.block
+    if blk is None:
+        return ("", "", op.kind, 0, 0)
+    known = _KEYS.get(blk)
+    if known is None or known[0] != len(blk.ops) or op not in known[1]:
+        fname = blk.function.name if blk.function is not None else ""
+        rank: dict = {}
+        keys = {}
+        for o in blk.ops:
+            line = o.loc.line if o.loc else 0
+            k = rank[(o.kind, line)] = rank.get((o.kind, line), -1) + 1
+            keys[o] = (fname, blk.name, o.kind, line, k)
+        known = _KEYS[blk] = (len(blk.ops), keys)
+    return known[1].get(op, ("", blk.name, op.kind, 0, 0))
 
 
 #: function -> memory -> accesses of it per port (:func:`port_fanin`), computed when the

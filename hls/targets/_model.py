@@ -436,6 +436,10 @@ class Target:
     #: ``--close-timing`` raises it by what place and route measured
     uncertainty_ns: float = 0.0
     platform: Platform = PLAIN
+    #: extra delays of single ops, ((op key, ns), ...) in key order: what place and route
+    #: measured on their paths beyond the model (``--close-timing``; the keys are
+    #: :func:`hls.scheduling.op_key`'s, read by :func:`hls.scheduling.op_timing`)
+    annotations: tuple = ()
 
     @property
     def chain_budget_ns(self) -> float:
@@ -498,6 +502,17 @@ class Target:
         uncertainty share (the uncertainty must stay below it)."""
         return self.clock_period_ns - self.tech.step_overhead_ns
 
+    def annotation(self, key: tuple) -> float:
+        """The extra delay back-annotated on the op named ``key`` (0 if none)."""
+        return _annotation_map(self.annotations).get(key, 0.0)
+
+    def with_annotations(self, extra: dict) -> Target:
+        """The same target with ``extra`` (op key -> ns) added to its annotations."""
+        merged = dict(self.annotations)
+        for k, ns in extra.items():
+            merged[k] = round(merged.get(k, 0.0) + ns, 4)
+        return replace(self, annotations=tuple(sorted(merged.items())))
+
     def with_uncertainty(self, uncertainty_ns: float) -> Target:
         """The same target keeping ``uncertainty_ns`` of every cycle free (``--clock-uncertainty``)."""
         budget = self.usable_ns
@@ -510,6 +525,11 @@ class Target:
 
 
 @lru_cache(maxsize=256)
+@lru_cache(maxsize=8)
+def _annotation_map(annotations: tuple) -> dict:
+    return dict(annotations)
+
+
 def _lib_pmux_ns(library: str, fanin: int) -> float:
     from ._library import load_library
 
