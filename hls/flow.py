@@ -275,8 +275,10 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
     others alone), or, when the path names no op, raise the clock uncertainty (the time
     kept free in every cycle) by the shortfall plus :data:`CLOSURE_STEP_NS`; and
     synthesise again, at most ``opts.close_timing`` more times.  Stops early when an
-    attempt does not raise fmax (the path is inside one operator or the controller, which
-    rescheduling cannot split) or when no time would be left for logic.  Every attempt is
+    attempt after a raised uncertainty does not raise fmax (the path is inside one
+    operator or the controller, which rescheduling cannot split), when two attempts in a
+    row after back-annotation do not (placement moves the path as fast as it is
+    shortened), or when no time would be left for logic.  Every attempt is
     recorded in ``report["timing"]["closure"]``; the result is the first attempt that met
     the clock, else the one with the highest fmax (``closure["chosen"]``, its index).
     The frontend runs once: every attempt builds from its module, with another target."""
@@ -298,10 +300,17 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
         if len(attempts) > opts.close_timing:
             stopped = f"{opts.close_timing} more attempt(s) allowed, all made"
             break
-        if len(attempts) > 1 and (t["fmax_mhz"] or 0) <= (attempts[-2]["fmax_mhz"] or 0):
-            stopped = ("the last attempt did not raise fmax: the critical path is inside one "
-                       "operator or the controller, which rescheduling cannot split")
-            break
+        if len(attempts) > 1 and not _raised(attempts, -1):
+            if not attempts[-2].get("annotated"):
+                stopped = ("the last attempt did not raise fmax: the critical path is inside "
+                           "one operator or the controller, which rescheduling cannot split")
+                break
+            # a back-annotated attempt moves the path elsewhere, and placement with it:
+            # one more try on the new path before giving up
+            if len(attempts) > 2 and not _raised(attempts, -2):
+                stopped = ("two attempts in a row did not raise fmax: the critical path moves "
+                           "as fast as back-annotation shortens it")
+                break
         if not t["fmax_mhz"]:
             stopped = "place and route reported no fmax"
             break
@@ -330,6 +339,12 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
                                        "initial_uncertainty_ns": base,
                                        "stopped_because": stopped}
     return res
+
+
+def _raised(attempts: list[dict], i: int) -> bool:
+    """Whether attempt ``i`` reached a higher fmax than every attempt before it."""
+    i %= len(attempts)
+    return (attempts[i]["fmax_mhz"] or 0) > max(a["fmax_mhz"] or 0 for a in attempts[:i])
 
 
 def path_annotations(res: SynthResult, timing: dict) -> dict:

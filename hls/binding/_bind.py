@@ -15,9 +15,10 @@
   together; in one block the busy steps must be disjoint).  This is a colouring of the
   conflict graph, i.e. a clique cover of the compatibility graph (Tseng-Siewiorek), done
   greedily in schedule order, which is optimal for interval conflicts.
-* **Floating-point units** (pipelined, a new operation every cycle) are shared the same
-  way between the ops of one unit class (:func:`hls.targets._fp.fp_unit_key`) issued in
-  different FSM states, where the multiplexer a shared unit puts before its first stage
+* **Floating-point units** and **two-stage multiplies** (pipelined, a new operation
+  every cycle) are shared the same way between the ops of one unit class
+  (:func:`hls.targets._fp.fp_unit_key`, :func:`pipelined_mul_key`) issued in different
+  FSM states, where the multiplexer a shared unit puts before its first stage
   (the target's ``port_mux_ns`` for that many sources) still fits the op's cycle.
 * **Memory ports**: in each step, the loads and stores of a memory take ports 0 and 1
   in program order.
@@ -243,11 +244,19 @@ def _bind_units(bd: Binding, share_min_width: int) -> None:
                 bd.unit_of[op] = (cls, len(members) - 1)
 
 
+def pipelined_mul_key(op: Op) -> str:
+    """The unit class of a two-stage multiply (``hls.rtl.PipelinedMul``): its result and
+    operand widths, which fix its tiles."""
+    return f"pmul{op.width}_{op.operands[0].width}_{op.operands[1].width}"
+
+
 def _bind_fp_units(bd: Binding) -> None:
-    """Share the pipelined floating-point units of FSM states: per unit class, the ops
-    whose first stage leaves room for the multiplexer of the sharers (as many sources as
-    there are such ops, an upper bound on any unit's) take the lowest unit free in their
-    issue step; ops of one state never share."""
+    """Share the pipelined units of FSM states (floating-point units, and the two-stage
+    multiplies of a target that builds them, ``TechParams.mul_tile``: ECP5's over
+    several MULT18X18D blocks, which a design of many would run out of): per unit class,
+    the ops whose first stage leaves room for the multiplexer of the sharers (as many
+    sources as there are such ops, an upper bound on any unit's) take the lowest unit
+    free in their issue step; ops of one state never share."""
     fs = bd.fsched
     target = fs.target
     budget = target.chain_budget_ns
@@ -258,13 +267,14 @@ def _bind_fp_units(bd: Binding) -> None:
         bs = fs.blocks[blk]
         ids = {op: i for i, op in enumerate(bs.ops)}
         for op in blk.ops:
-            if not op_def(op.kind).float or op not in ids:
+            if not (op_def(op.kind).float or op.kind == "mul") or op not in ids:
                 continue
             t = op_timing(target, op)
             if t.latency == 0:
                 continue   # combinational: a shared one would put its muxes in the chain
             first = bs.schedule.arrival_ns.get(ids[op], 0.0) + t.in_delay_ns
-            cands.setdefault(fp_unit_key(op, t.latency), []).append((op, budget - first))
+            key = pipelined_mul_key(op) if op.kind == "mul" else fp_unit_key(op, t.latency)
+            cands.setdefault(key, []).append((op, budget - first))
     for key in sorted(cands):
         # the most sharers k whose k largest slacks all hold a k-source multiplexer
         order = sorted(range(len(cands[key])), key=lambda j: (-cands[key][j][1], j))

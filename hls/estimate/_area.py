@@ -686,7 +686,11 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
     for insts in bd.units.values():
         for ops in insts:
             op = ops[0]
-            if op.kind == "mul":
+            if op.kind == "mul" and op_timing(target, op).latency:
+                # a shared two-stage multiply: the tiles of its widest sharer
+                area.add("units", *max((_staged_mul(target, o, demand.get(o)) for o in ops),
+                                       key=lambda a: (a[2], a[0], a[1])))
+            elif op.kind == "mul":
                 # the unit's operands are multiplexed per state, as the FSM reads them;
                 # a constant among them is seen whole (measured: hist_cdf_u8's 32-bit
                 # unit multiplying by 255 is 3 MULT18X18D)

@@ -34,7 +34,7 @@ from ..scheduling import op_timing, skipped
 from ..targets import MEMORY
 from ._fp import connect_fp, fp_operands, fp_unit
 from ._pipeline import PipelineRTL
-from ._units import SeqDivider, comb_expr, pipelined_mul, src_attrs
+from ._units import PipelinedMul, SeqDivider, comb_expr, pipelined_mul, src_attrs
 
 #: ports of every memory the datapath sees (the scheduler assumed the same model)
 NPORTS = MEMORY.ports
@@ -291,7 +291,13 @@ class FunctionRTL(Elaboratable):
         for cls, insts in bd.units.items():
             for i, ops in enumerate(insts):
                 k = (cls, i)
-                if ops[0].kind == "mul":
+                if ops[0].kind == "mul" and op_timing(fs.target, ops[0]).latency:
+                    # a two-stage multiply shared as the floating-point units are
+                    unit = pipelined_mul(ops[0], fs.target)
+                    m.submodules[f"{cls}_{i}"] = unit
+                    m.d.comb += unit.ce.eq(advance)
+                    unit_sigs[k] = unit
+                elif ops[0].kind == "mul":
                     w = ops[0].width
                     a, b, y = Signal(w, name=f"{cls}_{i}_a"), Signal(w, name=f"{cls}_{i}_b"), Signal(w, name=f"{cls}_{i}_y")
                     m.d.comb += y.eq((a * b)[:w])
@@ -336,10 +342,10 @@ class FunctionRTL(Elaboratable):
             k = op.kind
             if op in bd.unit_of:
                 u = unit_sigs[bd.unit_of[op]]
-                if k == "mul":
-                    m.d.comb += w.eq(u[2])
-                elif op_def(k).float:
+                if isinstance(u, PipelinedMul) or op_def(k).float:
                     m.d.comb += w.eq(u.o)
+                elif k == "mul":
+                    m.d.comb += w.eq(u[2])
                 else:
                     m.d.comb += w.eq(u.quot if k in ("udiv", "sdiv") else u.rem)
                 continue
@@ -471,7 +477,9 @@ class FunctionRTL(Elaboratable):
                 m.d.comb += fp_operands(u, [rd(v) for v in op.operands])
                 return
             a, b = rd(op.operands[0]), rd(op.operands[1])
-            if op.kind == "mul":
+            if isinstance(u, PipelinedMul):
+                m.d.comb += [u.a.eq(a), u.b.eq(b)]
+            elif op.kind == "mul":
                 m.d.comb += [u[0].eq(a), u[1].eq(b)]
             else:
                 m.d.comb += [u.start.eq(advance), u.a.eq(a), u.b.eq(b),

@@ -90,7 +90,7 @@ def op_key(op: Op) -> tuple:
     line).  ``--close-timing`` keys the delays place and route measured by it
     (:meth:`hls.targets.Target.with_annotations`), across builds whose ops are new
     objects; an op the next build no longer has matches nothing."""
-    blk = op.block
+    blk = getattr(op, "block", None)    # (an area estimate's op seen at another width: none)
     if blk is None:
         return ("", "", op.kind, 0, 0)
     known = _KEYS.get(blk)
