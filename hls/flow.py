@@ -852,7 +852,8 @@ def _schedule(module: Module, comp: Compilation, profit: Profitability | None,
         schedules[f] = fs
         if bind_too:  # with explicit unit limits every multiplier is shared, whatever its width
             progress.stage("binding", f"@{f.name}")
-            bindings[f] = bind(fs, share_min_width=1 if opts.max_units else 16)
+            bindings[f] = bind(fs, share_min_width=1 if opts.max_units else 16,
+                               limited=bool(opts.max_units))
 
     for f in module.functions:
         schedule_and_bind(f)

@@ -507,20 +507,22 @@ int main(void) {
 """
 
 
-def test_ecp5_two_stage_multiplies_are_shared_between_states(tmp_path):
+@pytest.mark.parametrize("clock, limits", [(15.0, {}), (10.0, {"mul": 1})])
+def test_ecp5_two_stage_multiplies_are_shared_between_states(tmp_path, clock, limits):
     """Binding shares a two-stage multiply (``PipelinedMul``) between the FSM states that
     issue it, as it shares floating-point units: fewer MULT18X18D blocks (CHStone's adpcm
     needed 520 of the LFE5U-85F's 156 unshared), and the design still computes what the
-    program does."""
+    program does.  At 15 ns, CHStone's clock, the tile products leave room for the
+    operands' multiplexer; at 10 ns they fill the cycle and stay apart, unless
+    ``--max-units`` limits them (the scheduler then keeps each state to the limit)."""
     from hls.flow import SynthOptions, synthesize
     from hls.verify import cosim
 
     src = tmp_path / "chain.c"
     src.write_text(SHARED_MULS)
-    # (FSM states, not a pipeline; at 15 ns, CHStone's clock, the tile products leave
-    # room for the operands' multiplexer: at 10 ns they fill the cycle, and stay apart)
+    # (FSM states, not a pipeline)
     res = synthesize(src, SynthOptions(top="chain", target="ecp5", depth={"a": 6, "wide": 6},
-                                       pipeline=False, clock_period_ns=15.0))
+                                       pipeline=False, clock_period_ns=clock, max_units=limits))
     bd = res.bindings[next(f for f in res.bindings if f.name == "chain")]
     shared = {cls: insts for cls, insts in bd.units.items() if cls.startswith("pmul32")}
     assert shared and any(len(ops) > 1 for insts in shared.values() for ops in insts), bd.units

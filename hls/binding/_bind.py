@@ -64,12 +64,15 @@ def is_wire_use(fs: FunctionSchedule, v: Value, block: Block, step: int) -> bool
             and fs.birth(v) == step)
 
 
-def bind(fs: FunctionSchedule, share_min_width: int = 16) -> Binding:
+def bind(fs: FunctionSchedule, share_min_width: int = 16, limited: bool = False) -> Binding:
+    """``limited``: the schedule keeps to unit limits (``--max-units``), which binding
+    must meet: every two-stage multiply of a class shares its units, whatever its
+    operands' multiplexer adds to the first stage."""
     func = fs.func
     b = Binding(func, fs)
     _bind_registers(b)
     _bind_units(b, share_min_width)
-    _bind_fp_units(b)
+    _bind_fp_units(b, limited)
     _bind_ports(b)
     _simple_dual_port(b)
     return b
@@ -250,13 +253,15 @@ def pipelined_mul_key(op: Op) -> str:
     return f"pmul{op.width}_{op.operands[0].width}_{op.operands[1].width}"
 
 
-def _bind_fp_units(bd: Binding) -> None:
+def _bind_fp_units(bd: Binding, limited: bool = False) -> None:
     """Share the pipelined units of FSM states (floating-point units, and the two-stage
     multiplies of a target that builds them, ``TechParams.mul_tile``: ECP5's over
     several MULT18X18D blocks, which a design of many would run out of): per unit class,
     the ops whose first stage leaves room for the multiplexer of the sharers (as many
     sources as there are such ops, an upper bound on any unit's) take the lowest unit
-    free in their issue step; ops of one state never share."""
+    free in their issue step; ops of one state never share.  Under unit limits
+    (``limited``) every two-stage multiply of a class shares: the scheduler kept each
+    state's to the limit, and the units are as many as the busiest state needs."""
     fs = bd.fsched
     target = fs.target
     budget = target.chain_budget_ns
@@ -280,6 +285,8 @@ def _bind_fp_units(bd: Binding) -> None:
         order = sorted(range(len(cands[key])), key=lambda j: (-cands[key][j][1], j))
         k = next((k for k in range(len(order), 1, -1)
                   if cands[key][order[k - 1]][1] >= target.port_mux_ns(k) - 1e-9), 0)
+        if limited and key.startswith("pmul"):
+            k = len(order)
         if k < 2:
             continue
         ops = [cands[key][j][0] for j in sorted(order[:k])]

@@ -197,6 +197,11 @@ def build_block_problem(block: Block, target: Target,
         t = op_timing(target, op)
         res = UnitClass.from_target(t.resource) if t.resource is not None else None
         occ = t.occupancy
+        if res is None and resources and op.kind == "mul" and t.latency:
+            # a two-stage multiply (ECP5's over several MULT18X18D): no class of the
+            # library, limited as a combinational one of its width (a new one per cycle)
+            if cap_for(UnitClass("mul", op.width), resources) is not None:
+                res = UnitClass("mul", op.width)
         if op.kind in ("load", "store"):
             res, occ = MemoryPorts(op.mem.name, op.mem.ports), 1
         sops.append(SchedOp(i, f"{op.kind}{i}", t.latency, t.delay_ns, res, occ,
