@@ -2,7 +2,10 @@
 natively against glibc (edge values bit for bit but NaN payloads and within
 ``ULP_BOUND`` on random values), its 2/pi table against 2/pi computed here, its CDFG
 interpreted against native execution, and small co-simulations in which the golden model
-must run the library, not glibc (inputs where the two differ)."""
+must run the library, not glibc (inputs where the two differ).  The co-simulations build
+sequential loops (pipeline=False): a pipelined loop gives every operation of the
+inlined library its own unit, which takes a minute of RTL generation for cos * exp
+(benchmarks/libm_accuracy.py --cosim runs those)."""
 
 from __future__ import annotations
 
@@ -219,7 +222,7 @@ int main(void) {
 
 def test_cosim_expf_sinf(tmp_path, capsys):
     src = write_source(tmp_path, "act.c", FLOAT_KERNEL)
-    res = cosim(src, "act", tb=src, workdir=tmp_path / "cosim")
+    res = cosim(src, "act", tb=src, workdir=tmp_path / "cosim", pipeline=False)
     assert res.passed, res.summary()
     line = line_of(src, "y[i] = expf")
     err = capsys.readouterr().err
@@ -258,6 +261,7 @@ def test_cosim_double_cos_exp_intrinsics(tmp_path):
     from hls.toolchain import compile_c_to_ll
     ll = compile_c_to_ll(src, tmp_path / "wave.ll", extra_flags=flags).read_text()
     assert "@llvm.cos.f64(" in ll and "@llvm.exp.f64(" in ll
-    res = cosim(src, "wave", tb=tb, cflags=flags + (f"-I{tmp_path}",), workdir=tmp_path / "cosim")
+    res = cosim(src, "wave", tb=tb, cflags=flags + (f"-I{tmp_path}",), workdir=tmp_path / "cosim",
+                pipeline=False)
     assert res.passed, res.summary()
     assert len(res.calls) == 2
