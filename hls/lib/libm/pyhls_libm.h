@@ -188,6 +188,16 @@ static const uint64_t pyhls_2opi[21] = {
 
 typedef unsigned __int128 pyhls_u128;
 
+/* a * b in full, from four 32 x 32-bit products: a 64 x 64-bit multiplier would be one
+ * combinational operator longer than a clock period */
+static inline pyhls_u128 pyhls_mul64(uint64_t a, uint64_t b) {
+    uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return ((pyhls_u128)hi << 64) | ((mid << 32) | (uint32_t)ll);
+}
+
 /* 64 bits of the table from bit position p (0: the first bit of word 0) */
 static inline uint64_t pyhls_2opi_bits(int p) {
     int j = p >> 6, s = p & 63;
@@ -204,7 +214,7 @@ static inline int pyhls_rem_pio2(uint64_t m, int e, pyhls_u128 *P, int *sc, int 
     int p = e + 62;                     /* the bit of weight 2^(e-1) of 2/pi */
     uint64_t w0 = pyhls_2opi_bits(p), w1 = pyhls_2opi_bits(p + 64), w2 = pyhls_2opi_bits(p + 128);
     /* F = m (w0 w1 w2) mod 2^192, three words H M L: 2 bits of quadrant, 190 of fraction */
-    pyhls_u128 p2 = (pyhls_u128)m * w2, p1 = (pyhls_u128)m * w1;
+    pyhls_u128 p2 = pyhls_mul64(m, w2), p1 = pyhls_mul64(m, w1);
     pyhls_u128 c = (p2 >> 64) + (uint64_t)p1;
     uint64_t M = (uint64_t)c, L = (uint64_t)p2;
     uint64_t H = m * w0 + (uint64_t)(p1 >> 64) + (uint64_t)(c >> 64);
@@ -219,7 +229,7 @@ static inline int pyhls_rem_pio2(uint64_t m, int e, pyhls_u128 *P, int *sc, int 
     uint64_t fh = (uint64_t)(f >> 64), fl = (uint64_t)f;
     int lz = fh ? __builtin_clzll(fh | 1) : 64 + __builtin_clzll(fl | 1);
     f <<= lz;
-    pyhls_u128 prod = (pyhls_u128)(uint64_t)(f >> 64) * PYHLS_PIO2_Q63;
+    pyhls_u128 prod = pyhls_mul64((uint64_t)(f >> 64), PYHLS_PIO2_Q63);
     int top = (int)(prod >> 127);
     *P = prod << (1 - top);
     *sc = lz + 127 + (1 - top);
