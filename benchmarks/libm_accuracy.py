@@ -100,7 +100,8 @@ def cosim_kernels() -> list[dict]:
 
 def cosim_table(rows: list[dict]) -> str:
     out = ["", "## Co-simulated with pipelined loops (`--cosim`)", "",
-           "| kernel | passed | cycles per call | II | LUT | DSP | seconds |", "|---|---|---|---|---|---|---|"]
+           "| kernel | passed | cycles per call | II | LUT | DSP | seconds |",
+           "|---|---|---|---|---|---|---|"]
     for r in rows:
         res = r["resources"] or {}
         out.append(f"| `{r['top']}` | {r['passed']} | {r['cycles']} | {r['ii']} | "

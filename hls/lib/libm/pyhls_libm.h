@@ -95,6 +95,51 @@ static inline float pyhls_expf(float x) {
     return pyhls_scalef(y, k);
 }
 
+/* ------------------------------------------------------------------------ tanh */
+
+/* tanh |x| = t / (t + 2), t = e^2|x| - 1 = 2^k (1 + e^r - 1) - 1 with r = rh - rl:
+ * (2^k - 1) + 2^k rh is a sum of two exact terms (one rounding), the rest is small */
+static inline double pyhls_tanh(double x) {
+    if (x != x)
+        return x;
+    double a = x < 0 ? -x : x;
+    if (a < 0x1p-28)                    /* tanh x = x rounded (and -0 stays -0) */
+        return x;
+    if (a > 22.0)                       /* 1 - tanh 22 < 2^-62 */
+        return x < 0 ? -1.0 : 1.0;
+    double y = 2.0 * a;
+    int k = (int)(y * PYHLS_INV_LN2 + 0.5);
+    double rh = y - k * PYHLS_LN2_HI, rl = k * PYHLS_LN2_LO;
+    double r = rh - rl;
+    double q = 1.0 / 2 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720
+             + r * (1.0 / 5040 + r * (1.0 / 40320 + r * (1.0 / 362880 + r * (1.0 / 3628800
+             + r * (1.0 / 39916800 + r * (1.0 / 479001600 + r * (1.0 / 6227020800.0)))))))))));
+    double s = pyhls_pow2(k);
+    double t = ((s - 1.0) + s * rh) + s * (r * r * q - rl);
+    double v = t / (t + 2.0);
+    return x < 0 ? -v : v;
+}
+
+static inline float pyhls_tanhf(float x) {
+    if (x != x)
+        return x;
+    float a = x < 0 ? -x : x;
+    if (a < 0x1p-13f)
+        return x;
+    if (a > 9.0f)                       /* 1 - tanh 9 < 2^-25 */
+        return x < 0 ? -1.0f : 1.0f;
+    float y = 2.0f * a;
+    int k = (int)(y * PYHLS_INV_LN2F + 0.5f);
+    float rh = y - k * PYHLS_LN2_HIF, rl = k * PYHLS_LN2_LOF;
+    float r = rh - rl;
+    float q = 1.0f / 2 + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720
+            + r * (1.0f / 5040 + r * (1.0f / 40320))))));
+    float s = pyhls_pow2f(k);
+    float t = ((s - 1.0f) + s * rh) + s * (r * r * q - rl);
+    float v = t / (t + 2.0f);
+    return x < 0 ? -v : v;
+}
+
 /* ------------------------------------------------------------------------ log */
 
 static inline double pyhls_log(double x) {
