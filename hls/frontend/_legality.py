@@ -8,6 +8,7 @@ import re
 
 from ..errors import UnsupportedError
 from ._streams import STREAM_PREFIX
+from ._libm import describe, library_name
 from ._common import LIBC_CALLS, PRINT_CALLS, key, pointer_differences, source_says, value_kind, warn
 
 
@@ -65,6 +66,9 @@ class Legality:
                     name = callee.name
                     if name.startswith(STREAM_PREFIX):
                         continue    # hls_stream.h's queue: lowered after canonicalisation
+                    if library_name(name) is not None:     # pyhls's libm: said at the call
+                        loc = self.loc_of(text, f.name)
+                        self._warnings.append((loc.line or 0, loc.file, describe(library_name(name))))
                     callee = self.llmod.get_function(name)
                     if name.startswith("llvm."):
                         if name.startswith(("llvm.va_start", "llvm.va_end", "llvm.va_copy")):

@@ -25,6 +25,8 @@ from ..toolchain import compile_c_to_ll, is_cxx
 from ._source import source_view
 from ._streams import (PLACEHOLDER_ELEMENTS, STREAM_PREFIX, is_stream_function, lower_streams,
                        mark_streams, pass_builder, reachable, stream_cleanup)
+from ._libm import PREFIX as LIBM_PREFIX
+from ._libm import link_libm
 from ._translate import AddressTakenGrew, Translator
 
 _initialised = False
@@ -471,7 +473,7 @@ def canonicalise(mod, top: str, keep_calls_of: tuple[str, ...] = (),
             for ins in blk.instructions:
                 if ins.opcode == "call":
                     callee = list(ins.operands)[-1]
-                    if callee.name and not callee.name.startswith("llvm.") and \
+                    if callee.name and not callee.name.startswith(("llvm.", LIBM_PREFIX)) and \
                             not is_stream_function(callee.name):
                         keep.add(callee.name)
     for fn in mod.functions:
@@ -521,7 +523,8 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
     if inp.depths.get(top) or declared:  # the user's --depth wins over the memref shapes
         options = dataclasses.replace(options, depth={**declared, **inp.depths.get(top, {}),
                                                       **options.depth})
-    mod = parse_module(inp)
+    # exp, sin, ... (and their intrinsics): pyhls's libm, linked in (hls.frontend._libm)
+    mod = link_libm(parse_module(inp), options.cc)
     lmap = line_map(inp.text) if inp.kind == "ll" else {}
     # reject unsupported constructs on the IR as written (its lines are the user's lines)
     # (the module's own printing, whose metadata numbering is that of its instructions)

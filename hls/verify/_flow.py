@@ -18,6 +18,7 @@ from .. import progress
 from ..errors import CosimError, FrontendError
 from ..flow import SynthOptions, SynthResult, synthesize
 from ..frontend import INTERNAL_GLOBALS, read_input
+from ..frontend._libm import link_libm
 from ..fpu import FPFormat
 from ._axi_cosim import DEFAULT_LATENCY, DEFAULT_STALL, run_axi_cosim
 from ._compare import CosimResult, run_cosim, run_cosim_main
@@ -55,7 +56,9 @@ def _tb_module_text(result: SynthResult, tb, cc: str | None, cflags=()) -> str:
     except NameError:
         fn = None
     if fn is not None and not fn.is_declaration:
-        return str(tb_mod)
+        # the testbench's own copy of the top: its exp, sin, ... are pyhls's libm too, as
+        # in the design (hls.frontend._libm), not the host's
+        return str(link_libm(tb_mod, cc))
     try:
         tb_mod.get_function("main")
     except NameError:

@@ -1,0 +1,447 @@
+/* pyhls's libm: the elementary functions a design calls, in portable C that pyhls
+ * synthesises like the user's own code (hls.frontend._libm links it into the program).
+ * Written for pyhls (Apache-2.0).  The golden model runs the same code, so hardware and
+ * native execution agree bit for bit; the accuracy against glibc is measured by
+ * benchmarks/libm_accuracy.py (benchmarks/results/libm_accuracy.md).
+ *
+ * The rules this code keeps, for hardware:
+ *  - no loops: range reduction is straight-line (Payne-Hanek in 64/128-bit integers
+ *    against a 20-word table of 2/pi), polynomials are Taylor series evaluated by
+ *    Horner's rule, with coefficients written as exact fractions (clang rounds them once);
+ *  - no fused multiply-add (compiled with -ffp-contract=off): every operation rounds
+ *    once, as on the hardware's IEEE units and the golden model's x86-64 SSE2;
+ *  - no branch on a NaN's sign or payload (the hardware's units return the canonical
+ *    quiet NaN, the host its own): NaNs are tested for, then returned or made anew;
+ *  - powers of two built from their bits, scaled in two steps where a result may be
+ *    subnormal, so that it rounds once.
+ * Every function is static: each public wrapper (exp.c, ...) is compiled on its own. */
+#ifndef PYHLS_LIBM_H
+#define PYHLS_LIBM_H
+
+#include <stdint.h>
+
+typedef union { double f; uint64_t u; } pyhls_d64;
+typedef union { float f; uint32_t u; } pyhls_f32;
+
+static inline uint64_t pyhls_dbits(double x) { pyhls_d64 v; v.f = x; return v.u; }
+static inline double pyhls_dfrom(uint64_t u) { pyhls_d64 v; v.u = u; return v.f; }
+static inline uint32_t pyhls_fbits(float x) { pyhls_f32 v; v.f = x; return v.u; }
+static inline float pyhls_ffrom(uint32_t u) { pyhls_f32 v; v.u = u; return v.f; }
+
+/* 2^k for a k in the normal range [-1022, 1023] (float: [-126, 127]) */
+static inline double pyhls_pow2(int k) { return pyhls_dfrom((uint64_t)(k + 1023) << 52); }
+static inline float pyhls_pow2f(int k) { return pyhls_ffrom((uint32_t)(k + 127) << 23); }
+
+#define PYHLS_INF __builtin_inf()
+#define PYHLS_INFF __builtin_inff()
+#define PYHLS_NAN __builtin_nan("")
+#define PYHLS_NANF __builtin_nanf("")
+
+/* ln 2 split in two: HI has 32 significant bits, so k * HI is exact for |k| < 2^21;
+ * LO is ln 2 - HI rounded (ln 2 to 300 bits, by 2 atanh(1/3) in integers) */
+#define PYHLS_LN2_HI 0x1.62e42feep-1
+#define PYHLS_LN2_LO 0x1.a39ef35793c76p-33
+#define PYHLS_INV_LN2 0x1.71547652b82fep0
+/* float: HI has 16 significant bits (k * HI exact for |k| < 2^8) */
+#define PYHLS_LN2_HIF 0x1.62e4p-1f
+#define PYHLS_LN2_LOF ((float)(0x1.62e42fefa39ef358p-1 - 0x1.62e4p-1))
+#define PYHLS_INV_LN2F 0x1.715476p0f
+
+/* ------------------------------------------------------------------------ exp */
+
+/* y * 2^k for y in [0.5, 2] and k in [-1100, 1030]: two exact scalings by normal powers
+ * of two, so that only the last multiply rounds (overflow to inf, subnormal results) */
+static inline double pyhls_scale(double y, int k) {
+    int k1 = k >> 1;
+    return y * pyhls_pow2(k1) * pyhls_pow2(k - k1);
+}
+
+static inline float pyhls_scalef(float y, int k) {
+    int k1 = k >> 1;
+    return y * pyhls_pow2f(k1) * pyhls_pow2f(k - k1);
+}
+
+static inline double pyhls_exp(double x) {
+    if (x != x)
+        return x;
+    if (x > 710.0)                      /* e^710 > DBL_MAX; inf too */
+        return PYHLS_INF;
+    if (x < -746.0)                     /* below half the least subnormal; -inf too */
+        return 0.0;
+    /* x = k ln2 + r, |r| <= ln2 / 2 (k * LN2_HI and x - k * LN2_HI are exact) */
+    int k = (int)(x * PYHLS_INV_LN2 + (x < 0 ? -0.5 : 0.5));
+    double r = (x - k * PYHLS_LN2_HI) - k * PYHLS_LN2_LO;
+    /* e^r = 1 + r + r^2 (1/2! + r/3! + ... + r^11/13!): the last term below 2^-60 */
+    double q = 1.0 / 2 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720
+             + r * (1.0 / 5040 + r * (1.0 / 40320 + r * (1.0 / 362880 + r * (1.0 / 3628800
+             + r * (1.0 / 39916800 + r * (1.0 / 479001600 + r * (1.0 / 6227020800.0)))))))))));
+    double y = 1.0 + (r + r * r * q);
+    return pyhls_scale(y, k);
+}
+
+static inline float pyhls_expf(float x) {
+    if (x != x)
+        return x;
+    if (x > 89.0f)
+        return PYHLS_INFF;
+    if (x < -104.0f)
+        return 0.0f;
+    int k = (int)(x * PYHLS_INV_LN2F + (x < 0 ? -0.5f : 0.5f));
+    float r = (x - k * PYHLS_LN2_HIF) - k * PYHLS_LN2_LOF;
+    /* 1 + r + r^2 (1/2! + ... + r^6/8!): the last term below 2^-28 */
+    float q = 1.0f / 2 + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720
+            + r * (1.0f / 5040 + r * (1.0f / 40320))))));
+    float y = 1.0f + (r + r * r * q);
+    return pyhls_scalef(y, k);
+}
+
+/* ------------------------------------------------------------------------ tanh */
+
+/* tanh |x| = t / (t + 2), t = e^2|x| - 1 = 2^k (1 + e^r - 1) - 1 with r = rh - rl:
+ * (2^k - 1) + 2^k rh is a sum of two exact terms (one rounding), the rest is small */
+static inline double pyhls_tanh(double x) {
+    if (x != x)
+        return x;
+    double a = x < 0 ? -x : x;
+    if (a < 0x1p-28)                    /* tanh x = x rounded (and -0 stays -0) */
+        return x;
+    if (a > 22.0)                       /* 1 - tanh 22 < 2^-62 */
+        return x < 0 ? -1.0 : 1.0;
+    double y = 2.0 * a;
+    int k = (int)(y * PYHLS_INV_LN2 + 0.5);
+    double rh = y - k * PYHLS_LN2_HI, rl = k * PYHLS_LN2_LO;
+    double r = rh - rl;
+    double q = 1.0 / 2 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720
+             + r * (1.0 / 5040 + r * (1.0 / 40320 + r * (1.0 / 362880 + r * (1.0 / 3628800
+             + r * (1.0 / 39916800 + r * (1.0 / 479001600 + r * (1.0 / 6227020800.0)))))))))));
+    double s = pyhls_pow2(k);
+    double t = ((s - 1.0) + s * rh) + s * (r * r * q - rl);
+    double v = t / (t + 2.0);
+    return x < 0 ? -v : v;
+}
+
+static inline float pyhls_tanhf(float x) {
+    if (x != x)
+        return x;
+    float a = x < 0 ? -x : x;
+    if (a < 0x1p-13f)
+        return x;
+    if (a > 9.0f)                       /* 1 - tanh 9 < 2^-25 */
+        return x < 0 ? -1.0f : 1.0f;
+    float y = 2.0f * a;
+    int k = (int)(y * PYHLS_INV_LN2F + 0.5f);
+    float rh = y - k * PYHLS_LN2_HIF, rl = k * PYHLS_LN2_LOF;
+    float r = rh - rl;
+    float q = 1.0f / 2 + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720
+            + r * (1.0f / 5040 + r * (1.0f / 40320))))));
+    float s = pyhls_pow2f(k);
+    float t = ((s - 1.0f) + s * rh) + s * (r * r * q - rl);
+    float v = t / (t + 2.0f);
+    return x < 0 ? -v : v;
+}
+
+/* ------------------------------------------------------------------------ log */
+
+static inline double pyhls_log(double x) {
+    if (x != x)
+        return x;
+    if (x < 0)
+        return PYHLS_NAN;
+    if (x == 0)
+        return -PYHLS_INF;
+    if (x == PYHLS_INF)
+        return x;
+    uint64_t u = pyhls_dbits(x);
+    int k = 0;
+    if ((u >> 52) == 0) {               /* subnormal: scaled into the normal range */
+        u = pyhls_dbits(x * 0x1p54);
+        k = -54;
+    }
+    uint64_t m = u & 0x000fffffffffffffULL;
+    k += (int)(u >> 52) - 1023;
+    /* x = 2^k (1 + f), 1 + f in [sqrt(2)/2, sqrt(2)) */
+    if (m > 0x6a09e667f3bccULL) {
+        k += 1;
+        m |= 0x3feULL << 52;
+    } else {
+        m |= 0x3ffULL << 52;
+    }
+    double f = pyhls_dfrom(m) - 1.0;
+    /* log(1 + f) = 2 atanh(s), s = f / (2 + f), |s| < 0.172:
+     * = f - f^2/2 + s (f^2/2 + R), R = 2 s^2/3 + 2 s^4/5 + ... (to s^22: below 2^-60) */
+    double s = f / (2.0 + f);
+    double z = s * s;
+    double R = z * (2.0 / 3 + z * (2.0 / 5 + z * (2.0 / 7 + z * (2.0 / 9 + z * (2.0 / 11
+             + z * (2.0 / 13 + z * (2.0 / 15 + z * (2.0 / 17 + z * (2.0 / 19 + z * (2.0 / 21
+             + z * (2.0 / 23)))))))))));
+    double hfsq = 0.5 * f * f;
+    double dk = (double)k;
+    return dk * PYHLS_LN2_HI - ((hfsq - (s * (hfsq + R) + dk * PYHLS_LN2_LO)) - f);
+}
+
+static inline float pyhls_logf(float x) {
+    if (x != x)
+        return x;
+    if (x < 0)
+        return PYHLS_NANF;
+    if (x == 0)
+        return -PYHLS_INFF;
+    if (x == PYHLS_INFF)
+        return x;
+    uint32_t u = pyhls_fbits(x);
+    int k = 0;
+    if ((u >> 23) == 0) {
+        u = pyhls_fbits(x * 0x1p25f);
+        k = -25;
+    }
+    uint32_t m = u & 0x7fffffU;
+    k += (int)(u >> 23) - 127;
+    if (m > 0x3504f3U) {
+        k += 1;
+        m |= 0x7eU << 23;
+    } else {
+        m |= 0x7fU << 23;
+    }
+    float f = pyhls_ffrom(m) - 1.0f;
+    float s = f / (2.0f + f);
+    float z = s * s;
+    float R = z * (2.0f / 3 + z * (2.0f / 5 + z * (2.0f / 7 + z * (2.0f / 9 + z * (2.0f / 11
+            + z * (2.0f / 13))))));
+    float hfsq = 0.5f * f * f;
+    float dk = (float)k;
+    return dk * PYHLS_LN2_HIF - ((hfsq - (s * (hfsq + R) + dk * PYHLS_LN2_LOF)) - f);
+}
+
+/* ------------------------------------------------------------ sin and cos */
+
+/* The bits of 2/pi after the binary point, 64 a word, the first word zero (so that a
+ * window may start up to 64 bits before the point).  tests/test_libm.py checks them
+ * against 2/pi computed there (pi by Machin's formula in integers). */
+static const uint64_t pyhls_2opi[21] = {
+    0,
+    0xa2f9836e4e441529ULL, 0xfc2757d1f534ddc0ULL, 0xdb6295993c439041ULL,
+    0xfe5163abdebbc561ULL, 0xb7246e3a424dd2e0ULL, 0x06492eea09d1921cULL,
+    0xfe1deb1cb129a73eULL, 0xe88235f52ebb4484ULL, 0xe99c7026b45f7e41ULL,
+    0x3991d639835339f4ULL, 0x9c845f8bbdf9283bULL, 0x1ff897ffde05980fULL,
+    0xef2f118b5a0a6d1fULL, 0x6d367ecf27cb09b7ULL, 0x4f463f669e5fea2dULL,
+    0x7527bac7ebe5f17bULL, 0x3d0739f78a5292eaULL, 0x6bfb5fb11f8d5d08ULL,
+    0x56033046fc7b6babULL, 0xf0cfbc209af4361dULL,
+};
+
+/* pi/2 * 2^63, rounded */
+#define PYHLS_PIO2_Q63 0xc90fdaa22168c235ULL
+
+typedef unsigned __int128 pyhls_u128;
+
+/* a * b in full, from four 32 x 32-bit products: a 64 x 64-bit multiplier would be one
+ * combinational operator longer than a clock period */
+static inline pyhls_u128 pyhls_mul64(uint64_t a, uint64_t b) {
+    uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return ((pyhls_u128)hi << 64) | ((mid << 32) | (uint32_t)ll);
+}
+
+/* 64 bits of the table from bit position p (0: the first bit of word 0) */
+static inline uint64_t pyhls_2opi_bits(int p) {
+    int j = p >> 6, s = p & 63;
+    return (pyhls_2opi[j] << s) | ((pyhls_2opi[j + 1] >> 1) >> (63 - s));
+}
+
+/* The reduction of |x| = m 2^e (m < 2^53, |x| >= pi/4, e <= 971) by pi/2: returns the
+ * quadrant n (mod 4) and r = |x| - n pi/2 in [-pi/4, pi/4] as r = (-1)^neg P 2^-sc with
+ * P in [2^127, 2^128).  Payne-Hanek: |x| 2/pi mod 4 from a 192-bit window of 2/pi that
+ * starts two bits above m's weight (the bits before it give multiples of 4), which
+ * leaves 126 bits after the quadrant's: enough for the worst cancellation of a double
+ * near a multiple of pi/2 (61 bits). */
+static inline int pyhls_rem_pio2(uint64_t m, int e, pyhls_u128 *P, int *sc, int *neg) {
+    int p = e + 62;                     /* the bit of weight 2^(e-1) of 2/pi */
+    uint64_t w0 = pyhls_2opi_bits(p), w1 = pyhls_2opi_bits(p + 64), w2 = pyhls_2opi_bits(p + 128);
+    /* F = m (w0 w1 w2) mod 2^192, three words H M L: 2 bits of quadrant, 190 of fraction */
+    pyhls_u128 p2 = pyhls_mul64(m, w2), p1 = pyhls_mul64(m, w1);
+    pyhls_u128 c = (p2 >> 64) + (uint64_t)p1;
+    uint64_t M = (uint64_t)c, L = (uint64_t)p2;
+    uint64_t H = m * w0 + (uint64_t)(p1 >> 64) + (uint64_t)(c >> 64);
+    int n = (int)(H >> 62);
+    pyhls_u128 f = ((pyhls_u128)((H << 2) | (M >> 62)) << 64) | ((M << 2) | (L >> 62));
+    *neg = (int)(f >> 127);             /* fraction >= 1/2: the next quadrant, r < 0 */
+    if (*neg) {
+        n += 1;
+        f = -f;
+    }
+    /* r = f 2^-128 pi/2: f normalised, times pi/2 in 64 bits */
+    uint64_t fh = (uint64_t)(f >> 64), fl = (uint64_t)f;
+    int lz = fh ? __builtin_clzll(fh | 1) : 64 + __builtin_clzll(fl | 1);
+    f <<= lz;
+    pyhls_u128 prod = pyhls_mul64((uint64_t)(f >> 64), PYHLS_PIO2_Q63);
+    int top = (int)(prod >> 127);
+    *P = prod << (1 - top);
+    *sc = lz + 127 + (1 - top);
+    return n & 3;
+}
+
+/* sin(r + lo) for |r| <= pi/4, |lo| < ulp(r): r + r^3 (-1/3! + r^2/5! - ... + r^18/21!) */
+static inline double pyhls_ksin(double r, double lo) {
+    double z = r * r;
+    double p = -1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880
+             + z * (-1.0 / 39916800 + z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0
+             + z * (1.0 / 355687428096000.0 + z * (-1.0 / 121645100408832000.0
+             + z * (1.0 / 51090942171709440000.0)))))))));
+    return r + (r * z * p + lo * (1.0 - 0.5 * z));
+}
+
+/* cos(r + lo): 1 - r^2/2 + r^4 (1/4! - r^2/6! + ... + r^16/20!), the rounding of
+ * 1 - r^2/2 carried along */
+static inline double pyhls_kcos(double r, double lo) {
+    double z = r * r;
+    double hz = 0.5 * z;
+    double w = 1.0 - hz;
+    double q = 1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800
+             + z * (1.0 / 479001600 + z * (-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0
+             + z * (-1.0 / 6402373705728000.0 + z * (1.0 / 2432902008176640000.0))))))));
+    return w + (((1.0 - w) - hz) + (z * z * q - r * lo));
+}
+
+static inline float pyhls_ksinf(float r, float lo) {
+    float z = r * r;
+    float p = -1.0f / 6 + z * (1.0f / 120 + z * (-1.0f / 5040 + z * (1.0f / 362880
+            + z * (-1.0f / 39916800))));
+    return r + (r * z * p + lo * (1.0f - 0.5f * z));
+}
+
+static inline float pyhls_kcosf(float r, float lo) {
+    float z = r * r;
+    float hz = 0.5f * z;
+    float w = 1.0f - hz;
+    float q = 1.0f / 24 + z * (-1.0f / 720 + z * (1.0f / 40320 + z * (-1.0f / 3628800
+            + z * (1.0f / 479001600))));
+    return w + (((1.0f - w) - hz) + (z * z * q - r * lo));
+}
+
+/* sin (want_cos 0) or cos (1) of a double */
+static inline double pyhls_sincos(double x, int want_cos) {
+    uint64_t u = pyhls_dbits(x);
+    uint64_t a = u & 0x7fffffffffffffffULL;
+    int sign = (int)(u >> 63);
+    if (a >= 0x7ff0000000000000ULL)     /* NaN: itself; inf: a NaN made anew */
+        return a > 0x7ff0000000000000ULL ? x : PYHLS_NAN;
+    if (a < 0x3e50000000000000ULL)      /* |x| < 2^-26: sin x = x, cos x = 1 rounded */
+        return want_cos ? 1.0 : x;
+    double ax = pyhls_dfrom(a), r = ax, lo = 0.0;
+    int n = 0;
+    if (a >= 0x3fe921fb54442d18ULL) {   /* |x| >= pi/4 */
+        pyhls_u128 P;
+        int sc, neg;
+        int e = (int)(a >> 52) - 1075;
+        uint64_t m = (a & 0x000fffffffffffffULL) | (1ULL << 52);
+        n = pyhls_rem_pio2(m, e, &P, &sc, &neg);
+        /* r = P 2^-sc: its top 53 bits exactly, the next 63 (truncated) */
+        r = (double)(int64_t)(uint64_t)(P >> 75) * pyhls_pow2(75 - sc);
+        uint64_t rest = (uint64_t)((P & (((pyhls_u128)1 << 75) - 1)) >> 12);
+        lo = (double)(int64_t)rest * pyhls_pow2(12 - sc);
+        if (neg) {
+            r = -r;
+            lo = -lo;
+        }
+    }
+    double s;
+    if (want_cos) {
+        /* cos: n 0 cos r, 1 -sin r, 2 -cos r, 3 sin r (even in x) */
+        s = (n & 1) ? pyhls_ksin(r, lo) : pyhls_kcos(r, lo);
+        if (((n + 1) >> 1) & 1)
+            s = -s;
+        return s;
+    }
+    /* sin: n 0 sin r, 1 cos r, 2 -sin r, 3 -cos r (odd in x) */
+    s = (n & 1) ? pyhls_kcos(r, lo) : pyhls_ksin(r, lo);
+    if ((n >> 1) ^ sign)
+        s = -s;
+    return s;
+}
+
+static inline float pyhls_sincosf(float x, int want_cos) {
+    uint32_t u = pyhls_fbits(x);
+    uint32_t a = u & 0x7fffffffU;
+    int sign = (int)(u >> 31);
+    if (a >= 0x7f800000U)
+        return a > 0x7f800000U ? x : PYHLS_NANF;
+    if (a < 0x39800000U)                /* |x| < 2^-12 */
+        return want_cos ? 1.0f : x;
+    float ax = pyhls_ffrom(a), r = ax, lo = 0.0f;
+    int n = 0;
+    if (a >= 0x3f490fdbU) {             /* |x| >= pi/4 */
+        pyhls_u128 P;
+        int sc, neg;
+        int e = (int)(a >> 23) - 150;
+        uint64_t m = (a & 0x7fffffU) | (1U << 23);
+        n = pyhls_rem_pio2(m, e, &P, &sc, &neg);
+        /* top 24 bits exactly, the next 40 rounded; each scale in two normal steps */
+        uint64_t top = (uint64_t)(P >> 64);
+        r = (float)(int32_t)(uint32_t)(top >> 40) * pyhls_pow2f(40 - 60) * pyhls_pow2f(124 - sc);
+        lo = (float)(int64_t)(top & ((1ULL << 40) - 1)) * pyhls_pow2f(-60) * pyhls_pow2f(124 - sc);
+        if (neg) {
+            r = -r;
+            lo = -lo;
+        }
+    }
+    float s;
+    if (want_cos) {
+        s = (n & 1) ? pyhls_ksinf(r, lo) : pyhls_kcosf(r, lo);
+        if (((n + 1) >> 1) & 1)
+            s = -s;
+        return s;
+    }
+    s = (n & 1) ? pyhls_kcosf(r, lo) : pyhls_ksinf(r, lo);
+    if ((n >> 1) ^ sign)
+        s = -s;
+    return s;
+}
+
+/* ------------------------------------------------------------ floor and ceil */
+
+/* floor (up 0) or ceil (up 1) by the bits: the fraction's bits cleared, after adding
+ * their mask (a carry into the integer part) when the result moves away from zero */
+static inline double pyhls_round_to(double x, int up) {
+    uint64_t u = pyhls_dbits(x);
+    int e = (int)((u >> 52) & 0x7ff) - 1023;
+    int neg = (int)(u >> 63);
+    if (e >= 52)                        /* integral, inf, NaN */
+        return x;
+    if (e < 0) {                        /* |x| < 1 */
+        if ((u << 1) == 0)
+            return x;
+        if (up)
+            return neg ? -0.0 : 1.0;
+        return neg ? -1.0 : 0.0;
+    }
+    uint64_t mask = 0x000fffffffffffffULL >> e;
+    if ((u & mask) == 0)
+        return x;
+    if (neg != up)
+        u += mask;
+    return pyhls_dfrom(u & ~mask);
+}
+
+static inline float pyhls_round_tof(float x, int up) {
+    uint32_t u = pyhls_fbits(x);
+    int e = (int)((u >> 23) & 0xff) - 127;
+    int neg = (int)(u >> 31);
+    if (e >= 23)
+        return x;
+    if (e < 0) {
+        if ((u << 1) == 0)
+            return x;
+        if (up)
+            return neg ? -0.0f : 1.0f;
+        return neg ? -1.0f : 0.0f;
+    }
+    uint32_t mask = 0x7fffffU >> e;
+    if ((u & mask) == 0)
+        return x;
+    if (neg != up)
+        u += mask;
+    return pyhls_ffrom(u & ~mask);
+}
+
+#endif

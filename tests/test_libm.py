@@ -1,0 +1,269 @@
+"""pyhls's libm (``hls/lib/libm``, linked by ``hls.frontend._libm``): the library built
+natively against glibc (edge values bit for bit but NaN payloads and within
+``ULP_BOUND`` on random values), its 2/pi table against 2/pi computed here, its CDFG
+interpreted against native execution, and small co-simulations in which the golden model
+must run the library, not glibc (inputs where the two differ).  The co-simulations build
+sequential loops (pipeline=False): a pipelined loop gives every operation of the
+inlined library its own unit, which takes a minute of RTL generation for cos * exp
+(benchmarks/libm_accuracy.py --cosim runs those)."""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import random
+import re
+import struct
+
+import pytest
+
+from hls.flow import SynthOptions, ir_module
+from hls.frontend import load
+from hls.frontend._libm import FUNCTIONS, LIBM_DIR, PREFIX, ULP_BOUND, native_library
+from hls.verify import cosim, ir_differences, run_calls
+from hls.verify._golden import Call
+
+from helpers import line_of, write_source
+
+
+def _bits(x: float, w: int) -> int:
+    return struct.unpack("<Q" if w == 64 else "<I", struct.pack("<d" if w == 64 else "<f", x))[0]
+
+
+def _from_bits(b: int, w: int) -> float:
+    return struct.unpack("<d" if w == 64 else "<f", struct.pack("<Q" if w == 64 else "<I", b))[0]
+
+
+def ulp_distance(a: float, b: float, w: int) -> float:
+    """Units in the last place between two results of width ``w`` (the encodings on one
+    ordered line, -0 one step below +0); two NaNs are 0 apart, a NaN and a number inf."""
+    if math.isnan(a) or math.isnan(b):
+        return 0 if math.isnan(a) and math.isnan(b) else math.inf
+
+    def line(x):
+        u = _bits(x, w)
+        return -(u & ((1 << (w - 1)) - 1)) - 1 if u >> (w - 1) else u
+    return abs(line(a) - line(b))
+
+
+def edge_values(name: str) -> list[float]:
+    w = FUNCTIONS[name]
+    big = 1.7976931348623157e308 if w == 64 else 3.4028234663852886e38
+    tiny = 5e-324 if w == 64 else 1.401298464324817e-45
+    least_normal = 2.2250738585072014e-308 if w == 64 else 1.1754943508222875e-38
+    vals = [0.0, -0.0, math.inf, -math.inf, math.nan, tiny, -tiny, least_normal, -least_normal,
+            least_normal * 0.75, big, -big, 1.0, -1.0, 0.5, -0.5, 2.5, -2.5, 1e22, -1e22,
+            math.pi / 2, math.pi, math.pi / 4, 2 ** 52 + 0.5, 1e-9, 100.0, -100.0]
+    if w == 64:     # exp's overflow and underflow thresholds, and around them
+        vals += [709.782712893384, 709.78271289338397, 709.7827128933841, 710.0, -708.4,
+                 -745.1332191019411, -745.1332191019412, -745.2, -746.0, 1e300, -1e300]
+    else:
+        vals += [88.72283, 88.72284, 89.0, -87.33654, -103.97208, -103.9721, -104.0, 3e38]
+    return [v if w == 64 else _from_bits(_bits(v, 32), 32) if abs(v) < 3.5e38 or
+            math.isinf(v) or math.isnan(v) else v for v in vals]
+
+
+def random_values(name: str, k: int, seed: int) -> list[float]:
+    """Random encodings (every exponent), the range around zero, and the function's
+    interesting range (exp's whole finite range)."""
+    w = FUNCTIONS[name]
+    rng = random.Random(f"{name}{seed}")
+    out = []
+    for i in range(k):
+        pick = i % 4
+        if pick == 0:
+            x = _from_bits(rng.getrandbits(w), w)
+        elif pick == 1:
+            x = rng.uniform(-10, 10)
+        elif pick == 2:
+            lo, hi = ((-746, 710) if w == 64 else (-104, 89)) if name.startswith("exp") else (-1e3, 1e3)
+            x = rng.uniform(lo, hi)
+        else:
+            x = math.ldexp(rng.random(), rng.randint(-70, 70)) * rng.choice((1, -1))
+        if name.startswith("log") and not math.isnan(x):
+            x = abs(x)
+        out.append(_from_bits(_bits(x, w), w) if w == 32 and abs(x) < 3.4e38 else x)
+    return out
+
+
+@pytest.fixture(scope="module")
+def libs(tmp_path_factory):
+    ours = ctypes.CDLL(str(native_library(tmp_path_factory.mktemp("libm"))))
+    glibc = ctypes.CDLL("libm.so.6")
+    out = {}
+    for name, w in FUNCTIONS.items():
+        t = ctypes.c_double if w == 64 else ctypes.c_float
+        f, g = getattr(ours, PREFIX + name), getattr(glibc, name)
+        for fn in (f, g):
+            fn.restype, fn.argtypes = t, [t]
+        out[name] = (f, g)
+    return out
+
+
+@pytest.mark.parametrize("name", list(FUNCTIONS))
+def test_library_matches_glibc(libs, name):
+    """Edge values: glibc's result bit for bit (the sign of a zero too) but for the
+    functions' own last-place differences, which must stay within the bound; NaN for
+    NaN.  Random values: within ``ULP_BOUND``."""
+    f, g = libs[name]
+    w, bound = FUNCTIONS[name], ULP_BOUND[name]
+    for x in edge_values(name):
+        a, b = f(x), g(x)
+        assert math.isnan(a) == math.isnan(b), (name, x, a, b)
+        if a == 0 or b == 0 or math.isinf(a) or math.isinf(b):
+            assert _bits(a, w) == _bits(b, w), (name, x, a, b)   # zeros and infinities exact
+        assert ulp_distance(a, b, w) <= bound, (name, x, a, b)
+    worst = max((ulp_distance(f(x), g(x), w), x) for x in random_values(name, 20000, 0))
+    assert worst[0] <= bound, (name, worst)
+
+
+def test_library_is_not_glibc(libs):
+    """The bound is met, not trivially: the library is a different implementation (these
+    differences make the co-simulations below fail if the golden model used glibc)."""
+    assert libs["exp"][0](1.0) != libs["exp"][1](1.0)
+    assert libs["sin"][0](-2.5) != libs["sin"][1](-2.5)
+    assert libs["expf"][0](3.1415927) != libs["expf"][1](3.1415927)
+    assert libs["sinf"][0](0.7853982) != libs["sinf"][1](0.7853982)
+
+
+def _pi_bits(bits: int) -> int:
+    """pi * 2^bits, truncated (Machin's formula in integers)."""
+    def atan_inv(k: int) -> int:
+        total, term, i, sign = 0, (1 << (bits + 16)) // k, 1, 1
+        while term:
+            total += sign * (term // i)
+            term //= k * k
+            i, sign = i + 2, -sign
+        return total
+    return (16 * atan_inv(5) - 4 * atan_inv(239)) >> 16
+
+
+def _two_over_pi_words(n: int) -> list[int]:
+    """The first ``n`` 64-bit words of 2/pi after the binary point."""
+    bits = 64 * n + 64
+    frac = ((2 << (2 * bits)) // _pi_bits(bits)) >> (bits - 64 * n)
+    return [(frac >> (64 * (n - 1 - i))) & (2 ** 64 - 1) for i in range(n)]
+
+
+def test_two_over_pi_table():
+    text = (LIBM_DIR / "pyhls_libm.h").read_text()
+    table = text[text.index("pyhls_2opi[21] = {"):]
+    words = [int(h, 16) for h in re.findall(r"0x([0-9a-f]{16})ULL", table[:table.index("};")])]
+    assert words == _two_over_pi_words(20)
+    pio2 = int(re.search(r"PYHLS_PIO2_Q63 0x([0-9a-f]+)ULL", text).group(1), 16)
+    assert abs(pio2 - math.pi / 2 * 2 ** 63) < 2 ** 12          # pi/2 in 64 bits, rounded
+    assert pio2 == (_pi_bits(200) * 2 ** 62 + 2 ** 199) >> 200
+
+
+ALL = """
+#include <math.h>
+void all(const double x[N], const float y[N], double d[12][N], float f[12][N]) {
+    for (int i = 0; i < N; i++) {
+        d[0][i] = exp(x[i]); d[1][i] = log(x[i]); d[2][i] = sin(x[i]); d[3][i] = cos(x[i]);
+        d[4][i] = floor(x[i]); d[5][i] = ceil(x[i]);
+        f[0][i] = expf(y[i]); f[1][i] = logf(y[i]); f[2][i] = sinf(y[i]); f[3][i] = cosf(y[i]);
+        f[4][i] = floorf(y[i]); f[5][i] = ceilf(y[i]);
+        d[6][i] = tanh(x[i]); f[6][i] = tanhf(y[i]);
+    }
+}
+"""
+
+
+def test_cdfg_matches_native(tmp_path, capsys):
+    """Every function's CDFG, as the frontend makes it, interpreted on edge and random values
+    against native execution of the same canonicalised module; a warning per call."""
+    n = 12
+    src = write_source(tmp_path, "all.c", ALL)
+    m = ir_module(src, SynthOptions(top="all", cflags=(f"-DN={n}",)), after="frontend")
+    err = capsys.readouterr().err
+    for name in FUNCTIONS:
+        assert re.search(rf"all\.c:\d+: warning: '{name}' is computed by pyhls's libm", err), err
+    assert "within 1 ulp of glibc's" in err and "exact, as glibc's" in err
+    assert "'tanh' is computed by pyhls's libm, synthesised with the design (within 3 ulp" in err
+    assert not any(op.kind == "call" for f in m.functions for op in f.ops())
+    calls = []
+    for k in range(4):
+        xs = (edge_values("exp") + random_values("sin", n, k))[k * n:(k + 1) * n]
+        ys = (edge_values("expf") + random_values("sinf", n, k))[k * n:(k + 1) * n]
+        calls.append(Call(scalars={}, mem_in={
+            0: b"".join(struct.pack("<d", v) for v in xs),
+            1: b"".join(struct.pack("<f", v) for v in ys),
+            2: bytes(12 * n * 8), 3: bytes(12 * n * 4)}))
+    golden = run_calls(m.llvm_ir, "all", calls)
+    bad = ir_differences(m, golden, max_steps=5_000_000)
+    assert not bad, "\n".join(bad)
+
+
+def test_user_definition_wins(tmp_path, capsys):
+    """A program's own ``cos`` is its own: not replaced, no warning."""
+    src = write_source(tmp_path, "own.c", """
+        double cos(double x) { return x * 0.5; }
+        double k(double x) { return cos(x) + 1.0; }
+        """)
+    m = load(src, "k")
+    assert "warning" not in capsys.readouterr().err
+    assert PREFIX not in m.llvm_ir
+    assert [op.kind for op in m.top.ops() if op.kind.startswith("f")] == ["fmul", "fadd"]
+
+
+FLOAT_KERNEL = """
+#include <math.h>
+void act(const float x[4], float y[4]) {
+    for (int i = 0; i < 4; i++)
+        y[i] = expf(x[i]) + sinf(x[i]);
+}
+int main(void) {
+    float x[4] = {3.1415927f, 0.7853982f, -1.5f, 100.0f}, y[4];
+    act(x, y);
+    x[0] = -0.0f; x[1] = 1e-30f; x[2] = -200.0f; x[3] = 88.5f;
+    act(x, y);
+    return 0;
+}
+"""
+
+
+def test_cosim_expf_sinf(tmp_path, capsys):
+    src = write_source(tmp_path, "act.c", FLOAT_KERNEL)
+    res = cosim(src, "act", tb=src, workdir=tmp_path / "cosim", pipeline=False)
+    assert res.passed, res.summary()
+    line = line_of(src, "y[i] = expf")
+    err = capsys.readouterr().err
+    assert f"act.c:{line}: warning: 'expf' is computed by pyhls's libm" in err
+    assert f"act.c:{line}: warning: 'sinf' is computed by pyhls's libm" in err
+
+
+DOUBLE_KERNEL = """
+#include <math.h>
+void wave(const double x[4], double y[4]) {
+    for (int i = 0; i < 4; i++)
+        y[i] = cos(x[i]) * exp(x[i]);
+}
+"""
+
+# the testbench holds its own copy of the top (it includes the kernel): its golden run
+# links pyhls's libm too (hls.verify._flow._tb_module_text)
+DOUBLE_TB = """
+#include "wave.c"
+int main(void) {
+    double x[4] = {1.0, -2.5, 1e22, 709.5}, y[4];
+    wave(x, y);
+    x[0] = -0.0; x[1] = 5e-324; x[2] = -745.0; x[3] = 3.0;
+    wave(x, y);
+    return 0;
+}
+"""
+
+
+def test_cosim_double_cos_exp_intrinsics(tmp_path):
+    """-fno-math-errno: clang's llvm.cos.f64 and llvm.exp.f64, in a design whose
+    testbench defines the top itself."""
+    src = write_source(tmp_path, "wave.c", DOUBLE_KERNEL)
+    tb = write_source(tmp_path, "tb.c", DOUBLE_TB)
+    flags = ("-fno-math-errno",)
+    from hls.toolchain import compile_c_to_ll
+    ll = compile_c_to_ll(src, tmp_path / "wave.ll", extra_flags=flags).read_text()
+    assert "@llvm.cos.f64(" in ll and "@llvm.exp.f64(" in ll
+    res = cosim(src, "wave", tb=tb, cflags=flags + (f"-I{tmp_path}",), workdir=tmp_path / "cosim",
+                pipeline=False)
+    assert res.passed, res.summary()
+    assert len(res.calls) == 2
