@@ -166,6 +166,10 @@ def _parser() -> argparse.ArgumentParser:
                    "DIR/cache in the output directory)")
     x.add_argument("--no-cache", action="store_true",
                    help="evaluate every point, reading and writing no result cache")
+    x.add_argument("--prerank", type=_positive, default=None, metavar="N",
+                   help="estimate up to N points by their schedules alone (the latency and "
+                   "area models, no RTL) and evaluate in full only those the estimates put "
+                   "on or near the front (default: every point chosen is evaluated in full)")
     x.add_argument("--objective", choices=("latency", "area", "product"), default="latency",
                    help="the best front point: least latency, least LUTs, or least latency "
                    "x LUTs; the local search expands the best first (default: latency)")
@@ -713,13 +717,15 @@ def _dse(args, inputs, opts) -> int:
                                     objective=args.objective, workers=args.workers,
                                     scheduler=args.dask_scheduler,
                                     progress=None if args.quiet else batch, tb=args.tb,
-                                    cache=cache, time_limit=args.time_limit)
+                                    cache=cache, time_limit=args.time_limit,
+                                    prerank=args.prerank or 0)
     failed = sum(not r.ok for _, r in exp.evaluated)
     cached = json.loads((out / "dse.json").read_text())["run"]["cached"]
     print(f"pyhls dse: {args.top}: {len(exp.evaluated)} of {space.size()} point(s) evaluated "
           f"({exp.search} search{f', {failed} failed' if failed else ''}"
           f"{', stopped by the time limit' if exp.stopped else ''}"
-          f"{f', {cached} from the cache' if cached else ''}), "
+          f"{f', {cached} from the cache' if cached else ''}"
+          f"{f', {len(exp.estimated)} pre-ranked' if exp.estimated else ''}), "
           f"{len(exp.front)} on the front -> {out / 'dse.json'}")
     if exp.front:
         print(front_table(exp, directives_suffix(opts.directives)), end="")

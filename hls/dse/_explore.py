@@ -9,7 +9,9 @@ writes into the output directory:
   message, latency as report.json gives it, area, seconds: the one field that depends
   on the run), the front (by latency, then LUTs), the best point by the objective, and
   ``run``: how many points this run took from the result cache and how many it
-  evaluated (the other field that depends on the run);
+  evaluated (the other field that depends on the run); ``prerank``: with ``--prerank``
+  (:func:`explore`'s pre-ranking), how many points were estimated, how many evaluated
+  in full, and each estimate (:func:`prerank_json`);
 * ``dse.html``: the points and the front as a picture, and the front's table
   (:func:`hls.report.dse_html`);
 * ``pareto_<i>.toml``: the directives file of the ``i``-th front point, which ``pyhls
@@ -37,7 +39,8 @@ from .. import progress as shown
 from ..flow import SynthOptions
 from ..report import dse_html
 from ._cache import ResultCache
-from ._cluster import dask_evaluator
+from ._cluster import dask_pool
+from ._estimate import estimate
 from ._evaluate import Result, compile_design
 from ._point import DesignPoint
 from ._search import Exploration, costs, explore
@@ -73,16 +76,17 @@ def result_json(key: tuple, res: Result) -> dict:
 def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
             objective: str = "latency", workers: int = 2, scheduler: str | None = None,
             progress: Callable[[int, list[tuple]], None] | None = None, tb=None,
-            cache: str | Path | None = None, time_limit: float | None = None
-            ) -> tuple[Space, Exploration, list[dict]]:
+            cache: str | Path | None = None, time_limit: float | None = None,
+            prerank: int = 0) -> tuple[Space, Exploration, list[dict]]:
     """Explore the kernel ``path`` (``opts``: its top, target, directives file, ...),
     write dse.json and the front's directives files into ``out_dir``, and co-simulate
     the front with the testbench ``tb`` if given; returns the space, the exploration
     and dse.json's ``pareto`` entries.  ``cache``: the directory of the result cache
     (:class:`ResultCache`; None: none); ``time_limit``: seconds after which the local
-    search starts no new round."""
+    search starts no new round; ``prerank``: how many points the search may estimate
+    before evaluating (:func:`explore`'s pre-ranking; 0: none)."""
     design = compile_design(path, opts)
-    space = design_space(design)
+    space = design_space(design, default_bounds(design))
     results = ResultCache(cache, design) if cache is not None else None
     t0 = time.monotonic()
     stop = (lambda: time.monotonic() - t0 > time_limit) if time_limit is not None else None
@@ -94,10 +98,11 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
             progress(n, front)
 
     shown.stage("exploration", f"{space.size()} point(s) in the space")
-    with dask_evaluator(path, opts, workers, scheduler) as evaluate_many:
+    with dask_pool(path, opts, workers, scheduler) as (evaluate_many, estimate_many):
         if results is not None:
             evaluate_many = results.wrap(evaluate_many)
-        exp = explore(space, evaluate_many, max_points, objective, tick, stop)
+        exp = explore(space, evaluate_many, max_points, objective, tick, stop,
+                      estimate_many, prerank)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     front = []
@@ -117,6 +122,7 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
            "costs": ["latency.max", "area.lut"], "space": space.to_json(),
            "points": [result_json(k, r) for k, r in exp.evaluated],
            "pareto": front, "best": exp.best,
+           "prerank": prerank_json(exp, prerank),
            # what this run took from the cache and evaluated (like seconds, the run's own)
            "run": {"cached": results.hits if results is not None else 0,
                    "evaluated": (results.misses if results is not None
@@ -124,6 +130,30 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
     (out / "dse.json").write_text(json.dumps(doc, indent=1) + "\n")
     (out / "dse.html").write_text(dse_html(doc))
     return space, exp, front
+
+
+def default_bounds(design) -> tuple:
+    """The pipelined loops of the default point of ``design``'s space (every loop
+    rolled, innermost loops pipelined, arrays whole), from its schedule
+    (:func:`hls.dse._estimate.estimate`): what the II knobs' candidates come from.
+    None where the default point is not a design (a user error)."""
+    plain = design_space(design)
+    got = estimate(design, plain.point(plain.default))
+    return got.loops if got.ok else ()
+
+
+def prerank_json(exp: Exploration, budget: int) -> dict:
+    """dse.json's ``prerank``: the estimate budget, how many points were estimated and
+    how many evaluated in full (of those estimated, and in all), and each estimated
+    point's key, estimated costs (``[latency.max, lut]``, None for none) and whether it
+    was evaluated in full."""
+    done = {k for k, _ in exp.evaluated}
+    return {"budget": budget, "estimated": len(exp.estimated),
+            "evaluated": len(exp.evaluated),
+            "estimated_then_evaluated": sum(k in done for k, _ in exp.estimated),
+            "points": [{"key": list(k), "estimate": list(costs(e)) if costs(e) else None,
+                        "status": e.status, "evaluated": k in done}
+                       for k, e in exp.estimated]}
 
 
 def cosim_point(path, opts: SynthOptions, directives: Path, tb, res: Result) -> dict:
@@ -184,7 +214,8 @@ def _short(point: DesignPoint) -> str:
     for k in point.loops:
         where = f"L{k.line}" if k.label is None else k.label
         pipe = "" if k.pipeline is None else (" p" if k.pipeline else " -")
-        parts.append(f"{where} {'full' if k.unroll == 'full' else f'u{k.unroll}'}{pipe}")
+        ii = f" ii{k.ii}" if k.ii is not None else ""
+        parts.append(f"{where} {'full' if k.unroll == 'full' else f'u{k.unroll}'}{pipe}{ii}")
     for a in point.arrays:
         parts.append(f"{a.name} {a.partition}" + (f" {a.factor}" if a.factor else ""))
     return ", ".join(parts)
