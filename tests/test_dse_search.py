@@ -515,3 +515,85 @@ def test_pyhls_dse_prerank(tmp_path, monkeypatch):
     for e in both:
         assert got[tuple(e["key"])] == e["estimate"]
     assert sum(not e["evaluated"] for e in pre["points"]) > 0
+    assert f"{pre['estimated']} pre-ranked by their estimates" in \
+        (tmp_path / "dse1" / "dse.html").read_text()
+
+
+FSCALE = """
+void fscale(const float a[8], float b[8]) {
+    for (int i = 0; i < 8; i++)
+        b[i] = a[i] * 1.37f + 0.25f;
+}
+
+int main(void) {
+    float a[8], b[8];
+    for (int r = 0; r < 2; r++) {
+        for (int i = 0; i < 8; i++)
+            a[i] = i * 0.731f - r * 3.3f;
+        fscale(a, b);
+    }
+    return 0;
+}
+"""
+
+
+def test_fp_format_knob(tmp_path, monkeypatch):
+    """Only when asked for (``fp_formats``), a function computing in floating point gets
+    a format knob (IEEE, then each format), after the loop and array knobs.  A point at
+    e5m10 is evaluated on the kernel compiled at that format (never on the IEEE one),
+    costs fewer LUTs than IEEE, is estimated as evaluated, and co-simulates against the
+    C at e5m10 (the golden model's arithmetic by the e5m10 reference models);
+    ``pyhls dse --fp-formats`` explores it and gives a front point's formats as
+    options."""
+    from hls.dse import evaluate, evaluate_task
+    from hls.dse._cluster import estimate_task
+    from hls.dse._explore import cosim_point
+    from hls.dse._point import point_options
+    from hls.flow import synthesize
+    from hls.verify import golden_ir
+
+    src = tmp_path / "fscale.c"
+    src.write_text(FSCALE)
+    opts = SynthOptions(top="fscale")
+    design = compile_design(src, opts)
+    plain = design_space(design)
+    assert all(k.setting != "fp" for k in plain.knobs)
+    space = design_space(design, (), ("e5m10",))
+    assert space.knobs[:-1] == plain.knobs
+    assert space.knobs[-1] == Knob("fp", ("fscale",), (None, "e5m10"))
+    assert space.knobs[-1].to_json() == {"function": "fscale", "setting": "fp",
+                                         "values": ["ieee", "e5m10"]}
+    assert space.size() == 2 * plain.size()
+    half = space.default[:-1] + (1,)
+    point = space.point(half)
+    assert point.fp_formats == (("fscale", "e5m10"),)
+    assert point.loops == space.point(space.default).loops
+    assert point.cli_args() == ["--fp-format", "fscale=e5m10"]
+    with pytest.raises(ValueError, match="compile it with point_options"):
+        evaluate(design, point)
+    ieee = evaluate_task(src, opts, space.point(space.default))
+    got = evaluate_task(src, opts, point)
+    assert ieee.ok and got.ok and got.resources.lut < ieee.resources.lut
+    assert costs(estimate_task(src, opts, point)) == costs(got)
+    low = synthesize(src, point_options(opts, point))
+    assert "__pyhls_fp_e5m10_" in golden_ir(low.module)
+    assert {str(op.attrs["fmt"]) for op in low.module.top.ops() if op.kind == "fmul"} == \
+        {"e5m10"}
+    toml = tmp_path / "half.toml"
+    toml.write_text(point.to_toml())
+    check = cosim_point(src, opts, toml, str(src), got)
+    assert check == {"passed": True, "cycles": [got.latency.max] * 2, "within_latency": True}
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = tmp_path / "dse"
+    assert main(["dse", str(src), "--top", "fscale", "--max-points", "4", "--workers", "1",
+                 "--fp-formats", "e5m10,half", "-o", str(out), "--no-cache"]) == 0
+    doc = json.loads((out / "dse.json").read_text())
+    assert doc["space"]["knobs"][-1]["values"] == ["ieee", "e5m10"]
+    assert any(p["knobs"].get("fp_formats") for p in doc["points"])
+    page = (out / "dse.html").read_text()
+    for e in doc["pareto"]:
+        fps = doc["points"][e["point"]]["knobs"].get("fp_formats")
+        assert e.get("options", []) == [a for f, t in (fps or {}).items()
+                                        for a in ("--fp-format", f"{f}={t}")]
+        assert all(f"{f}: floating point {t}" in page for f, t in (fps or {}).items())
+    assert main(["dse", str(src), "--top", "fscale", "--fp-formats", "e5m99"]) == 1

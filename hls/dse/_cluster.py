@@ -2,7 +2,8 @@
 
 Every evaluation is a Dask future of :func:`evaluate_task`, a self-contained task: the
 kernel's source path, its :class:`hls.flow.SynthOptions` and the :class:`DesignPoint`,
-all picklable; the worker compiles the kernel itself, once per worker process (the
+all picklable; the worker compiles the kernel itself, once per worker process and
+floating-point formats of the points (:func:`point_options`; the
 compiled designs and the results seen so far, by IR hash, are kept in module-level
 dicts keyed by the path and the options).  The workers must see the source path (the
 same machine, or a shared file system) and have pyhls installed.
@@ -25,7 +26,7 @@ from collections.abc import Callable, Iterator
 from ..flow import SynthOptions
 from ._estimate import Estimate, estimate
 from ._evaluate import Compiled, Result, compile_design, evaluate
-from ._point import DesignPoint
+from ._point import DesignPoint, point_options
 
 #: per worker process: the compiled kernels and, per kernel, the results by IR hash
 _COMPILED: dict[tuple, Compiled] = {}
@@ -45,7 +46,7 @@ def evaluate_task(path, opts: SynthOptions, point: DesignPoint) -> Result:
     this process once).  A compiler bug (an exception that is not a user error) is a
     result with status ``"internal-error"`` and the exception's last line: one point
     that crashes the compiler does not end the exploration, and dse.json names it."""
-    key, design = _compiled(path, opts)
+    key, design = _compiled(path, point_options(opts, point))
     t0 = time.perf_counter()
     try:
         return evaluate(design, point, seen=_SEEN.setdefault(key, {}))
@@ -58,7 +59,7 @@ def evaluate_task(path, opts: SynthOptions, point: DesignPoint) -> Result:
 def estimate_task(path, opts: SynthOptions, point: DesignPoint) -> Estimate:
     """:func:`hls.dse._estimate.estimate` of ``point``, as :func:`evaluate_task` (a
     compiler bug: an estimate of status ``"internal-error"``, never evaluated)."""
-    _, design = _compiled(path, opts)
+    _, design = _compiled(path, point_options(opts, point))
     t0 = time.perf_counter()
     try:
         return estimate(design, point)

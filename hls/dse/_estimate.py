@@ -32,7 +32,7 @@ from .. import flow
 from ..analysis import loop_line
 from ..errors import HLSError
 from ..estimate import TopLatency, area_report, latency_report
-from ._evaluate import Compiled, Resources, with_point
+from ._evaluate import Compiled, Resources, check_formats, with_point
 from ._point import DesignPoint
 
 
@@ -74,6 +74,7 @@ def estimate(design: Compiled, point: DesignPoint) -> Estimate:
     """The schedule-only estimate of ``design`` at ``point`` (see the module's
     docstring).  A user error is an estimate of status ``"error"``; a compiler bug is
     raised."""
+    check_formats(design, point)
     t0 = time.perf_counter()
     try:
         comp = with_point(design.comp, point)

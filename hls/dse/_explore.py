@@ -18,7 +18,8 @@ writes into the output directory:
   synth --directives`` accepts and builds into the design evaluated: the point's knobs
   after the entries of the directives file the exploration was given, if any (which the
   knobs never set again: :func:`design_space`), in that file's format (``.json`` for a
-  JSON file).
+  JSON file); a point's floating-point formats are options, not directives: its front
+  entry's ``options`` (``--fp-format FUNC=FMT``, :meth:`DesignPoint.cli_args`).
 
 With a testbench (``tb``) every front point is then co-simulated here, one after the
 other: ``pyhls synth`` of its directives file (:func:`hls.flow.synthesize`) and
@@ -42,7 +43,7 @@ from ._cache import ResultCache
 from ._cluster import dask_pool
 from ._estimate import estimate
 from ._evaluate import Result, compile_design
-from ._point import DesignPoint
+from ._point import DesignPoint, point_options
 from ._search import Exploration, costs, explore
 from ._space import Space, design_space
 
@@ -58,7 +59,8 @@ def point_json(point: DesignPoint) -> dict:
     arrays = [{"function": a.function, "name": a.name, "partition": a.partition}
               | ({"factor": a.factor} if a.partition in ("cyclic", "block") else {})
               for a in point.arrays]
-    return {"loops": loops, "arrays": arrays}
+    return {"loops": loops, "arrays": arrays} | (
+        {"fp_formats": dict(point.fp_formats)} if point.fp_formats else {})
 
 
 def result_json(key: tuple, res: Result) -> dict:
@@ -77,16 +79,19 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
             objective: str = "latency", workers: int = 2, scheduler: str | None = None,
             progress: Callable[[int, list[tuple]], None] | None = None, tb=None,
             cache: str | Path | None = None, time_limit: float | None = None,
-            prerank: int = 0) -> tuple[Space, Exploration, list[dict]]:
+            prerank: int = 0, fp_formats: tuple = ()
+            ) -> tuple[Space, Exploration, list[dict]]:
     """Explore the kernel ``path`` (``opts``: its top, target, directives file, ...),
     write dse.json and the front's directives files into ``out_dir``, and co-simulate
     the front with the testbench ``tb`` if given; returns the space, the exploration
     and dse.json's ``pareto`` entries.  ``cache``: the directory of the result cache
     (:class:`ResultCache`; None: none); ``time_limit``: seconds after which the local
     search starts no new round; ``prerank``: how many points the search may estimate
-    before evaluating (:func:`explore`'s pre-ranking; 0: none)."""
+    before evaluating (:func:`explore`'s pre-ranking; 0: none); ``fp_formats``: the
+    floating-point formats the functions computing in floating point may take (the
+    ``fp`` knobs of :func:`design_space`; none by default: they change the results)."""
     design = compile_design(path, opts)
-    space = design_space(design, default_bounds(design))
+    space = design_space(design, default_bounds(design), tuple(fp_formats))
     results = ResultCache(cache, design) if cache is not None else None
     t0 = time.monotonic()
     stop = (lambda: time.monotonic() - t0 > time_limit) if time_limit is not None else None
@@ -111,7 +116,8 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
         name, text = directives_file(res.point, opts.directives, f"pareto_{n}")
         (out / name).write_text(text)
         lat, lut = costs(res)
-        front.append({"point": i, "directives": name, "latency_max": lat, "lut": lut})
+        front.append({"point": i, "directives": name, "latency_max": lat, "lut": lut}
+                     | ({"options": res.point.cli_args()} if res.point.cli_args() else {}))
         if tb is not None:
             shown.stage("co-simulation of the front", name)
             front[-1]["cosim"] = cosim_point(path, opts, out / name, tb, res)
@@ -158,12 +164,17 @@ def prerank_json(exp: Exploration, budget: int) -> dict:
 
 def cosim_point(path, opts: SynthOptions, directives: Path, tb, res: Result) -> dict:
     """Co-simulate the design of a directives file (what ``pyhls cosim --directives``
-    does) with the testbench ``tb``: whether it passed, each call's cycles, and whether
-    they lie within the evaluated latency ``res.latency``."""
+    does, with the point's floating-point formats as ``--fp-format``) with the testbench
+    ``tb``: whether it passed, each call's cycles, and whether they lie within the
+    evaluated latency ``res.latency``.  At a custom format the golden model is the C at
+    that format (the frontend's module carries the formats, and ``hls.verify.cosim``
+    runs its arithmetic by the reference models: ``golden_ir``), so a point at reduced
+    precision is checked bit-exactly at its own precision, not against IEEE results."""
     from ..flow import synthesize
     from ..verify import cosim
 
-    design = synthesize(path, dataclasses.replace(opts, directives=str(directives)))
+    design = synthesize(path, dataclasses.replace(point_options(opts, res.point),
+                                                  directives=str(directives)))
     got = cosim(path, opts.top, tb=tb, cflags=opts.cflags, cc=opts.cc, synth=design)
     cycles = [c.cycles for c in got.calls]
     lat = res.latency
@@ -218,4 +229,5 @@ def _short(point: DesignPoint) -> str:
         parts.append(f"{where} {'full' if k.unroll == 'full' else f'u{k.unroll}'}{pipe}{ii}")
     for a in point.arrays:
         parts.append(f"{a.name} {a.partition}" + (f" {a.factor}" if a.factor else ""))
+    parts += [f"{f} {fmt}" for f, fmt in point.fp_formats]
     return ", ".join(parts)

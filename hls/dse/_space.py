@@ -25,7 +25,12 @@ index per dimension (a tuple of ints, its stable key: points sort by it), and
   partitioned (``hls.transforms.partitionable``): ``partition`` whole (``"none"``: not
   partitioned automatically either), then cyclic 2, 4, ... below the depth, up to
   :data:`MAX_BANKS` banks, then ``"complete"`` where the depth is at most
-  :data:`MAX_BANKS`.  Globals are not knobs yet.
+  :data:`MAX_BANKS`.  Globals are not knobs yet;
+* only where the exploration is given floating-point formats (``fp_formats``, ``pyhls
+  dse --fp-formats``: reduced precision changes the results, so it is never a knob by
+  default), each function with floating-point ops and no ``--fp-format`` of its own:
+  ``fp`` None (its C types' IEEE formats), then each format given.  These knobs come
+  after every loop and array knob.
 
 A setting that the compilation's directives file or ``#pragma HLS`` give (a loop's
 unroll or pipeline, an array's partitioning) is not a knob: the exploration keeps what
@@ -48,6 +53,7 @@ from dataclasses import dataclass, field
 
 from ..analysis import AffineAnalysis, find_loops, loop_line
 from ..analysis._deps import JKEY
+from ..ir import FLOAT_KINDS
 from ..transforms import partitionable
 from ..transforms._partition import _local_name
 from ._evaluate import Compiled
@@ -61,10 +67,10 @@ MAX_BANKS = 64
 
 @dataclass(frozen=True, slots=True)
 class Knob:
-    """One dimension of a space: the ``setting`` (``"unroll"``, ``"pipeline"``, ``"ii"``
-    or ``"partition"``) of the loop or array ``site`` (a loop: ``(function, line,
-    label)`` as a :class:`LoopKnob` names it, exactly one of line and label; an array:
-    ``(function, name)``) and its candidate ``values`` in order (a partition value is
+    """One dimension of a space: the ``setting`` (``"unroll"``, ``"pipeline"``, ``"ii"``,
+    ``"partition"`` or ``"fp"``) of the loop, array or function ``site`` (a loop:
+    ``(function, line, label)`` as a :class:`LoopKnob` names it, exactly one of line and
+    label; an array: ``(function, name)``; a format: ``(function,)``) and its candidate ``values`` in order (a partition value is
     ``(kind, factor)``; an II None: the scheduler's least).  An II knob keeps the
     bounds its values come from (``bound``: the loop's MII and iteration depth at the
     default point)."""
@@ -76,11 +82,13 @@ class Knob:
 
     def to_json(self) -> dict:
         where = ({"function": self.site[0], "name": self.site[1]} if self.setting == "partition"
+                 else {"function": self.site[0]} if self.setting == "fp"
                  else {"function": self.site[0]}
                  | ({"line": self.site[1]} if self.site[1] is not None else {"label": self.site[2]}))
         vals = [f"{k} {f}" if f else k for k, f in self.values] \
             if self.setting == "partition" else \
             ["least" if v is None else v for v in self.values] if self.setting == "ii" \
+            else ["ieee" if v is None else v for v in self.values] if self.setting == "fp" \
             else list(self.values)
         out = where | {"setting": self.setting, "values": vals}
         if self.bound is not None:
@@ -147,11 +155,12 @@ class Space:
 
     def size(self) -> int:
         """The number of feasible points: the feasible settings of the loops (counted
-        one by one) times the product of the arrays' candidates (free of each other)."""
-        loops = [i for i, k in enumerate(self.knobs) if k.setting != "partition"]
+        one by one) times the product of the arrays' and formats' candidates (free of
+        each other)."""
+        loops = [i for i, k in enumerate(self.knobs) if k.setting not in ("partition", "fp")]
         arrays = 1
         for k in self.knobs:
-            if k.setting == "partition":
+            if k.setting in ("partition", "fp"):
                 arrays *= len(k.values)
         n = 0
         for sub in itertools.product(*(range(len(self.knobs[i].values)) for i in loops)):
@@ -234,14 +243,17 @@ class Space:
     def point(self, index: tuple[int, ...]) -> DesignPoint:
         """The :class:`DesignPoint` of a point: every knob of the space pinned."""
         loops: dict[tuple, dict] = {}
-        arrays = []
+        arrays, fps = [], []
         for (setting, site), v in self.values(index).items():
             if setting == "partition":
                 arrays.append(ArrayKnob(site[0], site[1], v[0], v[1]))
+            elif setting == "fp":
+                if v is not None:
+                    fps.append((site[0], v))
             else:
                 loops.setdefault(site, {})[setting] = v
         return DesignPoint(tuple(LoopKnob(*site, **s) for site, s in loops.items()),
-                           tuple(arrays))
+                           tuple(arrays), fp_formats=tuple(fps))
 
     def to_json(self) -> dict:
         return {"knobs": [k.to_json() for k in self.knobs], "points": self.size()}
@@ -311,7 +323,7 @@ def partition_candidates(depth: int) -> tuple:
     return tuple(out)
 
 
-def design_space(design: Compiled, bounds: tuple = ()) -> Space:
+def design_space(design: Compiled, bounds: tuple = (), fp_formats: tuple = ()) -> Space:
     """The space of a compiled kernel, from the frontend's module: its loops (in
     function order, outer before inner) and arrays (the top's pointer arguments, then
     each function's local arrays, by name).  A loop is named by its source line where
@@ -319,7 +331,9 @@ def design_space(design: Compiled, bounds: tuple = ()) -> Space:
     block's name (its C label where it has one), as a directives file names it.
     ``bounds``: the pipelined loops of the default point
     (:class:`hls.dse._estimate.LoopBound`, met with the frontend's loops by function and
-    header block), whose II knobs they give; without them, no II knobs."""
+    header block), whose II knobs they give; without them, no II knobs.
+    ``fp_formats``: the floating-point formats to try (``"eEmM"`` texts, in order) on
+    each function with float ops that the options give no format."""
     module = design.front
     bound_of = {(b.function, b.header): b for b in bounds}
     dirs = design.comp.dirs
@@ -375,6 +389,11 @@ def design_space(design: Compiled, bounds: tuple = ()) -> Space:
         for i, k in enumerate(knobs):
             if k.setting == "partition" and k.site == (f.name, name):
                 knob_of.setdefault(id(mem), i)
+    given_fp = design.comp.opts.fp_format
+    if fp_formats and "*" not in given_fp:
+        for f in module.functions:
+            if f.name not in given_fp and any(op.kind in FLOAT_KINDS for op in f.ops()):
+                knobs.append(Knob("fp", (f.name,), (None,) + tuple(fp_formats)))
     touches = {site: tuple(sorted(((knob_of[id(m)], s) for m, s in acc if id(m) in knob_of),
                                   key=lambda t: (t[0], t[1] is None, t[1] or 0)))
                for site, acc in accesses.items()}
