@@ -142,7 +142,7 @@ def default_bounds(design) -> tuple:
     """The pipelined loops of the default point of ``design``'s space (every loop
     rolled, innermost loops pipelined, arrays whole), from its schedule
     (:func:`hls.dse._estimate.estimate`): what the II knobs' candidates come from.
-    None where the default point is not a design (a user error)."""
+    Empty where the default point is not a design (a user error): no II knobs."""
     plain = design_space(design)
     got = estimate(design, plain.point(plain.default))
     return got.loops if got.ok else ()
