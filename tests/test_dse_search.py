@@ -537,7 +537,7 @@ int main(void) {
 """
 
 
-def test_fp_format_knob(tmp_path, monkeypatch):
+def test_fp_format_knob(tmp_path, monkeypatch, capsys):
     """Only when asked for (``fp_formats``), a function computing in floating point gets
     a format knob (IEEE, then each format), after the loop and array knobs.  A point at
     e5m10 is evaluated on the kernel compiled at that format (never on the IEEE one),
@@ -597,3 +597,12 @@ def test_fp_format_knob(tmp_path, monkeypatch):
                                         for a in ("--fp-format", f"{f}={t}")]
         assert all(f"{f}: floating point {t}" in page for f, t in (fps or {}).items())
     assert main(["dse", str(src), "--top", "fscale", "--fp-formats", "e5m99"]) == 1
+    assert "error: --fp-formats e5m99: FPFormat man_bits must be an integer in 1..52" \
+        in capsys.readouterr().err
+    # a design without floating point: the formats are ignored, and said to be
+    (tmp_path / "scale.c").write_text(SCALE)
+    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--max-points", "1",
+                 "--workers", "1", "--fp-formats", "e5m10", "-o", str(tmp_path / "int"),
+                 "--no-cache"]) == 0
+    assert f"{tmp_path / 'scale.c'}:2: warning: --fp-formats e5m10 ignored: no function " \
+        "of scale computes in floating point" in capsys.readouterr().err

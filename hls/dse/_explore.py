@@ -38,6 +38,7 @@ from pathlib import Path
 
 from .. import progress as shown
 from ..flow import SynthOptions
+from ..frontend._common import warn
 from ..report import dse_html
 from ._cache import ResultCache
 from ._cluster import dask_pool
@@ -92,6 +93,11 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
     ``fp`` knobs of :func:`design_space`; none by default: they change the results)."""
     design = compile_design(path, opts)
     space = design_space(design, default_bounds(design), tuple(fp_formats))
+    if fp_formats and not any(k.setting == "fp" for k in space.knobs):
+        top = design.front.top.loc
+        warn(top.file if top else None, top.line if top else None,
+             f"--fp-formats {','.join(fp_formats)} ignored: no function of "
+             f"{opts.top} computes in floating point without a --fp-format of its own")
     results = ResultCache(cache, design) if cache is not None else None
     t0 = time.monotonic()
     stop = (lambda: time.monotonic() - t0 > time_limit) if time_limit is not None else None
