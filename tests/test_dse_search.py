@@ -481,6 +481,7 @@ def test_search_prerank():
     cut = explore(space, _fake_evaluate([]), max_points=4, estimate_many=_fake_evaluate([]),
                   max_estimates=12)      # the budget takes the front first
     assert {k for k, _ in _front(full)} < {k for k, _ in cut.evaluated}
+    assert cut.near - {k for k, _ in cut.evaluated} and len(cut.evaluated) == 4
     calls, est = [], []
     local = explore(space, _fake_evaluate(calls), max_points=7,
                     estimate_many=_fake_evaluate(est), max_estimates=8)
@@ -500,7 +501,8 @@ def test_pyhls_dse_prerank(tmp_path, monkeypatch):
     """``pyhls dse --prerank N``: dse.json counts the points estimated and evaluated,
     the space shows the II knob, every evaluated point that was estimated has the costs
     its estimate gave (one cost model: the estimate only skips the RTL), and the
-    estimated points not evaluated are off the first two layers of what was known."""
+    estimated points not evaluated are off the first two layers of what was known; two
+    workers give the same dse.json."""
     (tmp_path / "scale.c").write_text(SCALE)
     doc = _dse(tmp_path, 1, monkeypatch, "--max-points", "4", "--prerank", "12",
                "--no-cache")
@@ -514,9 +516,20 @@ def test_pyhls_dse_prerank(tmp_path, monkeypatch):
     assert both and pre["estimated_then_evaluated"] == len(both)
     for e in both:
         assert got[tuple(e["key"])] == e["estimate"]
-    assert sum(not e["evaluated"] for e in pre["points"]) > 0
+    assert all(e["near"] for e in both)
+    skipped = [tuple(e["estimate"]) for e in pre["points"]
+               if not e["near"] and e["estimate"] is not None]
+    assert skipped
+    # a point's Pareto layer only deepens as points are added: what was skipped as
+    # dominated is behind two layers of everything evaluated and estimated at the end
+    known = [tuple(c) for c in got.values()] + [tuple(e["estimate"]) for e in pre["points"]
+                                                if e["estimate"] is not None]
+    layers = pareto_layers(known + skipped)
+    assert all(n >= 2 for n in layers[len(known):])
     assert f"{pre['estimated']} pre-ranked by their estimates" in \
         (tmp_path / "dse1" / "dse.html").read_text()
+    two = _dse(tmp_path, 2, monkeypatch, "--max-points", "4", "--prerank", "12", "--no-cache")
+    assert _without_seconds(two) == _without_seconds(doc)      # whatever the workers
 
 
 FSCALE = """

@@ -157,14 +157,16 @@ def default_bounds(design) -> tuple:
 def prerank_json(exp: Exploration, budget: int) -> dict:
     """dse.json's ``prerank``: the estimate budget, how many points were estimated and
     how many evaluated in full (of those estimated, and in all), and each estimated
-    point's key, estimated costs (``[latency.max, lut]``, None for none) and whether it
-    was evaluated in full."""
+    point's key, estimated costs (``[latency.max, lut]``, None for none), whether the
+    estimate put it near the front (``near``: else it was skipped as dominated) and
+    whether it was evaluated in full (a near point not evaluated was cut by the
+    budget)."""
     done = {k for k, _ in exp.evaluated}
     return {"budget": budget, "estimated": len(exp.estimated),
             "evaluated": len(exp.evaluated),
             "estimated_then_evaluated": sum(k in done for k, _ in exp.estimated),
             "points": [{"key": list(k), "estimate": list(costs(e)) if costs(e) else None,
-                        "status": e.status, "evaluated": k in done}
+                        "status": e.status, "near": k in exp.near, "evaluated": k in done}
                        for k, e in exp.estimated]}
 
 

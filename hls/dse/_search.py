@@ -113,8 +113,11 @@ class Exploration:
     search: str
     stopped: str | None = None
     #: every point the pre-ranking estimated, with its estimate, in key order (those
-    #: evaluated in full among them)
+    #: evaluated in full among them), and the keys of those it found near the front
+    #: (the others were skipped as dominated; a near one not evaluated was cut by the
+    #: budget)
     estimated: tuple = ()
+    near: frozenset = frozenset()
 
 
 def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_points: int,
@@ -132,6 +135,7 @@ def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_poi
     rank = OBJECTIVES[objective]
     done: dict[tuple, Result] = {}
     estimated: dict[tuple, object] = {}
+    chosen: set = set()
     prerank = estimate_many is not None and max_estimates > 0
 
     def near(batch: list[tuple]) -> list[tuple]:
@@ -148,6 +152,7 @@ def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_poi
         layer = pareto_layers([costs(done[k]) for k in sorted(done)]
                               + [costs(estimated[k]) for k in ranked])
         at = {k: n for k, n in zip(keys, layer) if n is not None and n < NEAR_LAYERS}
+        chosen.update(k for k in ranked if k in at)
         # the front's estimates first, so that a budget cuts the farther layer
         return sorted((k for k in ranked if k in at), key=lambda k: at[k]) + rest
 
@@ -215,4 +220,4 @@ def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_poi
     front.sort(key=lambda i: (costs(evaluated[i][1]), i))
     best = min(front, key=lambda i: (rank(costs(evaluated[i][1])), i)) if front else None
     return Exploration(evaluated, tuple(front), best, search, stopped,
-                       tuple(sorted(estimated.items())))
+                       tuple(sorted(estimated.items())), frozenset(chosen))
