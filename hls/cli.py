@@ -166,6 +166,15 @@ def _parser() -> argparse.ArgumentParser:
                    "DIR/cache in the output directory)")
     x.add_argument("--no-cache", action="store_true",
                    help="evaluate every point, reading and writing no result cache")
+    x.add_argument("--prerank", type=_positive, default=None, metavar="N",
+                   help="estimate up to N points by their schedules alone (the latency and "
+                   "area models, no RTL) and evaluate in full only those the estimates put "
+                   "on or near the front (default: every point chosen is evaluated in full)")
+    x.add_argument("--fp-formats", default=None, metavar="FMT[,FMT]",
+                   help="also try these floating-point formats (eEmM, e.g. e8m16,e5m10) "
+                   "on each function computing in floating point that --fp-format does not "
+                   "fix (reduced precision changes the results: never tried unless asked; "
+                   "each front point is co-simulated against the C at its format)")
     x.add_argument("--objective", choices=("latency", "area", "product"), default="latency",
                    help="the best front point: least latency, least LUTs, or least latency "
                    "x LUTs; the local search expands the best first (default: latency)")
@@ -713,13 +722,16 @@ def _dse(args, inputs, opts) -> int:
                                     objective=args.objective, workers=args.workers,
                                     scheduler=args.dask_scheduler,
                                     progress=None if args.quiet else batch, tb=args.tb,
-                                    cache=cache, time_limit=args.time_limit)
+                                    cache=cache, time_limit=args.time_limit,
+                                    prerank=args.prerank or 0,
+                                    fp_formats=_fp_formats_arg(args.fp_formats))
     failed = sum(not r.ok for _, r in exp.evaluated)
     cached = json.loads((out / "dse.json").read_text())["run"]["cached"]
     print(f"pyhls dse: {args.top}: {len(exp.evaluated)} of {space.size()} point(s) evaluated "
           f"({exp.search} search{f', {failed} failed' if failed else ''}"
           f"{', stopped by the time limit' if exp.stopped else ''}"
-          f"{f', {cached} from the cache' if cached else ''}), "
+          f"{f', {cached} from the cache' if cached else ''}"
+          f"{f', {len(exp.estimated)} pre-ranked' if exp.estimated else ''}), "
           f"{len(exp.front)} on the front -> {out / 'dse.json'}")
     if exp.front:
         print(front_table(exp, directives_suffix(opts.directives)), end="")
@@ -732,6 +744,23 @@ def _dse(args, inputs, opts) -> int:
         raise CosimError(f"co-simulation of front point(s) {', '.join(bad)} failed or left "
                          f"the latency evaluated (dse.json: pareto[*].cosim)", args.input[0], None)
     return 0
+
+
+def _fp_formats_arg(text: str | None) -> tuple[str, ...]:
+    """``--fp-formats``: the formats, each checked (``eEmM`` or a name), in order."""
+    if text is None:
+        return ()
+    from .fpu import FPFormat
+
+    out = []
+    for item in text.split(","):
+        try:
+            fmt = str(FPFormat.parse(item))
+        except ValueError as exc:
+            raise HLSError(f"--fp-formats {text}: {exc}") from None
+        if fmt not in out:
+            out.append(fmt)
+    return tuple(out)
 
 
 def _pragma_effect(pr: dict) -> str:

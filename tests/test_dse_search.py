@@ -14,7 +14,8 @@ import pytest
 from hls.cli import main
 from hls.dse import (DesignPoint, Knob, Resources, Result, ResultCache, Space,
                      compile_design, costs, design_space, explore, pareto_front)
-from hls.dse._space import matching_partition, partition_candidates
+from hls.dse._search import pareto_layers
+from hls.dse._space import ii_candidates, matching_partition, partition_candidates
 from hls.estimate import TopLatency
 from hls.flow import SynthOptions
 
@@ -291,7 +292,7 @@ def test_pyhls_dse(tmp_path, monkeypatch, capsys):
     one = _dse(tmp_path, 1, monkeypatch, "--tb", str(tmp_path / "scale.c"))
     shown = capsys.readouterr().out
     assert one["search"] == "local" and len(one["points"]) == 5
-    assert one["space"]["points"] == 225
+    assert one["space"]["points"] == 250     # 225, and 25 with the loop at II 2
     assert len(one["pareto"]) >= 2
     assert "pareto_0.toml" in shown and "on the front" in shown
     assert f"{len(one['pareto'])} point(s) PASSED" in shown
@@ -403,3 +404,218 @@ def test_dse_options(tmp_path, capsys):
     assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--print-ir-after",
                  "all", "-o", str(tmp_path / "o")]) == 1
     assert "--print-ir-after applies to pyhls synth, cosim and ir" in capsys.readouterr().err
+
+
+def test_ii_candidates_and_pareto_layers():
+    """An II knob tries the scheduler's least II, then 2 and 4 times the MII up to the
+    iteration's depth; Pareto layers peel fronts off one after the other."""
+    assert ii_candidates(1, 2) == (None, 2)
+    assert ii_candidates(3, 3) == (None,)
+    assert ii_candidates(2, 9) == (None, 4, 8)
+    assert ii_candidates(1, 4) == (None, 2, 4)
+    pts = [(10, 100), (5, 200), (12, 120), None, (20, 50), (5, 200), (30, 300), (12, 110)]
+    assert pareto_layers(pts) == [0, 0, 2, None, 0, 0, 3, 1]
+    assert pareto_layers([]) == [] and pareto_layers([None]) == [None]
+
+
+def test_ii_knob(tmp_path):
+    """With the default point's pipelined loops, the innermost loop gets an II knob (the
+    least II, then twice the MII): set only where the loop is pipelined and not
+    unrolled.  A point at II 2 is the design ``pyhls synth`` builds from its directives
+    file (its loop at II 2, slower than at the least II), estimated as evaluated, and
+    co-simulates against the C."""
+    from hls.dse import evaluate
+    from hls.dse._estimate import estimate
+    from hls.dse._explore import cosim_point, default_bounds
+
+    src = tmp_path / "scale.c"
+    src.write_text(SCALE + SCALE_TB)
+    design = compile_design(src, SynthOptions(top="scale"))
+    bounds = default_bounds(design)
+    assert [(b.function, b.line, b.ii, b.mii) for b in bounds] == [("scale", 3, 1, 1)]
+    space = design_space(design, bounds)
+    site = ("scale", 3, None)
+    ii = space.knobs[2]
+    assert (ii.setting, ii.site, ii.values) == ("ii", site, ii_candidates(1, bounds[0].depth))
+    assert ii.values[1] == 2
+    assert ii.to_json() | {"depth": 0} == {"function": "scale", "line": 3, "setting": "ii",
+                                           "values": ["least"] + list(ii.values[1:]),
+                                           "mii": 1, "depth": 0}
+    assert space.feasible((0, 0, 1, 0, 0))
+    assert not space.feasible((0, 1, 1, 0, 0))     # pipeline off: no II
+    assert not space.feasible((1, 0, 1, 0, 0))     # unrolled: no II
+    assert not space.feasible((4, 0, 1, 0, 0))     # fully unrolled: no II either
+    assert space.size() == (1 + 1 + len(ii.values) - 1 + 3 * 2 + 1) * 5 * 5
+    assert (0, 0, 1, 0, 0) in space.neighbours(space.default)
+    point = space.point((0, 0, 1, 0, 0))
+    assert point.loops[0].ii == 2 and "ii = 2" in point.to_toml()
+    base = evaluate(design, space.point(space.default))
+    got = evaluate(design, point, out_dir=tmp_path / "ii2")
+    assert got.ok and got.latency.max > base.latency.max
+    assert [lp["ii"] for lp in json.loads(got.report.read_text())["loops"]] == [2]
+    for p, res in ((space.default, base), ((0, 0, 1, 0, 0), got)):
+        assert costs(estimate(design, space.point(p))) == costs(res)
+    toml = tmp_path / "ii2.toml"
+    toml.write_text(point.to_toml())
+    check = cosim_point(src, SynthOptions(top="scale"), toml, str(src), got)
+    assert check == {"passed": True, "cycles": [got.latency.max] * 2, "within_latency": True}
+
+
+def test_search_prerank():
+    """Pre-ranked, the points are estimated first and only those in the first two
+    Pareto layers evaluated: a space within the estimate budget is estimated whole and
+    its near-front points evaluated (by layer, in the budget), with the exhaustive
+    search's front when the estimates are exact; the local search evaluates fewer
+    points for the same front, deterministically; past the estimate budget the points
+    are evaluated as without it."""
+    space = _fake_space()
+    full = explore(space, _fake_evaluate([]), max_points=12)
+    calls, est = [], []
+    got = explore(space, _fake_evaluate(calls), max_points=6,
+                  estimate_many=_fake_evaluate(est), max_estimates=12)
+    assert got.search == "exhaustive-prerank" and est == [12] and len(got.estimated) == 12
+    layers = pareto_layers([costs(e) for _, e in got.estimated])
+    near = {k for (k, _), n in zip(got.estimated, layers) if n is not None and n < 2}
+    assert len(near) == 5 and calls == [5] and {k for k, _ in got.evaluated} == near
+    assert _front(got) == _front(full)
+    cut = explore(space, _fake_evaluate([]), max_points=4, estimate_many=_fake_evaluate([]),
+                  max_estimates=12)      # the budget takes the front first
+    assert {k for k, _ in _front(full)} < {k for k, _ in cut.evaluated}
+    assert cut.near - {k for k, _ in cut.evaluated} and len(cut.evaluated) == 4
+    calls, est = [], []
+    local = explore(space, _fake_evaluate(calls), max_points=7,
+                    estimate_many=_fake_evaluate(est), max_estimates=8)
+    assert local.search == "local" and calls[0] == 1 and sum(calls) == len(local.evaluated)
+    assert sum(est) == len(local.estimated) == 8
+    assert _front(local) == _front(full)
+    assert explore(space, _fake_evaluate([]), max_points=7, estimate_many=_fake_evaluate([]),
+                   max_estimates=8) == local
+    # an estimate budget of one: the rest of the points evaluated as without pre-ranking
+    plain = explore(space, _fake_evaluate([]), max_points=7)
+    one = explore(space, _fake_evaluate([]), max_points=7, estimate_many=_fake_evaluate([]),
+                  max_estimates=1)
+    assert len(one.estimated) == 1 and len(one.evaluated) >= len(plain.evaluated) - 1
+
+
+def test_pyhls_dse_prerank(tmp_path, monkeypatch):
+    """``pyhls dse --prerank N``: dse.json counts the points estimated and evaluated,
+    the space shows the II knob, every evaluated point that was estimated has the costs
+    its estimate gave (one cost model: the estimate only skips the RTL), and the
+    estimated points not evaluated are off the first two layers of what was known; two
+    workers give the same dse.json."""
+    (tmp_path / "scale.c").write_text(SCALE)
+    doc = _dse(tmp_path, 1, monkeypatch, "--max-points", "4", "--prerank", "12",
+               "--no-cache")
+    pre = doc["prerank"]
+    assert pre["budget"] == 12 and 4 < pre["estimated"] == len(pre["points"]) <= 12
+    assert pre["evaluated"] == len(doc["points"]) == 4
+    assert any(k["setting"] == "ii" and k["values"][0] == "least" for k in doc["space"]["knobs"])
+    got = {tuple(p["key"]): [p["latency"]["max"], p["area"]["lut"]] for p in doc["points"]
+           if p["status"] == "ok"}
+    both = [e for e in pre["points"] if e["evaluated"]]
+    assert both and pre["estimated_then_evaluated"] == len(both)
+    for e in both:
+        assert got[tuple(e["key"])] == e["estimate"]
+    assert all(e["near"] for e in both)
+    skipped = [tuple(e["estimate"]) for e in pre["points"]
+               if not e["near"] and e["estimate"] is not None]
+    assert skipped
+    # a point's Pareto layer only deepens as points are added: what was skipped as
+    # dominated is behind two layers of everything evaluated and estimated at the end
+    known = [tuple(c) for c in got.values()] + [tuple(e["estimate"]) for e in pre["points"]
+                                                if e["estimate"] is not None]
+    layers = pareto_layers(known + skipped)
+    assert all(n >= 2 for n in layers[len(known):])
+    assert f"{pre['estimated']} pre-ranked by their estimates" in \
+        (tmp_path / "dse1" / "dse.html").read_text()
+    two = _dse(tmp_path, 2, monkeypatch, "--max-points", "4", "--prerank", "12", "--no-cache")
+    assert _without_seconds(two) == _without_seconds(doc)      # whatever the workers
+
+
+FSCALE = """
+void fscale(const float a[8], float b[8]) {
+    for (int i = 0; i < 8; i++)
+        b[i] = a[i] * 1.37f + 0.25f;
+}
+
+int main(void) {
+    float a[8], b[8];
+    for (int r = 0; r < 2; r++) {
+        for (int i = 0; i < 8; i++)
+            a[i] = i * 0.731f - r * 3.3f;
+        fscale(a, b);
+    }
+    return 0;
+}
+"""
+
+
+def test_fp_format_knob(tmp_path, monkeypatch, capsys):
+    """Only when asked for (``fp_formats``), a function computing in floating point gets
+    a format knob (IEEE, then each format), after the loop and array knobs.  A point at
+    e5m10 is evaluated on the kernel compiled at that format (never on the IEEE one),
+    costs fewer LUTs than IEEE, is estimated as evaluated, and co-simulates against the
+    C at e5m10 (the golden model's arithmetic by the e5m10 reference models);
+    ``pyhls dse --fp-formats`` explores it and gives a front point's formats as
+    options."""
+    from hls.dse import evaluate, evaluate_task
+    from hls.dse._cluster import estimate_task
+    from hls.dse._explore import cosim_point
+    from hls.dse._point import point_options
+    from hls.flow import synthesize
+    from hls.verify import golden_ir
+
+    src = tmp_path / "fscale.c"
+    src.write_text(FSCALE)
+    opts = SynthOptions(top="fscale")
+    design = compile_design(src, opts)
+    plain = design_space(design)
+    assert all(k.setting != "fp" for k in plain.knobs)
+    space = design_space(design, (), ("e5m10",))
+    assert space.knobs[:-1] == plain.knobs
+    assert space.knobs[-1] == Knob("fp", ("fscale",), (None, "e5m10"))
+    assert space.knobs[-1].to_json() == {"function": "fscale", "setting": "fp",
+                                         "values": ["ieee", "e5m10"]}
+    assert space.size() == 2 * plain.size()
+    half = space.default[:-1] + (1,)
+    point = space.point(half)
+    assert point.fp_formats == (("fscale", "e5m10"),)
+    assert point.loops == space.point(space.default).loops
+    assert point.cli_args() == ["--fp-format", "fscale=e5m10"]
+    with pytest.raises(ValueError, match="compile it with point_options"):
+        evaluate(design, point)
+    ieee = evaluate_task(src, opts, space.point(space.default))
+    got = evaluate_task(src, opts, point)
+    assert ieee.ok and got.ok and got.resources.lut < ieee.resources.lut
+    assert costs(estimate_task(src, opts, point)) == costs(got)
+    low = synthesize(src, point_options(opts, point))
+    assert "__pyhls_fp_e5m10_" in golden_ir(low.module)
+    assert {str(op.attrs["fmt"]) for op in low.module.top.ops() if op.kind == "fmul"} == \
+        {"e5m10"}
+    toml = tmp_path / "half.toml"
+    toml.write_text(point.to_toml())
+    check = cosim_point(src, opts, toml, str(src), got)
+    assert check == {"passed": True, "cycles": [got.latency.max] * 2, "within_latency": True}
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = tmp_path / "dse"
+    assert main(["dse", str(src), "--top", "fscale", "--max-points", "4", "--workers", "1",
+                 "--fp-formats", "e5m10,half", "-o", str(out), "--no-cache"]) == 0
+    doc = json.loads((out / "dse.json").read_text())
+    assert doc["space"]["knobs"][-1]["values"] == ["ieee", "e5m10"]
+    assert any(p["knobs"].get("fp_formats") for p in doc["points"])
+    page = (out / "dse.html").read_text()
+    for e in doc["pareto"]:
+        fps = doc["points"][e["point"]]["knobs"].get("fp_formats")
+        assert e.get("options", []) == [a for f, t in (fps or {}).items()
+                                        for a in ("--fp-format", f"{f}={t}")]
+        assert all(f"{f}: floating point {t}" in page for f, t in (fps or {}).items())
+    assert main(["dse", str(src), "--top", "fscale", "--fp-formats", "e5m99"]) == 1
+    assert "error: --fp-formats e5m99: FPFormat man_bits must be an integer in 1..52" \
+        in capsys.readouterr().err
+    # a design without floating point: the formats are ignored, and said to be
+    (tmp_path / "scale.c").write_text(SCALE)
+    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--max-points", "1",
+                 "--workers", "1", "--fp-formats", "e5m10", "-o", str(tmp_path / "int"),
+                 "--no-cache"]) == 0
+    assert f"{tmp_path / 'scale.c'}:2: warning: --fp-formats e5m10 ignored: no function " \
+        "of scale computes in floating point" in capsys.readouterr().err

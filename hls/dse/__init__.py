@@ -12,7 +12,9 @@ alike are evaluated once).
 The exploration: :func:`design_space` reads a compiled kernel's loops and arrays into a
 :class:`Space` of candidate knob values (:mod:`._space`), :func:`explore` searches it and
 keeps the Pareto front of worst-case latency and LUTs (:func:`pareto_front`,
-:mod:`._search`), :func:`dask_evaluator` evaluates the points as Dask futures
+:mod:`._search`), optionally pre-ranking the candidates by :func:`estimate` (their
+schedules and cost models, no RTL: :mod:`._estimate`), :func:`dask_evaluator`
+evaluates the points as Dask futures
 (:mod:`._cluster`), a :class:`ResultCache` keeps every result for the next run
 (:mod:`._cache`), and :func:`run_dse` (``pyhls dse``) puts them together and writes
 dse.json and a directives file per front point (:mod:`._explore`).
@@ -20,6 +22,7 @@ dse.json and a directives file per front point (:mod:`._explore`).
 
 from ._cache import ResultCache
 from ._cluster import dask_evaluator, evaluate_task
+from ._estimate import Estimate, estimate
 from ._evaluate import Compiled, Resources, Result, compile_design, evaluate, ir_hash, with_point
 from ._explore import front_table, run_dse
 from ._point import ArrayKnob, DesignPoint, LoopKnob
@@ -31,6 +34,7 @@ __all__ = [
     "ArrayKnob",
     "Compiled",
     "DesignPoint",
+    "Estimate",
     "Exploration",
     "Knob",
     "LoopKnob",
@@ -42,6 +46,7 @@ __all__ = [
     "costs",
     "dask_evaluator",
     "design_space",
+    "estimate",
     "evaluate",
     "evaluate_task",
     "explore",

@@ -21,6 +21,7 @@ from ..analysis import find_loops
 from ..directives import resolve_directives
 from ..errors import HLSError
 from ..estimate import TopLatency
+from ..fpu import FPFormat
 from ..ir import Module, print_module
 from ..names import defined_functions
 from ..scheduling import loop_directives
@@ -84,6 +85,18 @@ class Result:
         return self.status == "ok"
 
 
+def check_formats(design: Compiled, point: DesignPoint) -> None:
+    """A point's floating-point formats are in the frontend's module: ``design`` must be
+    the kernel compiled with them (``compile_design(path, point_options(opts, point))``,
+    as the cluster's tasks do), else the point would be built at the wrong format."""
+    have = design.comp.opts.fp_format
+    for func, text in point.fp_formats:
+        if have.get(func) != FPFormat.parse(text):
+            raise ValueError(f"the point's format {func}={text} is not the compiled "
+                             f"kernel's ({have.get(func)}): compile it with "
+                             "point_options(opts, point)")
+
+
 def with_point(comp: flow.Compilation, point: DesignPoint) -> flow.Compilation:
     """The compilation ``comp`` with the point's knobs: its directives over the
     compilation's (names resolved as the input's symbols), its memory sharing and clock
@@ -134,6 +147,7 @@ def evaluate(design: Compiled, point: DesignPoint, out_dir: str | Path | None = 
     lowered design is among them gets that result (for this point, with the files that
     point wrote) without being scheduled again, and a new result is added to it.  A user error (``HLSError``) is
     a result with status ``"error"``; a compiler bug is raised."""
+    check_formats(design, point)
     t0 = time.perf_counter()
     key = None
     try:

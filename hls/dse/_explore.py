@@ -9,14 +9,17 @@ writes into the output directory:
   message, latency as report.json gives it, area, seconds: the one field that depends
   on the run), the front (by latency, then LUTs), the best point by the objective, and
   ``run``: how many points this run took from the result cache and how many it
-  evaluated (the other field that depends on the run);
+  evaluated (the other field that depends on the run); ``prerank``: with ``--prerank``
+  (:func:`explore`'s pre-ranking), how many points were estimated, how many evaluated
+  in full, and each estimate (:func:`prerank_json`);
 * ``dse.html``: the points and the front as a picture, and the front's table
   (:func:`hls.report.dse_html`);
 * ``pareto_<i>.toml``: the directives file of the ``i``-th front point, which ``pyhls
   synth --directives`` accepts and builds into the design evaluated: the point's knobs
   after the entries of the directives file the exploration was given, if any (which the
   knobs never set again: :func:`design_space`), in that file's format (``.json`` for a
-  JSON file).
+  JSON file); a point's floating-point formats are options, not directives: its front
+  entry's ``options`` (``--fp-format FUNC=FMT``, :meth:`DesignPoint.cli_args`).
 
 With a testbench (``tb``) every front point is then co-simulated here, one after the
 other: ``pyhls synth`` of its directives file (:func:`hls.flow.synthesize`) and
@@ -35,11 +38,13 @@ from pathlib import Path
 
 from .. import progress as shown
 from ..flow import SynthOptions
+from ..frontend._common import warn
 from ..report import dse_html
 from ._cache import ResultCache
-from ._cluster import dask_evaluator
+from ._cluster import dask_pool
+from ._estimate import estimate
 from ._evaluate import Result, compile_design
-from ._point import DesignPoint
+from ._point import DesignPoint, point_options
 from ._search import Exploration, costs, explore
 from ._space import Space, design_space
 
@@ -55,7 +60,8 @@ def point_json(point: DesignPoint) -> dict:
     arrays = [{"function": a.function, "name": a.name, "partition": a.partition}
               | ({"factor": a.factor} if a.partition in ("cyclic", "block") else {})
               for a in point.arrays]
-    return {"loops": loops, "arrays": arrays}
+    return {"loops": loops, "arrays": arrays} | (
+        {"fp_formats": dict(point.fp_formats)} if point.fp_formats else {})
 
 
 def result_json(key: tuple, res: Result) -> dict:
@@ -73,16 +79,25 @@ def result_json(key: tuple, res: Result) -> dict:
 def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
             objective: str = "latency", workers: int = 2, scheduler: str | None = None,
             progress: Callable[[int, list[tuple]], None] | None = None, tb=None,
-            cache: str | Path | None = None, time_limit: float | None = None
+            cache: str | Path | None = None, time_limit: float | None = None,
+            prerank: int = 0, fp_formats: tuple = ()
             ) -> tuple[Space, Exploration, list[dict]]:
     """Explore the kernel ``path`` (``opts``: its top, target, directives file, ...),
     write dse.json and the front's directives files into ``out_dir``, and co-simulate
     the front with the testbench ``tb`` if given; returns the space, the exploration
     and dse.json's ``pareto`` entries.  ``cache``: the directory of the result cache
     (:class:`ResultCache`; None: none); ``time_limit``: seconds after which the local
-    search starts no new round."""
+    search starts no new round; ``prerank``: how many points the search may estimate
+    before evaluating (:func:`explore`'s pre-ranking; 0: none); ``fp_formats``: the
+    floating-point formats the functions computing in floating point may take (the
+    ``fp`` knobs of :func:`design_space`; none by default: they change the results)."""
     design = compile_design(path, opts)
-    space = design_space(design)
+    space = design_space(design, default_bounds(design), tuple(fp_formats))
+    if fp_formats and not any(k.setting == "fp" for k in space.knobs):
+        top = design.front.top.loc
+        warn(top.file if top else None, top.line if top else None,
+             f"--fp-formats {','.join(fp_formats)} ignored: no function of "
+             f"{opts.top} computes in floating point without a --fp-format of its own")
     results = ResultCache(cache, design) if cache is not None else None
     t0 = time.monotonic()
     stop = (lambda: time.monotonic() - t0 > time_limit) if time_limit is not None else None
@@ -94,10 +109,11 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
             progress(n, front)
 
     shown.stage("exploration", f"{space.size()} point(s) in the space")
-    with dask_evaluator(path, opts, workers, scheduler) as evaluate_many:
+    with dask_pool(path, opts, workers, scheduler) as (evaluate_many, estimate_many):
         if results is not None:
             evaluate_many = results.wrap(evaluate_many)
-        exp = explore(space, evaluate_many, max_points, objective, tick, stop)
+        exp = explore(space, evaluate_many, max_points, objective, tick, stop,
+                      estimate_many, prerank)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     front = []
@@ -106,7 +122,8 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
         name, text = directives_file(res.point, opts.directives, f"pareto_{n}")
         (out / name).write_text(text)
         lat, lut = costs(res)
-        front.append({"point": i, "directives": name, "latency_max": lat, "lut": lut})
+        front.append({"point": i, "directives": name, "latency_max": lat, "lut": lut}
+                     | ({"options": res.point.cli_args()} if res.point.cli_args() else {}))
         if tb is not None:
             shown.stage("co-simulation of the front", name)
             front[-1]["cosim"] = cosim_point(path, opts, out / name, tb, res)
@@ -117,6 +134,7 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
            "costs": ["latency.max", "area.lut"], "space": space.to_json(),
            "points": [result_json(k, r) for k, r in exp.evaluated],
            "pareto": front, "best": exp.best,
+           "prerank": prerank_json(exp, prerank),
            # what this run took from the cache and evaluated (like seconds, the run's own)
            "run": {"cached": results.hits if results is not None else 0,
                    "evaluated": (results.misses if results is not None
@@ -126,14 +144,45 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
     return space, exp, front
 
 
+def default_bounds(design) -> tuple:
+    """The pipelined loops of the default point of ``design``'s space (every loop
+    rolled, innermost loops pipelined, arrays whole), from its schedule
+    (:func:`hls.dse._estimate.estimate`): what the II knobs' candidates come from.
+    Empty where the default point is not a design (a user error): no II knobs."""
+    plain = design_space(design)
+    got = estimate(design, plain.point(plain.default))
+    return got.loops if got.ok else ()
+
+
+def prerank_json(exp: Exploration, budget: int) -> dict:
+    """dse.json's ``prerank``: the estimate budget, how many points were estimated and
+    how many evaluated in full (of those estimated, and in all), and each estimated
+    point's key, estimated costs (``[latency.max, lut]``, None for none), whether the
+    estimate put it near the front (``near``: else it was skipped as dominated) and
+    whether it was evaluated in full (a near point not evaluated was cut by the
+    budget)."""
+    done = {k for k, _ in exp.evaluated}
+    return {"budget": budget, "estimated": len(exp.estimated),
+            "evaluated": len(exp.evaluated),
+            "estimated_then_evaluated": sum(k in done for k, _ in exp.estimated),
+            "points": [{"key": list(k), "estimate": list(costs(e)) if costs(e) else None,
+                        "status": e.status, "near": k in exp.near, "evaluated": k in done}
+                       for k, e in exp.estimated]}
+
+
 def cosim_point(path, opts: SynthOptions, directives: Path, tb, res: Result) -> dict:
     """Co-simulate the design of a directives file (what ``pyhls cosim --directives``
-    does) with the testbench ``tb``: whether it passed, each call's cycles, and whether
-    they lie within the evaluated latency ``res.latency``."""
+    does, with the point's floating-point formats as ``--fp-format``) with the testbench
+    ``tb``: whether it passed, each call's cycles, and whether they lie within the
+    evaluated latency ``res.latency``.  At a custom format the golden model is the C at
+    that format (the frontend's module carries the formats, and ``hls.verify.cosim``
+    runs its arithmetic by the reference models: ``golden_ir``), so a point at reduced
+    precision is checked bit-exactly at its own precision, not against IEEE results."""
     from ..flow import synthesize
     from ..verify import cosim
 
-    design = synthesize(path, dataclasses.replace(opts, directives=str(directives)))
+    design = synthesize(path, dataclasses.replace(point_options(opts, res.point),
+                                                  directives=str(directives)))
     got = cosim(path, opts.top, tb=tb, cflags=opts.cflags, cc=opts.cc, synth=design)
     cycles = [c.cycles for c in got.calls]
     lat = res.latency
@@ -184,7 +233,9 @@ def _short(point: DesignPoint) -> str:
     for k in point.loops:
         where = f"L{k.line}" if k.label is None else k.label
         pipe = "" if k.pipeline is None else (" p" if k.pipeline else " -")
-        parts.append(f"{where} {'full' if k.unroll == 'full' else f'u{k.unroll}'}{pipe}")
+        ii = f" ii{k.ii}" if k.ii is not None else ""
+        parts.append(f"{where} {'full' if k.unroll == 'full' else f'u{k.unroll}'}{pipe}{ii}")
     for a in point.arrays:
         parts.append(f"{a.name} {a.partition}" + (f" {a.factor}" if a.factor else ""))
+    parts += [f"{f} {fmt}" for f, fmt in point.fp_formats]
     return ", ".join(parts)

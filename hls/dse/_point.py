@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ..directives import PARTITION_KINDS, ArrayDirective, Directives, LoopDirective
 from ..errors import HLSError
+from ..fpu import FPFormat
 
 #: where the directives of a point come from, in messages
 POINT_SOURCE = "design point"
@@ -105,17 +106,32 @@ def _loop_order(k: LoopKnob) -> tuple:
 class DesignPoint:
     """One design of a kernel: a knob per loop and per array it sets (at most one each,
     kept in a canonical order, so that two points with the same knobs are equal and
-    hash alike), memory sharing on or off (``--no-share-memories``) and the clock period
-    in ns (``--clock-period``); ``None``: as the compilation has it."""
+    hash alike), memory sharing on or off (``--no-share-memories``), the clock period
+    in ns (``--clock-period``) and the floating-point format of functions
+    (``fp_formats``: ``(function, "eEmM")`` pairs, ``--fp-format``, which changes the
+    frontend's module: such a point is evaluated on the kernel compiled with them,
+    :func:`point_options`); ``None`` or empty: as the compilation has it."""
 
     loops: tuple[LoopKnob, ...] = ()
     arrays: tuple[ArrayKnob, ...] = ()
     share_memories: bool | None = None
     clock_period_ns: float | None = None
+    fp_formats: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         loops = tuple(sorted(self.loops, key=_loop_order))
         arrays = tuple(sorted(self.arrays, key=lambda k: k.key))
+        fps = tuple(sorted(tuple(f) for f in self.fp_formats))
+        for func, text in fps:
+            try:
+                FPFormat.parse(text)
+            except ValueError as exc:
+                raise HLSError(f"design point: the format of {func}: {exc}") from None
+        funcs = [f for f, _ in fps]
+        if len(set(funcs)) < len(funcs):
+            raise HLSError("design point: more than one floating-point format for "
+                           + ", ".join(sorted({f for f in funcs if funcs.count(f) > 1})))
+        object.__setattr__(self, "fp_formats", fps)
         for kind, knobs in (("loop", loops), ("array", arrays)):
             keys = [k.key for k in knobs]
             twice = sorted({"/".join(map(str, k)) for k in keys if keys.count(k) > 1})
@@ -194,10 +210,23 @@ class DesignPoint:
         return "\n".join(out)
 
     def cli_args(self) -> list[str]:
-        """The ``pyhls synth`` options of the point's memory sharing and clock."""
+        """The ``pyhls synth`` options of the point's memory sharing, clock and
+        floating-point formats."""
         out = []
         if self.share_memories is False:
             out.append("--no-share-memories")
         if self.clock_period_ns is not None:
             out += ["--clock-period", repr(self.clock_period_ns)]
+        for func, text in self.fp_formats:
+            out += ["--fp-format", f"{func}={text}"]
         return out
+
+
+def point_options(opts, point: DesignPoint):
+    """The synthesis options ``opts`` (``hls.flow.SynthOptions``) with the point's
+    floating-point formats over its ``fp_format``: what the kernel of a point with
+    formats is compiled with (the formats change the frontend's module)."""
+    if not point.fp_formats:
+        return opts
+    fmt = dict(opts.fp_format) | {f: FPFormat.parse(t) for f, t in point.fp_formats}
+    return dataclasses.replace(opts, fp_format=fmt)

@@ -21,6 +21,17 @@ neighbours of the points best by the objective come first.  The evaluations of a
 batch (``evaluate_many``: a cluster runs them in parallel), and every decision is taken
 on results sorted by the points' keys, so that the outcome does not depend on the order
 in which they come back.
+
+**Pre-ranking** (``estimate_many``, at most ``max_estimates`` points): the points a round
+would evaluate are first estimated (:func:`hls.dse._estimate.estimate`: the schedule
+and the cost models, no RTL), and only those the estimates put in the first
+:data:`NEAR_LAYERS` Pareto layers of the estimated and evaluated costs together (on the
+front, or on the front of what is left without it) are evaluated in full; the others
+are recorded as pre-ranked (``Exploration.estimated``), expanded only at a local
+optimum, like the evaluated points off the front (by the objective).  A space
+larger than ``max_points`` but within ``max_estimates`` is estimated whole, and its
+first layers are evaluated (search ``"exhaustive-prerank"``).  Past ``max_estimates``
+the points are evaluated as without pre-ranking.
 """
 
 from __future__ import annotations
@@ -56,6 +67,27 @@ def pareto_front(costs: Sequence[tuple | None]) -> list[int]:
     return front
 
 
+#: how many Pareto layers of the estimates the pre-ranking evaluates in full
+NEAR_LAYERS = 2
+
+
+def pareto_layers(costs: Sequence[tuple | None]) -> list[int | None]:
+    """Each cost vector's Pareto layer: 0 on the front (:func:`pareto_front`), 1 on the
+    front of the rest, ...; None for ``None`` (no costs).  Equal vectors share a layer."""
+    layer: list[int | None] = [None] * len(costs)
+    left = [i for i, c in enumerate(costs) if c is not None]
+    n = 0
+    while left:
+        here = {c for i in left for c in [costs[i]]
+                if not any(_dominates(costs[j], c) for j in left)}
+        for i in left:
+            if costs[i] in here:
+                layer[i] = n
+        left = [i for i in left if layer[i] is None]
+        n += 1
+    return layer
+
+
 def _dominates(a: tuple, b: tuple) -> bool:
     return all(x <= y for x, y in zip(a, b)) and a != b
 
@@ -80,18 +112,49 @@ class Exploration:
     best: int | None
     search: str
     stopped: str | None = None
+    #: every point the pre-ranking estimated, with its estimate, in key order (those
+    #: evaluated in full among them), and the keys of those it found near the front
+    #: (the others were skipped as dominated; a near one not evaluated was cut by the
+    #: budget)
+    estimated: tuple = ()
+    near: frozenset = frozenset()
 
 
 def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_points: int,
             objective: str = "latency",
             progress: Callable[[int, list[tuple]], None] | None = None,
-            stop: Callable[[], bool] | None = None) -> Exploration:
+            stop: Callable[[], bool] | None = None,
+            estimate_many: Callable[[list], list] | None = None,
+            max_estimates: int = 0) -> Exploration:
     """Search ``space`` (see the module's docstring).  ``evaluate_many`` takes a list of
     :class:`DesignPoint` and returns their results in the same order; ``progress`` is
     called after each batch with the number of points evaluated and the front's costs;
-    ``stop`` after each batch of the local search, which ends where it says True."""
+    ``stop`` after each batch of the local search, which ends where it says True;
+    ``estimate_many`` (as ``evaluate_many``, returning estimates) pre-ranks up to
+    ``max_estimates`` points."""
     rank = OBJECTIVES[objective]
     done: dict[tuple, Result] = {}
+    estimated: dict[tuple, object] = {}
+    chosen: set = set()
+    prerank = estimate_many is not None and max_estimates > 0
+
+    def near(batch: list[tuple]) -> list[tuple]:
+        """The points of ``batch`` worth evaluating in full: with pre-ranking, those
+        estimated (within the budget) in the first layers, by layer (in the batch's
+        order within one), then those past the budget."""
+        if not prerank or not batch:
+            return batch
+        room = max(0, max_estimates - len(estimated))
+        ranked, rest = batch[:room], batch[room:]
+        for index, est in zip(ranked, estimate_many([space.point(i) for i in ranked])):
+            estimated[index] = est
+        keys = sorted(done) + ranked
+        layer = pareto_layers([costs(done[k]) for k in sorted(done)]
+                              + [costs(estimated[k]) for k in ranked])
+        at = {k: n for k, n in zip(keys, layer) if n is not None and n < NEAR_LAYERS}
+        chosen.update(k for k in ranked if k in at)
+        # the front's estimates first, so that a budget cuts the farther layer
+        return sorted((k for k in ranked if k in at), key=lambda k: at[k]) + rest
 
     def run(batch: list[tuple]) -> list[tuple]:
         for index, res in zip(batch, evaluate_many([space.point(i) for i in batch])):
@@ -106,35 +169,55 @@ def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_poi
     if space.size() <= max_points:
         search = "exhaustive"
         run(list(space.points()))
+    elif prerank and space.size() <= max_estimates:
+        search = "exhaustive-prerank"
+        run(near(list(space.points()))[:max_points])
     else:
         search = "local"
         expanded: set = set()
+
+        def candidates(front: list[tuple]) -> list[tuple]:
+            """The next round's points: the neighbours of the front points not expanded
+            yet (see the module's docstring), neither evaluated nor estimated."""
+            known = {k: costs(r) for k, r in estimated.items()} | \
+                {k: costs(r) for k, r in done.items()}
+            todo = sorted((k for k in front if k not in expanded),
+                          key=lambda k: (rank(costs(done[k])), k))
+            if not todo:    # a local optimum: on from the best point not expanded yet
+                # (pre-ranked, an estimated point is one too: the search walks on
+                # through the points it did not evaluate)
+                todo = sorted((k for k in known if k not in expanded and known[k]),
+                              key=lambda k: (rank(known[k]), k))[:1]
+            batch: list[tuple] = []
+            for k in todo:
+                expanded.add(k)
+                batch += [n for n in space.coupled(k) + space.neighbours(k)
+                          if n not in done and n not in estimated and n not in batch]
+            if not batch:   # nothing left but the steps to more banks thought useless
+                for k in sorted((k for k in known if known[k]),
+                                key=lambda k: (rank(known[k]), k)):
+                    batch = [n for n in space.neighbours(k, every=True)
+                             if n not in done and n not in estimated]
+                    if batch:
+                        break
+            return batch
+
         batch = [space.default]
         while batch:
             front = run(batch)
             if stop is not None and stop():
                 stopped = "time-limit"
                 break
-            todo = sorted((k for k in front if k not in expanded),
-                          key=lambda k: (rank(costs(done[k])), k))
-            if not todo:    # a local optimum: on from the best point not expanded yet
-                todo = sorted((k for k in done if k not in expanded and costs(done[k])),
-                              key=lambda k: (rank(costs(done[k])), k))[:1]
-            batch = []
-            for k in todo:
-                expanded.add(k)
-                batch += [n for n in space.coupled(k) + space.neighbours(k)
-                          if n not in done and n not in batch]
-            if not batch:   # nothing left but the steps to more banks thought useless
-                for k in sorted((k for k in done if costs(done[k])),
-                                key=lambda k: (rank(costs(done[k])), k)):
-                    batch = [n for n in space.neighbours(k, every=True) if n not in done]
-                    if batch:
-                        break
+            batch = candidates(front)
+            if prerank:     # every candidate estimated off the front: expand on
+                batch = near(batch)
+                while not batch and (more := candidates(front)):
+                    batch = near(more)
             batch = batch[:max_points - len(done)]
     keys = sorted(done)
     evaluated = tuple((k, done[k]) for k in keys)
     front = pareto_front([costs(r) for _, r in evaluated])
     front.sort(key=lambda i: (costs(evaluated[i][1]), i))
     best = min(front, key=lambda i: (rank(costs(evaluated[i][1])), i)) if front else None
-    return Exploration(evaluated, tuple(front), best, search, stopped)
+    return Exploration(evaluated, tuple(front), best, search, stopped,
+                       tuple(sorted(estimated.items())), frozenset(chosen))

@@ -13,22 +13,35 @@ index per dimension (a tuple of ints, its stable key: points sort by it), and
   parent keeps an inner loop); a loop whose trip count is not a constant: 1, 2 and 4
   (:data:`VARIABLE_UNROLL`; the flow unrolls it with the exit tested in every copy, as
   its own automatic unrolling does);
-* an innermost loop: ``pipeline`` on, then off;
+* an innermost loop: ``pipeline`` on, then off; and where the space is given the
+  pipelined loops of the default point (``bounds``: their MII and iteration depth, from
+  its schedule, :func:`hls.dse._estimate.estimate`), ``ii``: ``None`` (the least II the
+  scheduler meets, from the MII up: the MII where it is met), then 2 and 4 times the
+  MII where that is at most the iteration's depth (:func:`ii_candidates`; a larger II
+  overlaps no iterations at all): fewer ports and units, smaller multiplexers, for a
+  longer latency;
 * every pointer argument of the top (not on AXI platforms, whose arguments go over
   m_axi and stay whole) and every local array or ROM of a function that can be
   partitioned (``hls.transforms.partitionable``): ``partition`` whole (``"none"``: not
   partitioned automatically either), then cyclic 2, 4, ... below the depth, up to
   :data:`MAX_BANKS` banks, then ``"complete"`` where the depth is at most
-  :data:`MAX_BANKS`.  Globals are not knobs yet.
+  :data:`MAX_BANKS`.  Globals are not knobs yet;
+* only where the exploration is given floating-point formats (``fp_formats``, ``pyhls
+  dse --fp-formats``: reduced precision changes the results, so it is never a knob by
+  default), each function with floating-point ops and no ``--fp-format`` of its own:
+  ``fp`` None (its C types' IEEE formats), then each format given.  These knobs come
+  after every loop and array knob.
 
 A setting that the compilation's directives file or ``#pragma HLS`` give (a loop's
 unroll or pipeline, an array's partitioning) is not a knob: the exploration keeps what
 the user fixed, and a front point's directives file never contradicts a pragma.
 
 Not every product of values is a point: unrolling needs a loop whose body is one block,
-so a loop unrolled by more than 1 needs every loop inside it fully unrolled; and a
+so a loop unrolled by more than 1 needs every loop inside it fully unrolled; a
 fully unrolled loop has no pipeline setting (its pipeline stays at the first value, so
-that one design is not two points).  :meth:`Space.feasible` says which are.
+that one design is not two points); and an II is set only on a loop pipelined and not
+unrolled (pipeline off has no II, and the candidates are multiples of the rolled body's
+MII, which unrolling changes).  :meth:`Space.feasible` says which are.
 """
 
 from __future__ import annotations
@@ -40,6 +53,7 @@ from dataclasses import dataclass, field
 
 from ..analysis import AffineAnalysis, find_loops, loop_line
 from ..analysis._deps import JKEY
+from ..ir import FLOAT_KINDS
 from ..transforms import partitionable
 from ..transforms._partition import _local_name
 from ._evaluate import Compiled
@@ -53,23 +67,33 @@ MAX_BANKS = 64
 
 @dataclass(frozen=True, slots=True)
 class Knob:
-    """One dimension of a space: the ``setting`` (``"unroll"``, ``"pipeline"`` or
-    ``"partition"``) of the loop or array ``site`` (a loop: ``(function, line, label)``
-    as a :class:`LoopKnob` names it, exactly one of line and label; an array:
-    ``(function, name)``) and its candidate ``values`` in order (a partition value is
-    ``(kind, factor)``)."""
+    """One dimension of a space: the ``setting`` (``"unroll"``, ``"pipeline"``, ``"ii"``,
+    ``"partition"`` or ``"fp"``) of the loop, array or function ``site`` (a loop:
+    ``(function, line, label)`` as a :class:`LoopKnob` names it, exactly one of line and
+    label; an array: ``(function, name)``; a format: ``(function,)``) and its candidate ``values`` in order (a partition value is
+    ``(kind, factor)``; an II None: the scheduler's least).  An II knob keeps the
+    bounds its values come from (``bound``: the loop's MII and iteration depth at the
+    default point)."""
 
     setting: str
     site: tuple
     values: tuple
+    bound: tuple | None = None
 
     def to_json(self) -> dict:
         where = ({"function": self.site[0], "name": self.site[1]} if self.setting == "partition"
+                 else {"function": self.site[0]} if self.setting == "fp"
                  else {"function": self.site[0]}
                  | ({"line": self.site[1]} if self.site[1] is not None else {"label": self.site[2]}))
         vals = [f"{k} {f}" if f else k for k, f in self.values] \
-            if self.setting == "partition" else list(self.values)
-        return where | {"setting": self.setting, "values": vals}
+            if self.setting == "partition" else \
+            ["least" if v is None else v for v in self.values] if self.setting == "ii" \
+            else ["ieee" if v is None else v for v in self.values] if self.setting == "fp" \
+            else list(self.values)
+        out = where | {"setting": self.setting, "values": vals}
+        if self.bound is not None:
+            out |= {"mii": self.bound[0], "depth": self.bound[1]}
+        return out
 
 
 @dataclass(frozen=True)
@@ -103,8 +127,9 @@ class Space:
 
     def feasible(self, index: tuple[int, ...]) -> bool:
         """Whether the point is one design the flow can build as its knobs say: a loop
-        unrolled by more than 1 has every loop inside it fully unrolled, and a fully
-        unrolled loop's pipeline knob is at its first value."""
+        unrolled by more than 1 has every loop inside it fully unrolled, a fully
+        unrolled loop's pipeline knob is at its first value, and a loop's II is set
+        (not None) only where the loop is pipelined and not unrolled."""
         got = self.values(index)
         for site, inner in self.inner.items():
             unroll = got.get(("unroll", site), self.given.get(site, 1))
@@ -113,6 +138,9 @@ class Space:
                 return False
             if unroll == "full" and ("pipeline", site) in got and \
                     got[("pipeline", site)] != self._first("pipeline", site):
+                return False
+            if got.get(("ii", site)) is not None and \
+                    (unroll != 1 or got.get(("pipeline", site), True) is not True):
                 return False
         return True
 
@@ -127,11 +155,12 @@ class Space:
 
     def size(self) -> int:
         """The number of feasible points: the feasible settings of the loops (counted
-        one by one) times the product of the arrays' candidates (free of each other)."""
-        loops = [i for i, k in enumerate(self.knobs) if k.setting != "partition"]
+        one by one) times the product of the arrays' and formats' candidates (free of
+        each other)."""
+        loops = [i for i, k in enumerate(self.knobs) if k.setting not in ("partition", "fp")]
         arrays = 1
         for k in self.knobs:
-            if k.setting == "partition":
+            if k.setting in ("partition", "fp"):
                 arrays *= len(k.values)
         n = 0
         for sub in itertools.product(*(range(len(self.knobs[i].values)) for i in loops)):
@@ -214,14 +243,17 @@ class Space:
     def point(self, index: tuple[int, ...]) -> DesignPoint:
         """The :class:`DesignPoint` of a point: every knob of the space pinned."""
         loops: dict[tuple, dict] = {}
-        arrays = []
+        arrays, fps = [], []
         for (setting, site), v in self.values(index).items():
             if setting == "partition":
                 arrays.append(ArrayKnob(site[0], site[1], v[0], v[1]))
+            elif setting == "fp":
+                if v is not None:
+                    fps.append((site[0], v))
             else:
                 loops.setdefault(site, {})[setting] = v
         return DesignPoint(tuple(LoopKnob(*site, **s) for site, s in loops.items()),
-                           tuple(arrays))
+                           tuple(arrays), fp_formats=tuple(fps))
 
     def to_json(self) -> dict:
         return {"knobs": [k.to_json() for k in self.knobs], "points": self.size()}
@@ -229,6 +261,17 @@ class Space:
 
 #: the unroll factors of a loop whose trip count is not a constant
 VARIABLE_UNROLL = (1, 2, 4)
+
+
+#: the multiples of a loop's MII that its II knob tries beyond the least II
+II_FACTORS = (2, 4)
+
+
+def ii_candidates(mii: int, depth: int) -> tuple:
+    """A pipelined loop's II values: None (the scheduler's least, from the MII up), then
+    each of :data:`II_FACTORS` times the MII that is at most the iteration's ``depth``
+    (the cycles of one iteration: an II beyond it overlaps nothing)."""
+    return (None,) + tuple(k * mii for k in II_FACTORS if k * mii <= depth)
 
 
 def unroll_candidates(trip_count: int | None) -> tuple:
@@ -280,13 +323,19 @@ def partition_candidates(depth: int) -> tuple:
     return tuple(out)
 
 
-def design_space(design: Compiled) -> Space:
+def design_space(design: Compiled, bounds: tuple = (), fp_formats: tuple = ()) -> Space:
     """The space of a compiled kernel, from the frontend's module: its loops (in
     function order, outer before inner) and arrays (the top's pointer arguments, then
     each function's local arrays, by name).  A loop is named by its source line where
     that is known and no other loop of its function starts on it, else by its header
-    block's name (its C label where it has one), as a directives file names it."""
+    block's name (its C label where it has one), as a directives file names it.
+    ``bounds``: the pipelined loops of the default point
+    (:class:`hls.dse._estimate.LoopBound`, met with the frontend's loops by function and
+    header block), whose II knobs they give; without them, no II knobs.
+    ``fp_formats``: the floating-point formats to try (``"eEmM"`` texts, in order) on
+    each function with float ops that the options give no format."""
     module = design.front
+    bound_of = {(b.function, b.header): b for b in bounds}
     dirs = design.comp.dirs
     knobs: list[Knob] = []
     inner: dict = {}
@@ -320,6 +369,10 @@ def design_space(design: Compiled) -> Space:
                 knobs.append(Knob("unroll", site, unroll_candidates(lp.trip_count)))
             if not below and "pipeline" not in given:
                 knobs.append(Knob("pipeline", site, (True, False)))
+                b = bound_of.get((f.name, lp.header.name))
+                if b is not None and "ii" not in given and len(ii_candidates(b.mii, b.depth)) > 1:
+                    knobs.append(Knob("ii", site, ii_candidates(b.mii, b.depth),
+                                      (b.mii, b.depth)))
     axi = design.comp.platform.axi
     arrays = [] if axi else [(module.top, p.name, p.mem) for p in module.top.ptr_params
                              if not p.mem.stream]
@@ -336,6 +389,11 @@ def design_space(design: Compiled) -> Space:
         for i, k in enumerate(knobs):
             if k.setting == "partition" and k.site == (f.name, name):
                 knob_of.setdefault(id(mem), i)
+    given_fp = design.comp.opts.fp_format
+    if fp_formats and "*" not in given_fp:
+        for f in module.functions:
+            if f.name not in given_fp and any(op.kind in FLOAT_KINDS for op in f.ops()):
+                knobs.append(Knob("fp", (f.name,), (None,) + tuple(fp_formats)))
     touches = {site: tuple(sorted(((knob_of[id(m)], s) for m, s in acc if id(m) in knob_of),
                                   key=lambda t: (t[0], t[1] is None, t[1] or 0)))
                for site, acc in accesses.items()}
