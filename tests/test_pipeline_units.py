@@ -16,7 +16,7 @@ import pytest
 from hls.errors import ScheduleError
 from hls.flow import SynthOptions, synthesize
 from hls.scheduling import check, check_loop_units, modulo_schedule, op_timing
-from hls.scheduling._pipeline import build_loop_model
+from hls.scheduling._pipeline import build_loop_model, unit_loop
 from hls.verify import cosim
 
 SRC = Path(__file__).resolve().parent / "kernels" / "shared_units.c"
@@ -134,3 +134,28 @@ def test_checker_rejects_broken_sharing():
     untimed = dataclasses.replace(m, problem=dataclasses.replace(m.problem, ops=sops))
     with pytest.raises(ScheduleError, match="not timed as a shared unit"):
         check_loop_units(untimed, pl, target, op_timing)
+
+
+def test_combinational_loop_through_shared_units():
+    """A sharer's result that reaches, within its cycle, an op of a unit whose result
+    reaches the first unit's operands is a loop in the netlist (Amaranth and synthesis
+    reject it): ``unit_loop`` finds it, and the loop would then keep its own units.  The
+    times are made up: ``b`` (at 2) reads ``g ^ x`` and the phi of ``g``, which reads
+    ``a + 3`` and ``a`` at 4, the next slot 0 of the previous iteration."""
+    res = synthesize(SRC, SynthOptions(top="hash2", auto_unroll=False))
+    pl = _pipeline(res)
+    assert pl.ii == 2 and unit_loop(pl) is None
+    ops = {op.kind: [] for op in pl.time}
+    for op in pl.time:
+        ops[op.kind].append(op)
+    mul_a, mul_b = ops["mul"]
+    add = next(o for o in ops["add"] if mul_a in o.operands)        # g = a + 3
+    phi_g = next(p for p in ops["phi"] if any(x is add for _, x in p.incoming))
+    xor_g = next(o for o in ops["xor"] if phi_g in o.operands)
+    time = {op: 0 for op in pl.time} | {mul_b: 2, xor_g: 2, phi_g: 2, add: 4, mul_a: 4}
+    latency = {op: 0 for op in pl.time}
+    made_up = dataclasses.replace(pl, time=time, latency=latency)
+    one = dataclasses.replace(made_up, unit_of={mul_a: ("mul32", 0), mul_b: ("mul32", 0)})
+    assert unit_loop(one) == "mul32 0 -> mul32 0"
+    two = dataclasses.replace(made_up, unit_of={mul_a: ("mul32", 0), mul_b: ("mul32", 1)})
+    assert unit_loop(two) is None      # a path 0 -> 1, none back

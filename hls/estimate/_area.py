@@ -547,6 +547,17 @@ def _src(v):
     return ("c", v.value, v.width) if isinstance(v, Const) else v
 
 
+def _pipe_src(lp, v, op: Op):
+    """:func:`_src` of ``op``'s operand ``v``, where a pipelined loop ``lp`` reads a load
+    in the cycle its data arrives: that is the memory port's output (``PipelineRTL``), one
+    source for every load of that port and lane (the operands of a shared unit fed by one
+    array's loads in different slots are one wire, which synthesis does not multiplex)."""
+    if lp is not None and isinstance(v, Op) and v.kind == "load" and v in lp.port_of \
+            and op in lp.time and lp.time[op] == lp.ready(v):
+        return ("q", v.mem, lp.port_of[v], v.attrs["lane"], v.attrs["size"])
+    return _src(v)
+
+
 def _mux(area: Area, sources: list, width: int) -> None:
     """The input multiplexer of a ``width``-bit register, unit operand or memory port
     with these ``sources`` (one per write; equal ones counted once): nothing for a single
@@ -716,7 +727,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
             lut, ff = _divider(target, ops)
             area.add("units", lut, ff)
         for i in range(len(op.operands)):
-            _mux(area, [_src(o.operands[i]) for o in ops],
+            _mux(area, [_pipe_src(pipes.get(o.block), o.operands[i], o) for o in ops],
                  max(o.operands[i].width for o in ops))
 
     # ---- registers and their input multiplexers

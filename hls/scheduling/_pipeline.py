@@ -347,6 +347,8 @@ def check_loop_units(m: LoopModel, lpipe: LoopPipeline, target: Target | None = 
                      len({i for (c, i) in members if c == cls})) for cls in m.shared}
     if lpipe.units != figures:
         bad.append(f"reported units {lpipe.units} are not the binding's {figures}")
+    if (ring := unit_loop(lpipe)) is not None:
+        bad.append(f"a combinational loop through the units {ring}")
     if target is not None and timing is not None:
         for op, i in m.id.items():
             if op.kind == "phi":
@@ -466,21 +468,87 @@ def schedule_loop(lp: Loop, target: Target, timing, ii: int | None = None,
                     except ScheduleError:
                         k += 1
     info, optimal = ms.mii, ms.optimal_ii    # the loop's as found, units unshared
+
+    def pipeline(m: LoopModel, ms: ModuloSchedule) -> LoopPipeline:
+        base = ms.steps[START]
+        t = {op: ms.steps[i] - base for op, i in m.id.items()}
+        wait = exit_waits(m, ms, target)
+        lpipe = LoopPipeline(lp.header, lp, ms.ii, info.mii, info.res_mii, info.rec_mii,
+                             info.limiting or "", t, {op: m.latency(op) for op in m.ops},
+                             ms.stages + wait, method=ms.method, optimal=optimal,
+                             requested_ii=ii, relaxed=relaxed, model=m, schedule=ms,
+                             exit_wait=wait)
+        _assign_ports(m, lpipe)
+        _bind_units(m, lpipe)
+        return lpipe
+
     sharing = share_units(lp, target, timing, m, ms) if share else None
-    if sharing is not None:
-        m, ms = sharing
-    base = ms.steps[START]
-    t = {op: ms.steps[i] - base for op, i in m.id.items()}
-    wait = exit_waits(m, ms, target)
-    lpipe = LoopPipeline(lp.header, lp, ms.ii, info.mii, info.res_mii, info.rec_mii,
-                         info.limiting or "", t, {op: m.latency(op) for op in m.ops},
-                         ms.stages + wait, method=ms.method, optimal=optimal,
-                         requested_ii=ii, relaxed=relaxed, model=m, schedule=ms,
-                         exit_wait=wait)
-    _assign_ports(m, lpipe)
-    _bind_units(m, lpipe)
+    lpipe = pipeline(*sharing) if sharing is not None else None
+    if lpipe is not None and unit_loop(lpipe) is None:
+        m = sharing[0]
+    else:       # nothing shared, or only at the price of a combinational loop
+        lpipe = pipeline(m, ms)
     check_loop_schedule(m, lpipe, target, timing)
     return m, lpipe
+
+
+def unit_loop(lpipe: LoopPipeline) -> str | None:
+    """A combinational loop through the shared combinational units, or None.  A unit's
+    output is the wire of each of its sharers, and its operand multiplexer takes every
+    sharer's operands: when a sharer's result reaches, within its cycle (chained logic,
+    a phi's previous-iteration value read in the cycle it is born), an op of a second
+    unit, whose other sharer's result reaches the first unit's in the same way, the
+    netlist has a loop though no cycle ever runs around it (the multiplexers select
+    different slots).  Synthesis rejects such a loop, so the loop keeps its own units.
+    Returns the units around the loop ("mul32 0 -> mul32 1 -> mul32 0")."""
+    ii = lpipe.ii
+    comb = {op: k for op, k in lpipe.unit_of.items() if lpipe.latency[op] == 0}
+    if not comb:
+        return None
+    memo: dict[tuple[Op, int], frozenset] = {}
+
+    def reach(v, t: int) -> frozenset:
+        """The combinational units whose output ``v`` read at time ``t`` depends on
+        within that cycle (nothing when it is read from a register)."""
+        if not isinstance(v, Op) or v not in lpipe.time or lpipe.ready(v) != t:
+            return frozenset()
+        if (v, t) in memo:
+            return memo[(v, t)]
+        memo[(v, t)] = frozenset()           # (a phi's own loop is cut by its register)
+        if v in comb:
+            out = frozenset([comb[v]])
+        elif v.kind == "phi":
+            out = frozenset().union(*(reach(x, lpipe.time[v] + ii) for p, x in v.incoming
+                                      if p is lpipe.block))
+        elif lpipe.latency[v] == 0:
+            out = frozenset().union(*(reach(x, t) for x in v.operands))
+        else:
+            out = frozenset()
+        memo[(v, t)] = out
+        return out
+
+    edges: dict[tuple[str, int], set] = {}
+    for op, k in comb.items():
+        for x in op.operands:
+            for src in reach(x, lpipe.time[op]):
+                edges.setdefault(src, set()).add(k)
+    state: dict = {}
+
+    def visit(u, path: list):
+        state[u] = 1
+        for v in sorted(edges.get(u, ())):
+            if state.get(v) == 1:
+                ring = path[path.index(v):] + [v] if v in path else [u, v]
+                return " -> ".join(f"{c} {i}" for c, i in ring)
+            if v not in state and (found := visit(v, path + [v])):
+                return found
+        state[u] = 2
+        return None
+
+    for u in sorted(edges):
+        if u not in state and (found := visit(u, [u])):
+            return found
+    return None
 
 
 def exit_waits(m: LoopModel, ms: ModuloSchedule, target: Target) -> bool:

@@ -29,6 +29,22 @@ void mm8f(const float A[N][N], const float B[N][N], float C[N][N])
         }
 }
 
+/* two multiplies whose results feed each other's next iteration through the phis:
+ * tests/test_pipeline_units.py times them so that they would close a combinational
+ * loop through a shared unit (hls.scheduling._pipeline.unit_loop) */
+unsigned hash2(const unsigned x[64])
+{
+    unsigned h = 1, g = 2;
+    for (int i = 0; i < 64; i++) {
+#pragma HLS pipeline II=2
+        unsigned a = (h ^ x[i]) * 16777619u;
+        unsigned b = (g ^ x[i]) * 2654435761u;
+        h = b ^ 7u;
+        g = a + 3u;
+    }
+    return h ^ g;
+}
+
 int A[N][N], B[N][N], C[N][N];
 float Af[N][N], Bf[N][N], Cf[N][N];
 
