@@ -8,6 +8,7 @@ break the sharing."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from pathlib import Path
 
@@ -159,3 +160,16 @@ def test_combinational_loop_through_shared_units():
     assert unit_loop(one) == "mul32 0 -> mul32 0"
     two = dataclasses.replace(made_up, unit_of={mul_a: ("mul32", 0), mul_b: ("mul32", 1)})
     assert unit_loop(two) is None      # a path 0 -> 1, none back
+
+
+def test_cli_no_share_pipeline_units(tmp_path):
+    from hls.cli import main as cli_main
+
+    out = {}
+    for flag in ((), ("--no-share-pipeline-units",)):
+        d = tmp_path / ("alone" if flag else "shared")
+        assert cli_main(["synth", str(SRC), "--top", "mm8", "-o", str(d), *flag]) == 0
+        (lp,) = [lp for lp in json.loads((d / "report.json").read_text())["loops"]
+                 if lp["pipelined"]]
+        out[bool(flag)] = lp.get("units")
+    assert out == {False: {"mul32": {"ops": 8, "instances": 2}}, True: None}
