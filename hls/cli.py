@@ -293,6 +293,11 @@ def _design_options(sp: argparse.ArgumentParser, scheduler_flag: str = "--schedu
                    help="give every local array its own block RAM (default: arrays "
                    "whose lifetimes never overlap share one, grouped to use the fewest "
                    "BRAM36 tiles; report.json's plm)")
+    d.add_argument("--no-share-pipeline-units", dest="share_pipeline_units",
+                   action="store_false",
+                   help="give every multiply and floating-point op of a pipelined loop its "
+                   "own unit (default: ceil(uses / II) units per class, shared across the "
+                   "II's modulo slots; report.json's loops[*].units)")
     plm = d.add_mutually_exclusive_group()
     plm.add_argument("--plm", dest="plm", action="store_true", default=None,
                      help="wrap the top in PLMs: every pointer argument gets an on-chip "
@@ -541,6 +546,7 @@ def _run(args) -> int:
                         profitability=args.profitability, profile=args.profile,
                         small_memories=args.small_memories,
                         share_memories=args.share_memories, plm=args.plm,
+                        share_pipeline_units=args.share_pipeline_units,
                         fp_format=fp_format, directives=args.directives,
                         relax_ii=args.relax_ii,
                         auto_partition=args.auto_partition, auto_unroll=args.auto_unroll,

@@ -130,6 +130,9 @@ class SynthOptions:
     #: local arrays whose lifetimes never overlap share a block RAM (the
     #: ``share-memories`` pass); False: every array its own
     share_memories: bool = True
+    #: pipelined loops share their multipliers and FP units across the II's modulo
+    #: slots, ceil(uses / II) per class (hls.scheduling.share_units); False: every op its own
+    share_pipeline_units: bool = True
     #: small on-chip arrays in LUT RAM, read in the load's own cycle (the
     #: ``small-memories`` pass); False: every array a synchronous block RAM
     small_memories: bool = True
@@ -848,7 +851,8 @@ def _schedule(module: Module, comp: Compilation, profit: Profitability | None,
     def schedule_and_bind(f):
         fs = schedule_function(f, target, method=opts.scheduler, check=opts.check_schedules,
                                resources=opts.max_units or None, pipeline=opts.pipeline,
-                               directives=dirs, relax_ii=opts.relax_ii, profit=profit)
+                               directives=dirs, relax_ii=opts.relax_ii, profit=profit,
+                               share_units=opts.share_pipeline_units)
         schedules[f] = fs
         if bind_too:  # with explicit unit limits every multiplier is shared, whatever its width
             progress.stage("binding", f"@{f.name}")
@@ -1448,6 +1452,9 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
                     entry["ii_relaxed_because"] = pl.relaxed
                 if pl.exit_wait:     # hls.scheduling.exit_waits
                     entry["exit_waits_a_stage"] = True
+                if pl.units:         # hls.scheduling.share_units
+                    entry["units"] = {cls: {"ops": n, "instances": k}
+                                      for cls, (n, k) in sorted(pl.units.items())}
             else:
                 body_steps = sum(fs.blocks[b].length for b in lp.blocks)
                 entry.update({"pipelined": False, "ii": None, "mii": None, "res_mii": None,

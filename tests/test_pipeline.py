@@ -97,9 +97,10 @@ def test_every_pipeline_schedule_rechecked(synths):
     for top, res in synths.items():
         for f, fs in res.schedules.items():
             for b, pl in fs.pipelines.items():
-                model = build_loop_model(b, res.target, pl.loop.trip_count, op_timing)
+                model = build_loop_model(b, res.target, pl.loop.trip_count, op_timing,
+                                         pl.model.shared)
                 assert model == pl.model  # rebuilt from the IR: the same problem
-                check_loop_schedule(model, pl)
+                check_loop_schedule(model, pl, res.target, op_timing)
                 assert pl.ii >= pl.mii >= 1
                 # the checker is not vacuous: one cycle less breaks a recurrence or a
                 # resource whenever II > 1 is forced

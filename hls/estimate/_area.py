@@ -436,7 +436,8 @@ def select_trees(f: Function) -> set:
     return out
 
 
-def _staged_mul(target: Target, op: Op, demand: int | None = None) -> tuple[float, int, int]:
+def _staged_mul(target: Target, op: Op, demand: int | None = None,
+                sig: tuple[int, int] | None = None) -> tuple[float, int, int]:
     """(LUT, FF, DSP) of a two-stage multiply (:class:`hls.rtl.PipelinedMul`): one
     MULT18X18D per tile product whose operand slices can be non-zero (a slice above a
     zero-extended operand's bits, or a constant slice of zeros, is no product; the upper
@@ -445,7 +446,9 @@ def _staged_mul(target: Target, op: Op, demand: int | None = None) -> tuple[floa
     tile no used bit depends on: dcblock_iir's 64-bit product of which bits 15..46 are
     used is three MULT18X18D, not four), the adders of their sum and the stages' registers
     for those tiles only (the library's LUTs of the whole multiply, one adder per tile
-    beyond the first, scaled to the tiles kept and the bits used)."""
+    beyond the first, scaled to the tiles kept and the bits used).  ``sig``: a shared
+    unit's significant operand bits (the widest of its sharers'), its operands then not
+    constants."""
     from ..targets._model import mul_tiles
 
     t = op_timing(target, op)
@@ -456,7 +459,8 @@ def _staged_mul(target: Target, op: Op, demand: int | None = None) -> tuple[floa
         # high bits are, as a mask's: lut_gamma's (g1 - g0) * (p & 7) is two tiles, not 3)
         return max(_significant(v, products=False), 1)
 
-    sig = [nonzero(v) for v in (a, b)]
+    consts = sig is None
+    sig = [nonzero(v) for v in (a, b)] if sig is None else list(sig)
     used = min(demand or op.width, op.width)
     tiles = mul_tiles(op.width, tile)
     dsp, kept, regs = 0, 0, used          # the sum's register: the bits used
@@ -464,8 +468,8 @@ def _staged_mul(target: Target, op: Op, demand: int | None = None) -> tuple[floa
         wa, wb = min(xh, sig[0]) - xl, min(yh, sig[1]) - yl
         if wa <= 0 or wb <= 0 or xl + yl >= used:
             continue
-        if any(isinstance(v, Const) and (v.value >> lo) & ((1 << tile) - 1) == 0
-               for v, lo in ((a, xl), (b, yl))):
+        if consts and any(isinstance(v, Const) and (v.value >> lo) & ((1 << tile) - 1) == 0
+                          for v, lo in ((a, xl), (b, yl))):
             continue
         dsp += mul_dsp(wa, wb, used - (xl + yl))
         kept += 1
@@ -541,6 +545,17 @@ def _divider(target: Target, ops: list[Op]) -> tuple[float, float]:
 def _src(v):
     """A multiplexer input's identity: a constant by value, anything else by identity."""
     return ("c", v.value, v.width) if isinstance(v, Const) else v
+
+
+def _pipe_src(lp, v, op: Op):
+    """:func:`_src` of ``op``'s operand ``v``, where a pipelined loop ``lp`` reads a load
+    in the cycle its data arrives: that is the memory port's output (``PipelineRTL``), one
+    source for every load of that port and lane (the operands of a shared unit fed by one
+    array's loads in different slots are one wire, which synthesis does not multiplex)."""
+    if lp is not None and isinstance(v, Op) and v.kind == "load" and v in lp.port_of \
+            and op in lp.time and lp.time[op] == lp.ready(v):
+        return ("q", v.mem, lp.port_of[v], v.attrs["lane"], v.attrs["size"])
+    return _src(v)
 
 
 def _mux(area: Area, sources: list, width: int) -> None:
@@ -664,6 +679,8 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
             if op.kind == "call" and op.width:
                 area.add("registers", ff=op.width)
             continue
+        if op.block in pipes and op in pipes[op.block].unit_of:
+            continue        # a pipeline's shared unit: counted once per instance below
         if d.divider:
             lut, ff = _divider(target, [op])
             area.add("units", lut, ff)
@@ -682,31 +699,36 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
         lut, dsp = _op_lut_dsp(target, op, demand, lambda v, op=op: operand_bits(v, op), tree)
         area.add("ops", lut, 0, dsp)
 
-    # ---- shared units and their operand multiplexers
-    for insts in bd.units.values():
-        for ops in insts:
-            op = ops[0]
-            if op.kind == "mul" and op_timing(target, op).latency:
-                # a shared two-stage multiply: the tiles of its widest sharer
-                area.add("units", *max((_staged_mul(target, o, demand.get(o)) for o in ops),
-                                       key=lambda a: (a[2], a[0], a[1])))
-            elif op.kind == "mul":
-                # the unit's operands are multiplexed per state, as the FSM reads them;
-                # a constant among them is seen whole (measured: hist_cdf_u8's 32-bit
-                # unit multiplying by 255 is 3 MULT18X18D)
-                d = max(demand.get(o) or o.width for o in ops)
-                a, b = (min(d, max(o.width if isinstance(o.operands[i], Const)
-                                   else operand_bits(o.operands[i], o) for o in ops))
-                        for i in (0, 1))
-                area.add("units", mul_lut(a, b, min(d, a + b)), 0, mul_dsp(a, b, d))
-            elif op_def(op.kind).float:
-                area.add("units", *_fp_unit_area(target, op))
-            else:
-                lut, ff = _divider(target, ops)
-                area.add("units", lut, ff)
-            for i in range(len(op.operands)):
-                _mux(area, [_src(o.operands[i]) for o in ops],
-                     max(o.operands[i].width for o in ops))
+    # ---- shared units and their operand multiplexers: the FSM's (binding) and the
+    # pipelined loops' (hls.scheduling.share_units, one instance per modulo-slot group)
+    shared = [ops for insts in bd.units.values() for ops in insts]
+    shared += [ops for lp in pipes.values() for ops in lp.unit_members().values()]
+    for ops in shared:
+        op = ops[0]
+        if op.kind == "mul" and op_timing(target, op).latency:
+            # a pipeline's shared two-stage multiplier: its tiles for the widest
+            # operands and demand of its sharers (constants not seen: they differ)
+            d = max(demand.get(o) or o.width for o in ops)
+            sig = tuple(max(max(_significant(o.operands[i], products=False), 1)
+                            for o in ops) for i in (0, 1))
+            area.add("units", *_staged_mul(target, op, d, sig))
+        elif op.kind == "mul":
+            # the unit's operands are multiplexed per state, as the FSM reads them;
+            # a constant among them is seen whole (measured: hist_cdf_u8's 32-bit
+            # unit multiplying by 255 is 3 MULT18X18D)
+            d = max(demand.get(o) or o.width for o in ops)
+            a, b = (min(d, max(o.width if isinstance(o.operands[i], Const)
+                               else operand_bits(o.operands[i], o) for o in ops))
+                    for i in (0, 1))
+            area.add("units", mul_lut(a, b, min(d, a + b)), 0, mul_dsp(a, b, d))
+        elif op_def(op.kind).float:
+            area.add("units", *_fp_unit_area(target, op))
+        else:
+            lut, ff = _divider(target, ops)
+            area.add("units", lut, ff)
+        for i in range(len(op.operands)):
+            _mux(area, [_pipe_src(pipes.get(o.block), o.operands[i], o) for o in ops],
+                 max(o.operands[i].width for o in ops))
 
     # ---- registers and their input multiplexers
     sources: dict[int, list] = {}
@@ -837,14 +859,17 @@ def _formula_area(module: Module, target: Target, f: Function, fs, bd) -> Area:
     """The formula targets' count (see the module docstring)."""
     area = Area()
     states = sum(bs.length for bs in fs.blocks.values()) + 1
+    piped = {op for lp in fs.pipelines.values() for op in lp.unit_of}
     for op in f.ops():
-        if op.kind == "phi" or op in bd.unit_of:
+        if op.kind == "phi" or op in bd.unit_of or op in piped:
             continue
         t = op_timing(target, op)
         area.add("ops", t.area_lut, 0, t.area_dsp)
-    for insts in bd.units.values():
-        t = op_timing(target, insts[0][0])
-        area.add("units", t.area_lut * len(insts), 0, t.area_dsp * len(insts))
+    insts = [ops for units in bd.units.values() for ops in units]
+    insts += [ops for lp in fs.pipelines.values() for ops in lp.unit_members().values()]
+    for ops in insts:
+        t = op_timing(target, ops[0])
+        area.add("units", t.area_lut, 0, t.area_dsp)
     area.add("registers", ff=sum(bd.reg_width) + sum(p.width for p in f.scalar_params)
              + states)
     for mem in f.memories + [g for g in module.globals if g.readonly]:

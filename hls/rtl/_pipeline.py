@@ -165,10 +165,13 @@ class PipelineRTL:
             return active_state & self.valid[t // ii] & (self.r == t % ii)
 
         # datapath
+        self._shared_units(m)
         for op in self.ops:
             t = lp.time[op]
             w = self.wire.get(op)
             k = op.kind
+            if op in lp.unit_of:
+                continue        # served by a shared unit (_shared_units)
             if k == "phi":
                 init = f.regs[f.bd.reg_of[op]]
                 back = [v for pred, v in op.incoming if pred is b][0]
@@ -253,6 +256,46 @@ class PipelineRTL:
                     m.d.sync += f.regs[f.bd.reg_of[v]].eq(self.read_at(v, te))
             with m.If(leaving):
                 f._edge(m, b, 0, exit_tgt, state, reader=lambda v: self.read_at(v, te))
+
+    def _shared_units(self, m) -> None:
+        """The loop's shared units (``LoopPipeline.unit_of``, bound by modulo slot): one
+        unit per instance, whose operands are multiplexed by the slot counter (each sharer
+        in its issue slot, the first sharer in every other slot, where the unit's result
+        is read by no one), and whose result is each sharer's wire at its ready time: the
+        unit is combinational, or pipelined with a new operation every cycle (``ce`` 1),
+        so its output then is the product of the operands of the sharer's issue slot."""
+        f, lp, b = self.f, self.lp, self.block
+        target = f.fs.target
+        for (cls, inst), ops in lp.unit_members().items():
+            name = f"pl_{b.name}_{cls}_{inst}"
+            op0 = ops[0]
+            if op0.kind == "mul" and not op_timing(target, op0).latency:
+                w = op0.width
+                ins = [Signal(w, name=f"{name}_a"), Signal(w, name=f"{name}_b")]
+                out = Signal(w, name=f"{name}_y")
+                m.d.comb += out.eq((ins[0] * ins[1])[:w])
+            elif op0.kind == "mul":
+                unit = pipelined_mul(op0, target)   # a mul's operands are its width
+                m.submodules[name] = unit
+                m.d.comb += unit.ce.eq(1)
+                ins, out = [unit.a, unit.b], unit.o
+            elif op_def(op0.kind).float:
+                unit, _ = fp_unit(op0, target)
+                m.submodules[name] = unit
+                m.d.comb += unit.ce.eq(1)
+                ins = [getattr(unit, n) for n in ("a", "b", "c")[:len(op0.operands)]]
+                out = unit.o
+            else:
+                raise RTLError(f"internal error: a shared {op0.kind} unit in a pipeline")
+            for j, port in enumerate(ins):
+                with m.Switch(self.r):
+                    for op in ops[1:]:
+                        with m.Case(lp.time[op] % lp.ii):
+                            m.d.comb += port.eq(self.read_at(op.operands[j], lp.time[op]))
+                    with m.Default():
+                        m.d.comb += port.eq(self.read_at(op0.operands[j], lp.time[op0]))
+            for op in ops:
+                m.d.comb += self.wire[op].eq(out)
 
     def _pred(self, op: Op, t: int):
         """The access predicate of an if-converted load/store (1 when unconditional)."""

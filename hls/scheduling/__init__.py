@@ -39,7 +39,17 @@ from ._modulo import (
 )
 from ._function import (BlockSchedule, FunctionSchedule, loop_directives, op_key, op_timing,
                         port_fanin, schedule_function)
-from ._pipeline import LoopModel, LoopPipeline, check_loop_schedule, exit_waits, schedule_loop
+from ._pipeline import (
+    SHARE_MIN_WIDTH,
+    LoopModel,
+    LoopPipeline,
+    check_loop_schedule,
+    check_loop_units,
+    exit_waits,
+    pipeline_unit_class,
+    schedule_loop,
+    share_units,
+)
 from ._profit import (
     DEFAULT_TRIPS,
     LoopCounts,
@@ -98,6 +108,10 @@ __all__ = [
     "LoopModel",
     "check_loop_schedule",
     "schedule_loop",
+    "share_units",
+    "check_loop_units",
+    "pipeline_unit_class",
+    "SHARE_MIN_WIDTH",
     "exit_waits",
     "SOLVERS",
     "SchedEdge",

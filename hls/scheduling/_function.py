@@ -268,13 +268,16 @@ def schedule_function(func: Function, target: Target, method: str = "sdc",
                       resources: dict[str, int] | None = None,
                       check: bool = True, pipeline: bool = True, directives=None,
                       relax_ii: bool = False,
-                      profit: Profitability | None = None) -> FunctionSchedule:
+                      profit: Profitability | None = None,
+                      share_units: bool = True) -> FunctionSchedule:
     """Schedule every block of ``func``; every schedule is re-verified by the checker.
 
     ``profit``: pipeline a loop only where the estimate says it is faster than running
     it block by block (:mod:`hls.scheduling._profit`), unless a pragma or directive asks
     for the pipeline; the estimates are kept in ``fs.estimates``.  Without it every loop
-    that can be pipelined is."""
+    that can be pipelined is.  ``share_units``: pipelined loops share their multipliers
+    and floating-point units across the II's modulo slots
+    (:func:`hls.scheduling._pipeline.share_units`)."""
     fs = FunctionSchedule(func, target)
     progress.stage("scheduling", f"@{func.name}")
     memory_fanin(func)
@@ -316,7 +319,8 @@ def schedule_function(func: Function, target: Target, method: str = "sdc",
         line = loop_line(lp)
         progress.stage("scheduling", f"@{func.name}, loop {lp.header.name}"
                        + (f" (line {line})" if line is not None else "") + " pipelined")
-        _, lpipe = schedule_loop(lp, target, op_timing, ii=want.get("ii"), relax_ii=relax_ii)
+        _, lpipe = schedule_loop(lp, target, op_timing, ii=want.get("ii"), relax_ii=relax_ii,
+                                 share=share_units)
         if profit is not None:
             est = profit.estimate(lp, lengths, lpipe.ii, lpipe.depth)
             fs.estimates[lp.header] = est
