@@ -63,6 +63,7 @@ from .transforms import (
     PartitionOptions,
     PassManager,
     ScalarOptions,
+    LicmOptions,
     SmallMemoryOptions,
     UnrollOptions,
     array_entry,
@@ -1150,6 +1151,7 @@ def lower_module(module: Module, opts: SynthOptions, dirs, platform: Platform,
             return [], set()
         pm = PassManager(transforms.PASSES, {
             "plm": PlmOptions(enabled=bool(opts.plm)),
+            "licm": LicmOptions(top=module.top.name, regions=frozenset(module.dataflow)),
             "if-conversion": IfConversionOptions(pipeline=opts.pipeline, keep=keep,
                                                  top=module.top.name),
             "unroll": UnrollOptions(directives=dirs, auto=unroll, keep=keep),
