@@ -284,6 +284,9 @@ def _design_options(sp: argparse.ArgumentParser, scheduler_flag: str = "--schedu
                    help="give every local array its own block RAM (default: arrays "
                    "whose lifetimes never overlap share one, grouped to use the fewest "
                    "BRAM36 tiles; report.json's plm)")
+    d.add_argument("--no-licm", dest="licm", action="store_false",
+                   help="leave loop-invariant ops in their loops (default: computed once "
+                   "before the loop, the licm pass)")
     plm = d.add_mutually_exclusive_group()
     plm.add_argument("--plm", dest="plm", action="store_true", default=None,
                      help="wrap the top in PLMs: every pointer argument gets an on-chip "
@@ -529,7 +532,7 @@ def _run(args) -> int:
                         max_units=dict(args.max_units), pipeline=args.pipeline,
                         profitability=args.profitability, profile=args.profile,
                         small_memories=args.small_memories,
-                        share_memories=args.share_memories, plm=args.plm,
+                        share_memories=args.share_memories, plm=args.plm, licm=args.licm,
                         fp_format=fp_format, directives=args.directives,
                         relax_ii=args.relax_ii,
                         auto_partition=args.auto_partition, auto_unroll=args.auto_unroll,

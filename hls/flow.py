@@ -129,6 +129,9 @@ class SynthOptions:
     #: local arrays whose lifetimes never overlap share a block RAM (the
     #: ``share-memories`` pass); False: every array its own
     share_memories: bool = True
+    #: loop-invariant ops computed once before their loop (the ``licm`` pass); False:
+    #: every op stays where the frontend put it (``--no-licm``)
+    licm: bool = True
     #: small on-chip arrays in LUT RAM, read in the load's own cycle (the
     #: ``small-memories`` pass); False: every array a synchronous block RAM
     small_memories: bool = True
@@ -1151,7 +1154,8 @@ def lower_module(module: Module, opts: SynthOptions, dirs, platform: Platform,
             return [], set()
         pm = PassManager(transforms.PASSES, {
             "plm": PlmOptions(enabled=bool(opts.plm)),
-            "licm": LicmOptions(top=module.top.name, regions=frozenset(module.dataflow)),
+            "licm": LicmOptions(enabled=opts.licm, top=module.top.name,
+                                regions=frozenset(module.dataflow)),
             "if-conversion": IfConversionOptions(pipeline=opts.pipeline, keep=keep,
                                                  top=module.top.name),
             "unroll": UnrollOptions(directives=dirs, auto=unroll, keep=keep),

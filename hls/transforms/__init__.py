@@ -54,6 +54,8 @@ class ScalarOptions:
 
 @dataclass(frozen=True, slots=True)
 class LicmOptions:
+    #: False: no op moves (``--no-licm``)
+    enabled: bool = True
     #: the top function: its pointer parameters are distinct storage (a callee's may be
     #: windows on one caller array or a global, so a store to one may write another)
     top: str | None = None
@@ -113,7 +115,7 @@ PASSES: tuple[Pass, ...] = (
          wrap_in_plms, scope="module", options=PlmOptions,
          when=lambda o: o.enabled),
     Pass("licm", "loop-invariant ops (pure; loads of memories the loop never writes) -> preheader",
-         _hoist, options=LicmOptions),
+         _hoist, options=LicmOptions, when=lambda o: o.enabled),
     Pass("if-conversion", "loops whose body branches -> one predicated block (pipelining only)",
          lambda f, o: if_convert(f, {h for fn, h in o.keep if fn == f.name}, f.name == o.top),
          options=IfConversionOptions, when=lambda o: o.pipeline),
