@@ -2,8 +2,9 @@
 
     python benchmarks/licm_effect.py [NAME...] [--kernels DIR] [--out FILE]
 
-For every shared kernel (``../shared/kernels``, floats included) and every example of
-``examples/vitis`` (top: the file's stem, its own testbench): synthesise with the pass
+For every shared kernel (``../shared/kernels``, floats included), every example of
+``examples/vitis`` and every kernel of ``benchmarks/licm`` (top: the file's stem, its own
+testbench): synthesise with the pass
 (the default) and with ``--no-licm``; co-simulate the design with the pass against
 native execution on the testbench's calls (Verilator); and count each design's cycles on
 those calls with the cost model replayed on the block visits of its final CDFG
@@ -33,6 +34,9 @@ from hls.verify import cosim  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "kernels"
 VITIS = ROOT / "examples" / "vitis"
+#: kernels written for this measurement: a helper that clang does not inline (pyhls does)
+#: recomputes invariants in the loop (top: the file's stem, depths from the extents)
+OWN = ROOT / "benchmarks" / "licm"
 
 
 def cases(kernels: Path, names: list[str]) -> list[tuple[str, Path, str, dict]]:
@@ -43,6 +47,8 @@ def cases(kernels: Path, names: list[str]) -> list[tuple[str, Path, str, dict]]:
         out.append((man.stem, man.with_suffix(".c"), meta["top"], depth))
     for src in sorted([*VITIS.glob("*.c"), *VITIS.glob("*.cpp")]):
         out.append((f"vitis/{src.stem}", src, src.stem, {}))
+    for src in sorted(OWN.glob("*.c")):
+        out.append((f"licm/{src.stem}", src, src.stem, {}))
     return [c for c in out if not names or c[0] in names or Path(c[0]).name in names]
 
 

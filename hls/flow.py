@@ -1154,7 +1154,7 @@ def lower_module(module: Module, opts: SynthOptions, dirs, platform: Platform,
             return [], set()
         pm = PassManager(transforms.PASSES, {
             "plm": PlmOptions(enabled=bool(opts.plm)),
-            "licm": LicmOptions(enabled=opts.licm, top=module.top.name,
+            "licm": LicmOptions(enabled=opts.licm, top=module.top.name, directives=dirs,
                                 regions=frozenset(module.dataflow)),
             "if-conversion": IfConversionOptions(pipeline=opts.pipeline, keep=keep,
                                                  top=module.top.name),

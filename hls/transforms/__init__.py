@@ -56,6 +56,8 @@ class ScalarOptions:
 class LicmOptions:
     #: False: no op moves (``--no-licm``)
     enabled: bool = True
+    #: directives (the pragmas included): the II each loop asks for
+    directives: Directives | None = None
     #: the top function: its pointer parameters are distinct storage (a callee's may be
     #: windows on one caller array or a global, so a store to one may write another)
     top: str | None = None
@@ -67,7 +69,7 @@ class LicmOptions:
 def _hoist(func: Function, opts: LicmOptions) -> int:
     if func.name in opts.regions:
         return 0
-    return hoist_invariants(func, func.name == opts.top)
+    return hoist_invariants(func, func.name == opts.top, opts.directives)
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,13 @@ outer loop too):
   cannot read out of bounds where the loop would not have read: its word address is a
   constant within the memory or its width cannot reach past the end, or the load is
   guaranteed as above;
+* a load of a loop with a requested II (``#pragma HLS pipeline II=N``, a directive, or
+  clang's loop metadata) stays when its memory's accesses in the loop already fit the
+  port slots of that II (``ceil(accesses / ports) <= II``): the pipeline cannot run
+  faster than asked, so moving them gains nothing per iteration, while before the loop
+  they cost cycles on every entry (two loads per cycle, then the data a cycle later)
+  and a register each (examples/vitis/biquad.cpp: five coefficient loads at II=3 moved
+  cost 2 cycles over two calls and 163 flip-flops);
 * the invariant ops worth the move are those with a cost of their own (everything but
   width changes, slices, concatenations and shifts by constants, which are wires), plus
   the wires they read: a wire that only loop ops read stays, since moving it would put
@@ -48,7 +55,9 @@ form (banks, dependence distances).
 
 from __future__ import annotations
 
-from ..analysis import find_loops
+from math import ceil
+
+from ..analysis import find_loops, loop_line
 from ..analysis._loops import Loop
 from ..ir import Block, Const, Function, Op, dominates, dominators, op_def
 from ._scalars import _edge_block
@@ -62,10 +71,12 @@ _WIRES = frozenset({"trunc", "zext", "sext", "slice", "concat"})
 _SHIFTS = frozenset({"shl", "lshr", "ashr"})
 
 
-def hoist_invariants(func: Function, is_top: bool = False) -> int:
+def hoist_invariants(func: Function, is_top: bool = False, directives=None) -> int:
     """Move the loop-invariant ops of every loop of ``func`` before it; returns how many
     ops moved.  ``is_top``: ``func`` is the top, whose pointer parameters are distinct
-    storage (a callee's may alias each other and the globals)."""
+    storage (a callee's may alias each other and the globals).  ``directives``
+    (:class:`hls.directives.Directives`, the pragmas included): the II each loop asks
+    for, besides clang's loop metadata."""
     moved = 0
     done: set[Block] = set()
     while True:
@@ -74,7 +85,7 @@ def hoist_invariants(func: Function, is_top: bool = False) -> int:
             return moved
         lp = max(loops, key=_depth)   # an innermost loop first (deepest nesting)
         done.add(lp.header)
-        moved += _hoist_loop(func, lp, is_top)
+        moved += _hoist_loop(func, lp, is_top, directives)
 
 
 def _depth(lp: Loop) -> int:
@@ -144,9 +155,16 @@ def _call_may_write(call: Op, mem, is_top: bool) -> bool:
 class _LoopFacts:
     """What the loop ``lp`` writes and which of its blocks run in every entry."""
 
-    def __init__(self, func: Function, lp: Loop, is_top: bool):
+    def __init__(self, func: Function, lp: Loop, is_top: bool, directives=None):
         self.body = set(lp.blocks)
         self.is_top = is_top
+        self.ii = _requested_ii(func, lp, directives)
+        #: loads and stores per memory in the loop
+        self.accesses: dict = {}
+        for b in lp.blocks:
+            for op in b.ops:
+                if op.kind in ("load", "store"):
+                    self.accesses[op.mem] = self.accesses.get(op.mem, 0) + 1
         self.stores = [op for b in lp.blocks for op in b.ops if op.kind == "store"]
         self.calls = [op for b in lp.blocks for op in b.ops if op.kind == "call"]
         idom = dominators(func)
@@ -155,6 +173,10 @@ class _LoopFacts:
         #: blocks the first iteration of every entry reaches (before it leaves the loop
         #: or starts the next iteration)
         self.guaranteed = {b for b in lp.blocks if all(dominates(idom, b, e) for e in ends)}
+
+    def fits_ii(self, mem) -> bool:
+        """Do ``mem``'s accesses in the loop fit the port slots of the requested II?"""
+        return self.ii is not None and ceil(self.accesses.get(mem, 0) / mem.ports) <= self.ii
 
     def written(self, mem) -> bool:
         if mem.readonly and mem.kind != "arg":
@@ -169,6 +191,8 @@ def _movable(op: Op, facts: _LoopFacts) -> bool:
     if op.kind == "load":
         if "guard" in op.attrs or op.mem.stream or facts.written(op.mem):
             return False
+        if facts.fits_ii(op.mem):
+            return False      # free in the pipeline's port slots: not worth a register
         return _in_bounds(op) or op.block in facts.guaranteed
     d = op_def(op.kind)
     if not d.pure or d.terminator:
@@ -223,8 +247,22 @@ def _preheader(func: Function, lp: Loop) -> Block | None:
     return _edge_block(func, pre, lp.header, f"{lp.header.name}_pre")
 
 
-def _hoist_loop(func: Function, lp: Loop, is_top: bool) -> int:
-    facts = _LoopFacts(func, lp, is_top)
+def _requested_ii(func: Function, lp: Loop, directives) -> int | None:
+    """The II the loop asks for: clang's loop metadata on its latches, overridden by the
+    directives (which hold the ``#pragma HLS pipeline`` settings), as the scheduler
+    reads them (:func:`hls.scheduling.loop_directives`)."""
+    out: dict = {}
+    for latch in lp.latches:
+        out.update({k: v for k, v in latch.terminator.attrs.get("loop_md", {}).items()
+                    if k in ("pipeline", "ii")})
+    if directives is not None:
+        out.update(directives.for_loop(func.name, loop_line(lp), lp.header.name))
+    ii = out.get("ii")
+    return ii if isinstance(ii, int) and ii >= 1 and out.get("pipeline", True) else None
+
+
+def _hoist_loop(func: Function, lp: Loop, is_top: bool, directives=None) -> int:
+    facts = _LoopFacts(func, lp, is_top, directives)
     ops = _worth(_invariants(lp, facts))
     if not ops:
         return 0
