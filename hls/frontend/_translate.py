@@ -348,7 +348,8 @@ class Translator(Legality, LibraryCalls):
         func = Function(name=name, loc=floc)
         self.functions[name] = func
         dbg_params = self.dbg.params(define)
-        self._check_wide_scalars(name, define, dbg_params, floc, is_top)
+        if is_top:
+            self._check_wide_scalars(name, define, dbg_params, floc)
         ret_t = self.tp.type_of(str(ftype.get_function_return()))  if str(ftype.get_function_return()) != "void" else None
         if ret_t is not None:
             if not _scalar(ret_t):
@@ -709,14 +710,13 @@ class Translator(Legality, LibraryCalls):
         }.get(opc, f"the LLVM instruction '{opc}'")
         raise self.unsupported(what, text, self._llname)
 
-    def _check_wide_scalars(self, name: str, define: str, dbg_params: dict, floc: Loc,
-                            is_top: bool) -> None:
-        """A function's scalar arguments and return value of more than 64 bits (by the
+    def _check_wide_scalars(self, name: str, define: str, dbg_params: dict, floc: Loc) -> None:
+        """The top's scalar arguments and return value of more than 64 bits (by the
         declared C types of the debug info: ``unsigned __int128``, ``_BitInt(96)``,
         ``ap_uint<128>``) are an error naming each: the C calling convention hands such
         a value over as two 64-bit halves (or in memory, and returns it as a pair), which
         pyhls does not regroup into one port, one AXI4-Lite register group or one value
-        of the golden model's calls yet."""
+        of the golden model's calls yet.  (A callee's are rejected where it is called.)"""
         types = self.dbg.c_types(define)
         if types is None:
             return
@@ -728,9 +728,8 @@ class Translator(Legality, LibraryCalls):
         if not found:
             return
         wide = [f"{what} ({t.name}, {t.size} bytes)" for what, t in found]
-        what = "top function" if is_top else "function kept out of line"
         raise UnsupportedError(
-            f"{what} {name}: {', '.join(wide)} wider than 64 bits: a scalar argument or "
+            f"top function {name}: {', '.join(wide)} wider than 64 bits: a scalar argument or "
             f"return value of more than 64 bits is not supported yet (the C calling "
             f"convention passes it as 64-bit halves or in memory, which pyhls does not "
             f"regroup into one port or AXI4-Lite register group); pass it through a pointer "
