@@ -298,6 +298,9 @@ def _design_options(sp: argparse.ArgumentParser, scheduler_flag: str = "--schedu
                    help="give every multiply and floating-point op of a pipelined loop its "
                    "own unit (default: ceil(uses / II) units per class, shared across the "
                    "II's modulo slots; report.json's loops[*].units)")
+    d.add_argument("--no-licm", dest="licm", action="store_false",
+                   help="leave loop-invariant ops in their loops (default: computed once "
+                   "before the loop, the licm pass)")
     plm = d.add_mutually_exclusive_group()
     plm.add_argument("--plm", dest="plm", action="store_true", default=None,
                      help="wrap the top in PLMs: every pointer argument gets an on-chip "
@@ -545,7 +548,7 @@ def _run(args) -> int:
                         max_units=dict(args.max_units), pipeline=args.pipeline,
                         profitability=args.profitability, profile=args.profile,
                         small_memories=args.small_memories,
-                        share_memories=args.share_memories, plm=args.plm,
+                        share_memories=args.share_memories, plm=args.plm, licm=args.licm,
                         share_pipeline_units=args.share_pipeline_units,
                         fp_format=fp_format, directives=args.directives,
                         relax_ii=args.relax_ii,

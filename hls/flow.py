@@ -65,6 +65,7 @@ from .transforms import (
     PartitionOptions,
     PassManager,
     ScalarOptions,
+    LicmOptions,
     SmallMemoryOptions,
     UnrollOptions,
     array_entry,
@@ -133,6 +134,9 @@ class SynthOptions:
     #: pipelined loops share their multipliers and FP units across the II's modulo
     #: slots, ceil(uses / II) per class (hls.scheduling.share_units); False: every op its own
     share_pipeline_units: bool = True
+    #: loop-invariant ops computed once before their loop (the ``licm`` pass); False:
+    #: every op stays where the frontend put it (``--no-licm``)
+    licm: bool = True
     #: small on-chip arrays in LUT RAM, read in the load's own cycle (the
     #: ``small-memories`` pass); False: every array a synchronous block RAM
     small_memories: bool = True
@@ -1215,6 +1219,8 @@ def lower_module(module: Module, opts: SynthOptions, dirs, platform: Platform,
             return [], set()
         pm = PassManager(transforms.PASSES, {
             "plm": PlmOptions(enabled=bool(opts.plm)),
+            "licm": LicmOptions(enabled=opts.licm, top=module.top.name, directives=dirs,
+                                regions=frozenset(module.dataflow)),
             "if-conversion": IfConversionOptions(pipeline=opts.pipeline, keep=keep,
                                                  top=module.top.name),
             "unroll": UnrollOptions(directives=dirs, auto=unroll, keep=keep),

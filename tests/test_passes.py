@@ -152,7 +152,7 @@ def test_every_pass_has_a_case():
 
 
 def test_stages_are_the_pipeline():
-    assert STAGES == ("frontend", "plm", "if-conversion", "unroll", "partition", "scalar-replacement",
+    assert STAGES == ("frontend", "plm", "licm", "if-conversion", "unroll", "partition", "scalar-replacement",
                       "load-reuse", "combine-loads", "div-by-constant", "narrow-widths",
                       "tail-duplication", "small-memories", "share-memories")
 
@@ -228,7 +228,7 @@ def test_print_ir_after(capsys, tmp_path):
                   str(tmp_path / "o"), "--print-ir-after", "all", "--print-ir-to", str(dump)]) == 0
     heads = re.findall(r"^; ----- IR after (\S+) -----$", dump.read_text(), re.MULTILINE)
     # if-conversion and unroll run (pipelining is on), and the pipeline stops at --after
-    assert heads == ["frontend", "if-conversion", "unroll", "partition", "scalar-replacement",
+    assert heads == ["frontend", "licm", "if-conversion", "unroll", "partition", "scalar-replacement",
                      "load-reuse", "combine-loads"]
 
 
@@ -237,5 +237,5 @@ def test_print_ir_after_an_unknown_pass(capsys):
                   "--print-ir-after", "unrol"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("pyhls: error: --print-ir-after unrol: no pass 'unrol' "
-                          "(expected one of: frontend, all, plm, if-conversion, unroll")
+                          "(expected one of: frontend, all, plm, licm, if-conversion, unroll")
     assert "Traceback" not in err

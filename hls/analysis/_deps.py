@@ -183,9 +183,18 @@ class AffineAnalysis:
     def _form(self, v: Value) -> Affine | None:
         if isinstance(v, Const):
             return _norm({}, v.value, v.width)
-        if isinstance(v, Param) or (isinstance(v, Op) and v.block is not self.block):
+        if isinstance(v, Param):
             return _norm({v: 1}, 0, v.width)  # loop-invariant symbol
         assert isinstance(v, Op)
+        if v.block is not self.block:
+            # computed before the loop (by the source, or moved there by loop-invariant
+            # code motion): its own form over the values it reads, which are invariant
+            # too, where that is known in as many bits as the value itself; else a symbol
+            r = self._op_form(v) if v.kind != "phi" else None
+            return r if r is not None and r.bits >= v.width else _norm({v: 1}, 0, v.width)
+        return self._op_form(v)
+
+    def _op_form(self, v: Op) -> Affine | None:
         k, w = v.kind, v.width
         if k == "phi":
             if v not in self.step:

@@ -16,6 +16,13 @@ _FIELD = re.compile(r'(\w+): ("(?:[^"\\]|\\.)*"|![0-9]+|[^,]+)')
 _DBG_REF = re.compile(r"!dbg !(\d+)")
 
 
+def define_header(define_text: str) -> str:
+    """The ``define`` line of a function without its body's opening brace (a struct
+    return type, ``define { i64, i64 } @f(...) {``, has braces of its own)."""
+    first = define_text.split("\n", 1)[0].rstrip()
+    return first[:-1].rstrip() if first.endswith("{") else first
+
+
 class DebugInfo:
     def __init__(self, text: str):
         self.nodes: dict[int, tuple[str, dict[str, str]]] = {}
@@ -125,7 +132,7 @@ class DebugInfo:
         return f.get("name", "").strip('"') or None if f else None
 
     def subprogram_line(self, define_text: str) -> int | None:
-        m = _DBG_REF.search(define_text.split("{")[0])
+        m = _DBG_REF.search(define_header(define_text))
         if not m:
             return None
         node = self.nodes.get(int(m.group(1)))
@@ -138,7 +145,7 @@ class DebugInfo:
 
     def params(self, define_text: str) -> dict[int, tuple[str, int | None]]:
         """Zero-based argument index -> (name, bytes of the pointee for pointers)."""
-        m = _DBG_REF.search(define_text.split("{")[0])
+        m = _DBG_REF.search(define_header(define_text))
         if not m:
             return {}
         sp = "!" + m.group(1)
@@ -190,7 +197,7 @@ class DebugInfo:
         scalar, one element's for a pointer or array argument; whether it is a pointer
         or array); a type None where it has no :class:`CType` (void, a pointer to a
         pointer).  None without debug info."""
-        m = _DBG_REF.search(define_text.split("{")[0])
+        m = _DBG_REF.search(define_header(define_text))
         node = self.nodes.get(int(m.group(1))) if m else None
         if node is None or node[0] != "DISubprogram":
             return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..errors import UnsupportedError
+from ._debuginfo import define_header
 from ._streams import STREAM_PREFIX
 from ._libm import describe, library_name
 from ._common import LIBC_CALLS, PRINT_CALLS, key, pointer_differences, source_says, value_kind, warn
@@ -37,7 +38,7 @@ class Legality:
             self._llname = f.name
             if f.global_value_type.is_function_vararg:
                 d = self._define_lines.get(f.name, "")
-                raise self.unsupported("a variadic function", d.split("{")[0], f.name)
+                raise self.unsupported("a variadic function", define_header(d), f.name)
             diffs = pointer_differences(f)
             for bb in f.blocks:
                 for ins in bb.instructions:

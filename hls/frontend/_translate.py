@@ -24,7 +24,7 @@ from ..names import hardware_names, is_mangled, short_name, verilog_name
 from ..ir import Block, Const, Function, Loc, MemoryObject, Module, Op, Param, PtrParam, Value
 from ._access import OFF_W, TAG_W, Access, Ptr
 from ._common import ABORT_GLOBAL, EXIT_GLOBAL, LIBC_CALLS, key, pointer_differences, value_kind
-from ._debuginfo import DebugInfo
+from ._debuginfo import DebugInfo, define_header
 from ._legality import Legality
 from ._libcalls import LibraryCalls
 from ._memories import align_of, check_depths, lower_memories, thread_globals
@@ -145,7 +145,7 @@ class Translator(Legality, LibraryCalls):
         if line is None:
             d = self._define_lines.get(fn_name, "")
             line = self.dbg.subprogram_line(d) or self.line_map.get((fn_name, None))
-            return Loc(self._input_of(d.split("{")[0]), line)
+            return Loc(self._input_of(define_header(d)), line)
         return Loc(self._input_of(instr_text), line)
 
     def _hw_name(self, fn: str) -> str:
@@ -339,7 +339,7 @@ class Translator(Legality, LibraryCalls):
         if name in self.functions:
             return self.functions[name]
         define = self._define_lines.get(name, str(llfn).split("\n", 1)[0])
-        floc = Loc(self._input_of(define.split("{")[0]),
+        floc = Loc(self._input_of(define_header(define)),
                    self.dbg.subprogram_line(define) or self.line_map.get((name, None)))
         ftype = llfn.global_value_type
         if ftype.is_function_vararg:
@@ -348,6 +348,8 @@ class Translator(Legality, LibraryCalls):
         func = Function(name=name, loc=floc)
         self.functions[name] = func
         dbg_params = self.dbg.params(define)
+        if is_top:
+            self._check_wide_scalars(name, define, dbg_params, floc)
         ret_t = self.tp.type_of(str(ftype.get_function_return()))  if str(ftype.get_function_return()) != "void" else None
         if ret_t is not None:
             if not _scalar(ret_t):
@@ -406,7 +408,7 @@ class Translator(Legality, LibraryCalls):
             kind = f"the floating-point type of {what} (only float and double have hardware formats)"
         else:
             kind = ("the vector" if isinstance(t, VectorT) else "the aggregate") + f" type of {what}"
-        return self.unsupported(kind, text.split("{")[0].strip() if text.startswith("define")
+        return self.unsupported(kind, define_header(text).strip() if text.startswith("define")
                                 else text, fn)
 
     # ------------------------------------------------------------------ values
@@ -707,6 +709,33 @@ class Translator(Legality, LibraryCalls):
             "inttoptr": "an integer-to-pointer conversion",
         }.get(opc, f"the LLVM instruction '{opc}'")
         raise self.unsupported(what, text, self._llname)
+
+    def _check_wide_scalars(self, name: str, define: str, dbg_params: dict, floc: Loc) -> None:
+        """The top's scalar arguments and return value of more than 64 bits (by the
+        declared C types of the debug info: ``unsigned __int128``, ``_BitInt(96)``,
+        ``ap_uint<128>``) are an error naming each: the C calling convention hands such
+        a value over as two 64-bit halves (or in memory, and returns it as a pair), which
+        pyhls does not regroup into one port, one AXI4-Lite register group or one value
+        of the golden model's calls yet.  (A callee's are rejected where it is called.)"""
+        types = self.dbg.c_types(define)
+        if types is None:
+            return
+        ret, args = types
+        found = [(f"argument '{dbg_params.get(i, (f'#{i + 1}',))[0]}'", t)
+                 for i, (t, indirect) in enumerate(args) if not indirect and _wide_scalar(t)]
+        if _wide_scalar(ret):
+            found.append(("the return value", ret))
+        if not found:
+            return
+        wide = [f"{what} ({t.name}, {t.size} bytes)" for what, t in found]
+        raise UnsupportedError(
+            f"top function {name}: {', '.join(wide)} wider than 64 bits: a scalar argument or "
+            f"return value of more than 64 bits is not supported yet (the C calling "
+            f"convention passes it as 64-bit halves or in memory, which pyhls does not "
+            f"regroup into one port or AXI4-Lite register group); pass it through a pointer "
+            f"instead (an array of {found[0][1].name}: memory words of up to 128 bits are "
+            f"supported), or as 64-bit parts",
+            floc.file, floc.line)
 
     @staticmethod
     def too_wide(bits: int, what: str, loc: Loc | None) -> UnsupportedError:
@@ -1514,6 +1543,16 @@ def _pow2(value: int, width: int) -> int | None:
     if n > 1 and n & (n - 1) == 0:
         return -(n.bit_length() - 1)
     return None
+
+
+_AP_TYPE = re.compile(r"^(?:\w+::)*ap_u?(?:int|fixed)<")
+
+
+def _wide_scalar(t) -> bool:
+    """Is the declared C type ``t`` (a :class:`hls.interface.CType` or None) an integer,
+    or an ``ap_int``/``ap_fixed`` class, of more than 8 bytes?"""
+    return t is not None and t.size > 8 and (
+        t.kind == "int" or (t.kind == "record" and bool(_AP_TYPE.match(t.name))))
 
 
 def _wide_int(*types: str) -> int:

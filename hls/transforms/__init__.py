@@ -18,6 +18,7 @@ from ._banks import Partition, auto_partition_plan, partition_array, partitionab
 from ._divconst import DivConstOptions, divide_by_constants, magic_unsigned
 from ._ifconv import candidates as if_conversion_candidates
 from ._ifconv import if_convert
+from ._licm import hoist_invariants
 from ._loadcomb import combine_loads
 from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
@@ -49,6 +50,26 @@ class ScalarOptions:
     #: the top function: its pointer parameters are port sets of their own (a callee's
     #: may be windows on one caller array, so scalar replacement leaves those alone)
     top: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LicmOptions:
+    #: False: no op moves (``--no-licm``)
+    enabled: bool = True
+    #: directives (the pragmas included): the II each loop asks for
+    directives: Directives | None = None
+    #: the top function: its pointer parameters are distinct storage (a callee's may be
+    #: windows on one caller array or a global, so a store to one may write another)
+    top: str | None = None
+    #: dataflow regions (function names): their frames loop must keep its glue, which
+    #: each task evaluates on its own frame (hls.dataflow), so they are left alone
+    regions: frozenset = frozenset()
+
+
+def _hoist(func: Function, opts: LicmOptions) -> int:
+    if func.name in opts.regions:
+        return 0
+    return hoist_invariants(func, func.name == opts.top, opts.directives)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +116,8 @@ PASSES: tuple[Pass, ...] = (
     Pass("plm", "the top's pointer arguments -> on-chip PLMs with load and drain loops",
          wrap_in_plms, scope="module", options=PlmOptions,
          when=lambda o: o.enabled),
+    Pass("licm", "loop-invariant ops (pure; loads of memories the loop never writes) -> preheader",
+         _hoist, options=LicmOptions, when=lambda o: o.enabled),
     Pass("if-conversion", "loops whose body branches -> one predicated block (pipelining only)",
          lambda f, o: if_convert(f, {h for fn, h in o.keep if fn == f.name}, f.name == o.top),
          options=IfConversionOptions, when=lambda o: o.pipeline),
@@ -143,6 +166,7 @@ __all__ = [
     "ALIASES",
     "PASSES",
     "IfConversionOptions",
+    "LicmOptions",
     "Partition",
     "PartitionOptions",
     "ScalarOptions",
@@ -158,6 +182,7 @@ __all__ = [
     "DivConstOptions",
     "divide_by_constants",
     "if_convert",
+    "hoist_invariants",
     "replace_scalars",
     "reuse_loads",
     "small_memories", "ShareOptions", "bram36_tiles", "lifetimes", "share_memories",

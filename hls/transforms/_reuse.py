@@ -123,7 +123,7 @@ def _chains(b: Block, is_top: bool) -> list[tuple]:
                     break
             else:
                 chains.append((c, {0: [op]}))
-        for _ref, ch in chains:
+        for ch in (part for _ref, whole in chains for part in _split(whole)):
             kmin, kmax = min(ch), max(ch)
             if kmax == kmin or kmax - kmin > MAX_SPAN:
                 continue
@@ -135,6 +135,18 @@ def _chains(b: Block, is_top: bool) -> list[tuple]:
                     continue
             out.append((mem, ch, a, w))
     return out
+
+
+def _split(ch: dict) -> list[dict]:
+    """``ch`` ({k: loads}) cut at its widest gaps until each part spans at most
+    :data:`MAX_SPAN`: rows ``g[i - 1][j]``, ``g[i][j - 1 .. j + 1]``, ``g[i + 1][j]`` of
+    one base (their row addresses seen through, :class:`AffineAnalysis`) are three
+    chains, not one too long to keep."""
+    ks = sorted(ch)
+    if ks[-1] - ks[0] <= MAX_SPAN:
+        return [ch]
+    cut = max(range(1, len(ks)), key=lambda i: (ks[i] - ks[i - 1], -i))
+    return [part for side in (ks[:cut], ks[cut:]) for part in _split({k: ch[k] for k in side})]
 
 
 class _Anywhere(AffineAnalysis):
