@@ -49,6 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hls.cli import main as pyhls  # noqa: E402
+from hls.dse._cluster import stop_processes  # noqa: E402
 
 KERNELS = {"gemm_ncubed": "gemm", "gemm_blocked": "bbgemm", "stencil2d": "stencil",
            "stencil3d": "stencil3d", "spmv_crs": "spmv", "fft_strided": "fft"}
@@ -269,15 +270,7 @@ def run_cluster(name: str, budget: int, kill_after: float) -> str:
                       str(budget), "--no-cache", "-o", str(out_l)])
     finally:
         timer.cancel()
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        stop_processes(procs)
     a, b = (_without_seconds(json.loads((d / "dse.json").read_text())) for d in (out_c, out_l))
     same = a == b
     return (f"* {time.strftime('%Y-%m-%d')} `python benchmarks/dse_machsuite.py --cluster "

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from hls.cli import main
+from hls.dse._cluster import stop_processes
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL = ROOT / "benchmarks" / "machsuite" / "spmv_crs.c"
@@ -103,15 +104,7 @@ def test_dse_survives_a_killed_worker(tmp_path, monkeypatch):
     finally:
         started.set()
         done.set()
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        stop_processes(procs)
     assert main(["dse", str(KERNEL), "--top", "spmv", "--workers", "2", "--max-points", "12",
                  "--no-cache", "-o", str(tmp_path / "local")]) == 0
     got, want = (_without_run(json.loads((tmp_path / d / "dse.json").read_text()))

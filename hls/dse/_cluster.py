@@ -109,3 +109,20 @@ def dask_pool(path, opts: SynthOptions, workers: int = 2, scheduler: str | None 
             return many
 
         yield mapper(evaluate_task), mapper(estimate_task)
+
+
+def stop_processes(procs, timeout: float = 15.0) -> None:
+    """Stop the ``subprocess.Popen`` processes of a cluster started by hand (a ``dask
+    scheduler`` and its workers): terminate those still running, then wait for each,
+    killed when it outlives ``timeout`` seconds."""
+    import subprocess
+
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+    for p in procs:
+        try:
+            p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
