@@ -33,6 +33,13 @@ INTERNAL_GLOBALS = (ABORT_GLOBAL, EXIT_GLOBAL)
 UNROLL_MEM_BYTES = 64
 #: ... except a memmove within one memory: straight-line only up to this many bytes
 UNROLL_MEMMOVE_BYTES = 64
+#: ... and a memset or memcpy of at most this many elements (8-, 4-, 2- or 1-byte stores,
+#: as the length and alignment allow) whatever its bytes: a loop costs a pipeline's
+#: controller, whose state selects the memory's port multiplexer for every other loop
+#: of that memory (matvec_t_i16's 80-byte clear of a 20-word LUT-RAM accumulator, as a
+#: loop: 88 MHz after place and route, its path from the clearing loop's controller
+#: through the port into the next loop's read; straight-line: 20 stores, 10 cycles)
+UNROLL_MEM_ELEMS = 32
 
 
 #: nesting depth of :func:`warnings_off` (trial lowerings warn nothing: the real one does)

@@ -9,8 +9,8 @@ import re
 
 from ..ir import Block, Const, MemoryObject, Value
 from ._access import OFF_W, Access, Ptr
-from ._common import (ABORT_GLOBAL, EXIT_GLOBAL, MATH_CALLS, PRINT_CALLS, UNROLL_MEM_BYTES, UNROLL_MEMMOVE_BYTES,
-                      c_string)
+from ._common import (ABORT_GLOBAL, EXIT_GLOBAL, MATH_CALLS, PRINT_CALLS, UNROLL_MEM_BYTES,
+                      UNROLL_MEM_ELEMS, UNROLL_MEMMOVE_BYTES, c_string)
 from ._memories import Residues
 
 
@@ -122,8 +122,9 @@ class LibraryCalls:
 
     # ------------------------------------------------------------------ memset/memcpy/memmove
     def _mem_intrinsic(self, base, ins, text, args) -> None:
-        """Constant lengths up to ``UNROLL_MEM_BYTES``: straight-line accesses (a memmove
-        within one memory: all loads before all stores, up to ``UNROLL_MEMMOVE_BYTES``).
+        """Constant lengths up to ``UNROLL_MEM_BYTES``, or up to ``UNROLL_MEM_ELEMS``
+        element accesses: straight-line accesses (a memmove within one memory: all loads
+        before all stores, up to ``UNROLL_MEMMOVE_BYTES``).
         Otherwise a loop of element accesses (the element: the largest power of two up to
         8 bytes that divides the length, as far as it is known, and the alignment); a
         memmove within one memory copies upwards when the destination is below the source
@@ -154,7 +155,8 @@ class LibraryCalls:
                 word = Const(8 * chunk, int.from_bytes(bytes([byte.value]) * chunk, "little"))
             else:
                 word = byte if chunk == 1 else self._emit("concat", [byte] * chunk, 8 * chunk)
-        if isinstance(n, Const) and n.value <= limit:
+        if isinstance(n, Const) and (n.value <= limit or (
+                limit == UNROLL_MEM_BYTES and n.value <= UNROLL_MEM_ELEMS * chunk)):
             self._mem_unrolled(dst, src, word, n.value, chunk)
             return
         if isinstance(n, Const):
