@@ -360,10 +360,14 @@ def path_annotations(res: SynthResult, timing: dict) -> dict:
     copy ``..._s2`` names its op): the path's measured delay beyond what the model gives
     those ops (their delays and the step overhead), at least the shortfall, plus
     :data:`CLOSURE_STEP_NS`, shared equally among them.  Empty when no op is named (the
-    path is control: the state register, a pipeline's valid bits, bound registers)."""
+    path is control: the state register, a pipeline's valid bits, bound registers; or
+    the flow reported no path)."""
+    through = (timing.get("critical_path") or {}).get("through") or ()
+    if not through:
+        return {}
     named = res.rtl.op_signals()
     ops: list = []
-    for entry in timing["critical_path"]["through"]:
+    for entry in through:
         sig = entry["signal"]
         for op in named.get(sig) or named.get(re.sub(r"_s\d+$", "", sig)) or ():
             if op not in ops and op_def(op.kind).timing is not None:   # (not a phi)
