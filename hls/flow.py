@@ -38,7 +38,7 @@ from .estimate import (area_report, dataflow_resources, latency_report, memory_b
 from .estimate._summary import summary_table
 from .report import report_html, schedule_report
 from .frontend._common import warn
-from .pnr import flow_for_target, timing_report
+from .pnr import flow_for_target, stage_base, timing_report
 from .pnr._wrapper import HARNESS_TOP, pnr_harness
 from .frontend import FrontendOptions, LoadedInput, arg_c_types, load, read_input, warnings_off
 from .frontend import parse_module as parse_llvm
@@ -321,7 +321,6 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
         if not t["fmax_mhz"]:
             stopped = "place and route reported no fmax"
             break
-        short = 1000.0 / t["fmax_mhz"] - t["clock_ns"]
         extra = path_annotations(res, t)
         if extra:
             # the ops on the path take what place and route measured beyond the model:
@@ -330,6 +329,7 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
                                          for k, ns in sorted(extra.items())]
             target = res.target.with_annotations(extra)
         else:
+            short = 1000.0 / t["fmax_mhz"] - t["clock_ns"]
             u = math.ceil((res.target.uncertainty_ns + short + CLOSURE_STEP_NS) * 10) / 10
             if u >= res.target.usable_ns:
                 stopped = (f"a clock uncertainty of {u:g} ns would leave no time for logic "
@@ -369,7 +369,7 @@ def path_annotations(res: SynthResult, timing: dict) -> dict:
     ops: list = []
     for entry in through:
         sig = entry["signal"]
-        for op in named.get(sig) or named.get(re.sub(r"_s\d+$", "", sig)) or ():
+        for op in named.get(sig) or named.get(stage_base(sig)) or ():
             if op not in ops and op_def(op.kind).timing is not None:   # (not a phi)
                 ops.append(op)
     if not ops:

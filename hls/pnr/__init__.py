@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from ._flow import (ECP5_PARTS, Ecp5Flow, PnrFlow, PnrResult, flow_for_target, nextpnr_command,
                     yowasp_available)
-from ._report import critical_path_summary, timing_line, timing_report, verilog_sources
+from ._report import (critical_path_summary, stage_base, timing_line, timing_report,
+                      verilog_sources)
 
 __all__ = ["ECP5_PARTS", "Ecp5Flow", "PnrFlow", "PnrResult", "critical_path_summary",
-           "flow_for_target", "nextpnr_command", "timing_line", "timing_report", "verilog_sources",
+           "flow_for_target", "nextpnr_command", "stage_base", "timing_line", "timing_report", "verilog_sources",
            "yowasp_available"]

@@ -17,7 +17,7 @@ import re
 
 from ._flow import PnrResult
 
-__all__ = ["critical_path_summary", "timing_line", "timing_report", "verilog_sources"]
+__all__ = ["critical_path_summary", "stage_base", "timing_line", "timing_report", "verilog_sources"]
 
 _ATTR_WIRE = re.compile(r'\(\*\s*hls_src\s*=\s*"([^"]*)"\s*\*\)\s*\n\s*(?:wire|reg|input|output)\s*'
                         r'(?:signed\s*)?(?:\[[^\]]*\]\s*)?([A-Za-z_\\][^\s;=]*)')
@@ -33,6 +33,12 @@ def verilog_sources(verilog: str) -> tuple[dict[str, str], frozenset[str]]:
         srcs.setdefault(m.group(2).lstrip("\\"), m.group(1))
     names = frozenset(m.group(1).lstrip("\\") for m in _DECL.finditer(verilog))
     return srcs, names
+
+
+def stage_base(sig: str) -> str:
+    """The signal a pipeline stage's copy of a value is named after (``v3_add_s2`` ->
+    ``v3_add``): the wire that carries the op's own value and C line."""
+    return re.sub(r"_s\d+$", "", sig)
 
 
 def _signal_of(net: str, names: frozenset[str]) -> str | None:
@@ -71,7 +77,7 @@ def critical_path_summary(result: PnrResult, verilog: str) -> dict:
                 continue
             entry = {"signal": sig}
             if sig not in srcs:     # a pipeline stage copy (v3_add_s2) carries v3_add's line
-                base = re.sub(r"_s\d+$", "", sig)
+                base = stage_base(sig)
                 if base in srcs:
                     srcs[sig] = srcs[base]
             if sig in srcs:
