@@ -67,7 +67,9 @@ def test_readme_workflow_under_xdist(pytester, monkeypatch):
     assert "Traceback" not in out                              # a message, not a trace
     # the two parametrised runs: each in a directory of its own, each with its own design
     # (pytest links the latest of each node's directories as ...current: resolve())
-    dirs = sorted({d.resolve() for d in pytester.path.rglob("test_twice_*/twice/rtl/twice.v")})
+    # (sorted by the test's directory name: each worker has its own popen-gwN parent)
+    dirs = sorted({d.resolve() for d in pytester.path.rglob("test_twice_*/twice/rtl/twice.v")},
+                  key=lambda d: d.parts[-4])
     assert [d.parts[-4] for d in dirs] == ["test_twice_rolled_0", "test_twice_unroll2_0"]
     assert dirs[0].read_text() != dirs[1].read_text()
 
