@@ -6,6 +6,8 @@ Each program is synthesised and co-simulated on the generic target and on ``ecp5
 the ``ecp5`` design is placed and routed (``--place-route``): cycles on both, the clock
 nextpnr reaches, whether it meets the suite's clock (CHStone 15 ns, PolyBench 10 ns, the
 clocks of Bambu's published figures), and the ratio of cycles to Bambu's (ANCHORS.md).
+The ``ecp5`` builds use ``--fit-device`` (a design whose estimate needs more DSP blocks
+than the LFE5U-85F has gives up pipelines until it fits; the row lists them).
 
 The sources are not in this repository.  Give their checkouts, or let the script take
 them from the tool library's mirrors (``/work/.mirror``, brought by ``fetch``)::
@@ -100,7 +102,8 @@ def run_one(prog: dict, pnr: bool, max_cycles: int, close: int = 0) -> dict:
             opts = SynthOptions(top="main", target=target, clock_period_ns=prog["clock_ns"],
                                 cflags=tuple(prog["cflags"]),
                                 place_route=pnr and target == "ecp5",
-                                close_timing=close if pnr and target == "ecp5" else 0)
+                                close_timing=close if pnr and target == "ecp5" else 0,
+                                fit_device=target == "ecp5")
             res = synthesize(src, opts)
             r = cosim(src, "main", synth=res, max_cycles=max_cycles, cflags=tuple(prog["cflags"]))
             row[target] = {"passed": r.passed, "cycles": r.total_cycles,
@@ -119,6 +122,8 @@ def run_one(prog: dict, pnr: bool, max_cycles: int, close: int = 0) -> dict:
                                    dp16kd=t["utilisation"].get("DP16KD", 0))
                 if t.get("closure"):
                     row[target]["attempts"] = len(t["closure"]["attempts"])
+            if res.report.get("fit_device", {}).get("given_up"):
+                row[target]["fit_device"] = res.report["fit_device"]["given_up"]
         except HLSError as e:
             row[target] = {"error": e.format()[:600]}
         except Exception as e:  # noqa: BLE001 - an internal error is a result too

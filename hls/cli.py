@@ -359,6 +359,12 @@ def _build_options(sp: argparse.ArgumentParser) -> None:
                       "measured beyond the model (or, when the path names no op, raise the "
                       "clock uncertainty by the shortfall) and synthesise again, at most N "
                       "more times (default 3)")
+    impl.add_argument("--fit-device", action="store_true",
+                      help="while the area estimate needs more DSP blocks than the "
+                      "target's part has, share the multiplies outside pipelines "
+                      "(--max-units mul=1) and give up the pipelines pyhls chose that "
+                      "buy the fewest cycles per DSP block; report.json's fit_device "
+                      "lists the steps (default: a warning when the estimate does not fit)")
     impl.add_argument("--clock-uncertainty", type=float, default=None, metavar="NS",
                       help="time kept free in every cycle for routing, on top of the "
                       "target's step overhead (as Vitis HLS's -clock_uncertainty; default 0)")
@@ -541,7 +547,7 @@ def _run(args) -> int:
         estimate_area=args.estimate_area, estimate_memories=args.estimate_memories,
         place_route=args.place_route or bool(args.close_timing),
         close_timing=args.close_timing, clock_uncertainty_ns=args.clock_uncertainty,
-        dataflow_monitor=args.command == "cosim")
+        fit_device=args.fit_device, dataflow_monitor=args.command == "cosim")
     opts = SynthOptions(top=args.top, target=args.target, clock_period_ns=args.clock_period,
                         depth=dict(args.depth), check_depth=True, cc=args.cc, cflags=cflags,
                         scheduler=args.scheduler,

@@ -30,8 +30,8 @@ from .dataflow import (
     choose_channels, choose_instances, extract_graph, graph_report, load_task_graph,
     region_estimate, region_ir, task_graph_nx,
 )
-from .directives import (Directives, apply_pragmas, function_pragmas, interface_options,
-                         load_directives, pragma_report, resolve_directives)
+from .directives import (Directives, LoopDirective, apply_pragmas, function_pragmas,
+                         interface_options, load_directives, pragma_report, resolve_directives)
 from .errors import HLSError, InternalError
 from .estimate import (area_report, dataflow_resources, latency_report, memory_bram18, yosys_area,
                        yosys_ecp5_area)
@@ -182,6 +182,10 @@ class SynthOptions:
     #: every ``depth`` must name a pointer argument of the top (``--depth``: an error
     #: otherwise); False: entries for other tops' arguments are left unused
     check_depth: bool = False
+    #: while the estimate needs more DSP blocks than the target's part has, share the
+    #: multipliers and give up the pipelines that buy the fewest cycles per DSP block
+    #: (:func:`fit_device`; ``--fit-device``)
+    fit_device: bool = False
 
 
 @dataclass
@@ -294,7 +298,7 @@ def close_timing(path: str | Path, opts: SynthOptions, inp: LoadedInput | None =
     attempts, stopped, results = [], None, []
     t0 = time.perf_counter()
     comp, front, ctypes = prepare(path, dataclasses.replace(opts, close_timing=0), inp)
-    res = _build_all(comp, front, ctypes, t0)
+    comp, res = _build_fitted(comp, front, ctypes, t0)
     while True:
         results.append(res)
         t = res.report["timing"]
@@ -481,7 +485,144 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     # the frontend runs once: the planning trials, the design and a design built again
     # each lower a clone of its module (Module.clone), which stays as the frontend made it
     comp, front, ctypes = prepare(path, opts, inp)
-    return _build_all(comp, front, ctypes, t0)
+    return _build_fitted(comp, front, ctypes, t0)[1]
+
+
+def _build_fitted(comp: Compilation, front: Module, ctypes,
+                  t0: float) -> tuple[Compilation, SynthResult]:
+    """The first build of a compilation: :func:`fit_device` with ``opts.fit_device``,
+    else the compilation as it is."""
+    if comp.opts.fit_device:
+        return fit_device(comp, front, ctypes, t0)
+    return comp, _build_all(comp, front, ctypes, t0)
+
+
+def _device_excess(target: Target, report: dict) -> list[tuple[str, int, int]]:
+    dev = target.device
+    return dev.over(report["resources"]) if dev is not None else []
+
+
+def _excess_text(target: Target, over) -> str:
+    dev = target.device
+    return ", ".join(f"{n} {dev.cell(k)} of the {dev.name}'s {c} ({100 * n // c} %)"
+                     for k, n, c in over)
+
+
+def fit_device(comp: Compilation, front: Module, ctypes,
+               t0: float) -> tuple[Compilation, SynthResult]:
+    """Build the design so that its estimate fits the target's part
+    (:class:`hls.targets.Device`), trading cycles for DSP blocks, and return the
+    compilation that fits with its design.  While the estimate needs more DSP blocks
+    than the part has:
+
+    1. the multiplies outside pipelines share one unit per width (``--max-units mul=1``,
+       unless the user limited multiplies already or none of them has a DSP block);
+    2. then the pipelines pyhls chose itself (no ``pipeline`` or ``II`` directive asks
+       for them) are given up, those that buy the fewest cycles per DSP block first
+       (``report.json["loops"][*]["estimate"]``: sequential less pipelined cycles; a
+       loop's DSP blocks: ``["dsp"]``), as many at once as the excess needs; a loop is
+       named by its source line, so every inlined copy of it goes together.
+
+    Each step builds the design again from the frontend's module (the trials without
+    place and route, and without their warnings); then the design is built once more with
+    the user's options.  An excess of LUTs, flip-flops or block RAM, or DSP blocks that
+    remain with no pipeline left to give up, is an error: nothing here trades them.
+    ``report.json["fit_device"]`` lists the steps."""
+    target = comp.target
+    dev = target.device
+    if dev is None:
+        raise HLSError(f"--fit-device: target '{target.name}' has no part to fit (choose "
+                       f"--target ecp5[:PART] or an Alveo card)")
+    opts = comp.opts
+    trial = dataclasses.replace(comp, opts=dataclasses.replace(
+        opts, place_route=False, close_timing=0, estimate_area=False, estimate_memories=False))
+    steps: list[dict] = []
+    change: dict = {}
+    given_up: list[str] = []
+    while True:
+        with warnings_off():
+            res = _build_all(trial, front, ctypes, t0)
+        rep = res.report
+        over = _device_excess(target, rep)
+        steps.append({"dsp": rep["resources"]["dsp"], "lut": rep["resources"]["lut"],
+                      "latency_max": rep["latency"]["max"], "fits": not over} | change)
+        if not over:
+            break
+        top = opts.top
+        if [k for k, _, _ in over] != ["dsp"]:
+            raise HLSError(f"--fit-device: {top} does not fit: its estimate needs "
+                           f"{_excess_text(target, over)}; only DSP blocks can be traded "
+                           f"for cycles (choose a larger part, or unroll and partition less)")
+        outside = rep["resources"]["dsp"] - sum(lp.get("dsp", 0) for lp in rep["loops"])
+        if outside > 0 and not any(k.startswith("mul") for k in trial.opts.max_units):
+            change = {"change": "multiplies outside pipelines share one unit per width",
+                      "max_units": {"mul": 1}}
+            trial = dataclasses.replace(trial, opts=dataclasses.replace(
+                trial.opts, max_units={**trial.opts.max_units, "mul": 1}))
+            continue
+        picked = _loops_to_give_up(rep, trial.dirs, over[0][1] - over[0][2])
+        if not picked:
+            raise HLSError(f"--fit-device: {top} does not fit: its estimate needs "
+                           f"{_excess_text(target, over)} with its multiplies shared and "
+                           f"no pipeline left that pyhls chose itself (choose a larger part, "
+                           f"or ask for fewer parallel multiplies)")
+        loops = [LoopDirective(fn, line=line, label=label, pipeline=False,
+                               origin=("--fit-device", name))
+                 for fn, line, label, name, _, _ in picked]
+        dirs = trial.dirs or Directives(source="--fit-device")
+        trial = dataclasses.replace(trial, dirs=dataclasses.replace(
+            dirs, loops=list(dirs.loops) + loops))
+        given_up += [name for *_, name, _, _ in picked]
+        change = {"change": "pipelines given up",
+                  "loops": [{"loop": name, "dsp": dsp, "cycles_lost": gain}
+                            for *_, name, dsp, gain in picked]}
+    comp = dataclasses.replace(comp, opts=dataclasses.replace(opts, max_units=trial.opts.max_units),
+                               dirs=trial.dirs)
+    loc = front.top.loc
+    for step in steps[1:]:
+        for lp in step.get("loops", []):
+            warn(loc.file if loc else None, loc.line if loc else None,
+                 f"--fit-device: loop {lp['loop']} is not pipelined: its {lp['dsp']} "
+                 f"{dev.dsp_cell} bought {lp['cycles_lost']} cycles of the profile")
+        if "max_units" in step:
+            warn(loc.file if loc else None, loc.line if loc else None,
+                 f"--fit-device: {step['change']} (--max-units mul=1)")
+    res = _build_all(comp, front, ctypes, t0)
+    res.report["fit_device"] = {"device": dev.name, "steps": steps,
+                                "max_units": dict(sorted(comp.opts.max_units.items())),
+                                "given_up": given_up}
+    return comp, res
+
+
+def _loops_to_give_up(report: dict, dirs, excess: int) -> list[tuple]:
+    """The pipelines :func:`fit_device` gives up next: (function, line, label, name, DSP
+    blocks, cycles they buy) of the loops pyhls chose to pipeline, grouped by source line
+    (every inlined copy of a loop at once), fewest cycles per DSP block first, until
+    their DSP blocks cover ``excess``."""
+    groups: dict[tuple, list] = {}
+    for lp in report["loops"]:
+        if not lp.get("pipelined") or not lp.get("dsp"):
+            continue
+        asked = (dirs.for_loop(lp["function"], lp["source_line"], lp["loop"])
+                 if dirs is not None else {})
+        if asked.get("pipeline") or asked.get("ii") or "requested_ii" in lp:
+            continue         # the user asked for this pipeline
+        est = lp.get("estimate") or {}
+        gain = max(0, (est.get("sequential_cycles") or 0) - (est.get("pipelined_cycles") or 0))
+        line = lp["source_line"]
+        key = (lp["function"], line, None if line is not None else lp["loop"])
+        g = groups.setdefault(key, [lp["name"], 0, 0])
+        g[1] += lp["dsp"]
+        g[2] += gain
+    order = sorted(groups.items(), key=lambda kv: (kv[1][2] / kv[1][1], -kv[1][1],
+                                                   kv[0][0], kv[0][1] or 0, kv[0][2] or ""))
+    picked, freed = [], 0
+    for (fn, line, label), (name, dsp, gain) in order:
+        if freed >= excess:
+            break
+        picked.append((fn, line, label, name, dsp, gain))
+        freed += dsp
+    return picked
 
 
 def _build_all(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
@@ -617,6 +758,16 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
         regions = [graph_report(g, schedules) for g in graphs.values()]
         report["dataflow"] = regions[0] if len(regions) == 1 else {"regions": regions}
         dataflow_resources(report, graphs, _regions(report))
+    if target.device is not None:
+        over = _device_excess(target, report)
+        report["device"] = target.device.to_json() | {"fits": not over}
+        if over:
+            top_loc = module.top.loc
+            warn(top_loc.file if top_loc else None, top_loc.line if top_loc else None,
+                 f"{module.top.name} does not fit: its estimate needs "
+                 f"{_excess_text(target, over)}; place and route will fail (--fit-device "
+                 f"shares multipliers and gives up pipelines for DSP blocks; or choose a "
+                 f"larger part)")
     report["schedule"] = schedule_report(module, schedules)
     report["time_s"] = {"frontend": round(t1 - t0, 3), "schedule_bind": round(t2 - t1, 3),
                         "rtl": round(t3 - t2, 3)}
@@ -1443,7 +1594,8 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
             "binding": bd.summary(),
             "memories": [{"name": m.name, "kind": m.kind, "word_bytes": m.word_bytes,
                           "depth_words": m.depth_words, "rom": m.readonly} for m in f.memories],
-            "resources": {k: v for k, v in per_function[f.name].items() if k != "parts"},
+            "resources": {k: v for k, v in per_function[f.name].items()
+                          if k not in ("parts", "loop_dsp")},
         } | ({"latency": lat.function(f)} if lat.function(f) else {}))
         for lp, why in fs.loops:
             pl = fs.pipelines.get(lp.header)
@@ -1462,6 +1614,10 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
                     entry["ii_relaxed_because"] = pl.relaxed
                 if pl.exit_wait:     # hls.scheduling.exit_waits
                     entry["exit_waits_a_stage"] = True
+                if target.device is not None:   # its own multipliers' and units' DSP
+                    # blocks (hls.estimate), which --fit-device weighs against the part
+                    entry["dsp"] = per_function[f.name].get("loop_dsp", {}).get(
+                        lp.header.name, 0)
                 if pl.units:         # hls.scheduling.share_units
                     entry["units"] = {cls: {"ops": n, "instances": k}
                                       for cls, (n, k) in sorted(pl.units.items())}

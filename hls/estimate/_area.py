@@ -148,6 +148,14 @@ class Area:
     parts: dict[str, list] = field(default_factory=dict)
     #: structural counts the calibration fits constants to (not reported)
     features: dict[str, float] = field(default_factory=dict)
+    #: DSP blocks of each pipelined loop (by its block's name): its own multipliers and
+    #: units, which nothing outside the loop shares (part of ``parts``; what
+    #: ``--fit-device`` weighs a pipeline's cycles against)
+    loop_dsp: dict[str, int] = field(default_factory=dict)
+
+    def add_loop_dsp(self, block, dsp: int) -> None:
+        if dsp:
+            self.loop_dsp[block.name] = self.loop_dsp.get(block.name, 0) + dsp
 
     def feature(self, name: str, n: float) -> None:
         self.features[name] = self.features.get(name, 0) + n
@@ -686,18 +694,26 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
             area.add("units", lut, ff)
             continue
         if d.float:
-            area.add("ops", *_fp_unit_area(target, op))
+            got = _fp_unit_area(target, op)
+            area.add("ops", *got)
+            if op.block in pipes:
+                area.add_loop_dsp(op.block, got[2])
             continue
         if op.kind == "mul" and op_timing(target, op).latency:
             # a two-stage multiplier (hls.rtl.PipelinedMul): the multiply as Yosys builds
             # it from the operands' significant bits, plus the stages' registers
-            area.add("ops", *_staged_mul(target, op, demand.get(op)))
+            got = _staged_mul(target, op, demand.get(op))
+            area.add("ops", *got)
+            if op.block in pipes:
+                area.add_loop_dsp(op.block, got[2])
             continue
         # a multiply binding left alone is a multiplier of its own, whatever its state:
         # Yosys's ``share`` merged those of exclusive states while the state register was
         # binary (it proves exclusion from the state comparisons), not the one-hot bits
         lut, dsp = _op_lut_dsp(target, op, demand, lambda v, op=op: operand_bits(v, op), tree)
         area.add("ops", lut, 0, dsp)
+        if op.block in pipes:
+            area.add_loop_dsp(op.block, dsp)
 
     # ---- shared units and their operand multiplexers: the FSM's (binding) and the
     # pipelined loops' (hls.scheduling.share_units, one instance per modulo-slot group)
@@ -705,6 +721,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
     shared += [ops for lp in pipes.values() for ops in lp.unit_members().values()]
     for ops in shared:
         op = ops[0]
+        before = area.total()[2]
         if op.kind == "mul" and op_timing(target, op).latency:
             # a pipeline's shared two-stage multiplier: its tiles for the widest
             # operands and demand of its sharers (constants not seen: they differ)
@@ -726,6 +743,8 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
         else:
             lut, ff = _divider(target, ops)
             area.add("units", lut, ff)
+        if op.block in pipes:
+            area.add_loop_dsp(op.block, area.total()[2] - before)
         for i in range(len(op.operands)):
             _mux(area, [_pipe_src(pipes.get(o.block), o.operands[i], o) for o in ops],
                  max(o.operands[i].width for o in ops))
@@ -865,11 +884,15 @@ def _formula_area(module: Module, target: Target, f: Function, fs, bd) -> Area:
             continue
         t = op_timing(target, op)
         area.add("ops", t.area_lut, 0, t.area_dsp)
+        if op.block in fs.pipelines:
+            area.add_loop_dsp(op.block, t.area_dsp)
     insts = [ops for units in bd.units.values() for ops in units]
     insts += [ops for lp in fs.pipelines.values() for ops in lp.unit_members().values()]
     for ops in insts:
         t = op_timing(target, ops[0])
         area.add("units", t.area_lut, 0, t.area_dsp)
+        if ops[0].block in fs.pipelines:
+            area.add_loop_dsp(ops[0].block, t.area_dsp)
     area.add("registers", ff=sum(bd.reg_width) + sum(p.width for p in f.scalar_params)
              + states)
     for mem in f.memories + [g for g in module.globals if g.readonly]:
@@ -893,7 +916,8 @@ def area_report(module: Module, target: Target, schedules, bindings,
     uses = port_use(module, schedules, bindings) if target.library is not None else None
     for f in module.functions:
         a = _area_of(module, target, f, schedules[f], bindings[f], external, uses)
-        per[f.name] = a.to_json()
+        per[f.name] = a.to_json() | ({"loop_dsp": dict(sorted(a.loop_dsp.items()))}
+                                     if a.loop_dsp else {})
         for part, vals in a.parts.items():
             total.add(part, *vals)
     res = total.to_json()

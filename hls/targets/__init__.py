@@ -9,6 +9,7 @@ Alveo cards (``ALVEO``; see :mod:`hls.targets._platform`).
 
 from __future__ import annotations
 
+from ._device import Device
 from ._memory import MEMORY, MemoryModel
 from ._platform import ALVEO, PLAIN, Platform
 from ._model import MAX_WIDTH, MIN_WIDTH, OP_KINDS, OpTiming, Target, TechParams, divider_latency
@@ -17,6 +18,7 @@ from ._registry import DEFAULT_TARGET, ecp5_target, get_target, known_targets
 __all__ = [
     "ALVEO",
     "DEFAULT_TARGET",
+    "Device",
     "MAX_WIDTH",
     "MEMORY",
     "MemoryModel",

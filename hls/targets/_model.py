@@ -440,6 +440,9 @@ class Target:
     #: measured on their paths beyond the model (``--close-timing``; the keys are
     #: :func:`hls.scheduling.op_key`'s, read by :func:`hls.scheduling.op_timing`)
     annotations: tuple = ()
+    #: the part's capacities (:class:`hls.targets.Device`), which the estimate is checked
+    #: against; None: a technology without a part (``generic``)
+    device: object = None
 
     @property
     def chain_budget_ns(self) -> float:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from hls.errors import HLSError
 
+from ._device import ALVEO_DEVICES, ecp5_device
 from ._model import Target, TechParams
 from ._platform import ALVEO
 
@@ -59,11 +60,14 @@ _TARGETS: dict[str, Target] = {
     for t in (
         Target("generic", 10.0, "generic", GENERIC_TECH, "technology-neutral model, 100 MHz"),
         Target("alveo-u280", _ALVEO_CLOCK_NS, "ultrascale+", ULTRASCALE_PLUS_TECH,
-               "AMD Alveo U280 (xcu280-fsvh2892-2L-e), 300 MHz", platform=ALVEO),
+               "AMD Alveo U280 (xcu280-fsvh2892-2L-e), 300 MHz", platform=ALVEO,
+               device=ALVEO_DEVICES["alveo-u280"]),
         Target("alveo-u250", _ALVEO_CLOCK_NS, "ultrascale+", ULTRASCALE_PLUS_TECH,
-               "AMD Alveo U250 (xcu250-figd2104-2L-e), 300 MHz", platform=ALVEO),
+               "AMD Alveo U250 (xcu250-figd2104-2L-e), 300 MHz", platform=ALVEO,
+               device=ALVEO_DEVICES["alveo-u250"]),
         Target("alveo-u55c", _ALVEO_CLOCK_NS, "ultrascale+", ULTRASCALE_PLUS_TECH,
-               "AMD Alveo U55C (xcu55c-fsvh2892-2L-e), 300 MHz", platform=ALVEO),
+               "AMD Alveo U55C (xcu55c-fsvh2892-2L-e), 300 MHz", platform=ALVEO,
+               device=ALVEO_DEVICES["alveo-u55c"]),
     )
 }
 
@@ -89,7 +93,8 @@ def ecp5_target(part: str = "85k", speed: int = 8) -> Target:
     name = "ecp5" if (part, speed) == ECP5_DEFAULT_PART else f"ecp5:{part}"
     return Target(name, 10.0, "ecp5", ECP5_TECH,
                   f"Lattice ECP5 LFE5U-{part[:-1].upper()}F-{speed} (characterised, verified by "
-                  f"yosys + nextpnr-ecp5), 100 MHz", library="ecp5", part=(part, speed))
+                  f"yosys + nextpnr-ecp5), 100 MHz", library="ecp5", part=(part, speed),
+                  device=ecp5_device(part, speed))
 
 
 def get_target(name: str = DEFAULT_TARGET) -> Target:
