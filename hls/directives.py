@@ -164,6 +164,68 @@ def resolve_directives(dirs: Directives, symbols) -> Directives:
         channels=[dataclasses.replace(d, function=r(d.function)) for d in dirs.channels])
 
 
+#: the directives' kinds as the IR text carries them (:func:`directive_entries`)
+_ENTRY_KINDS = {"loop": ("loops", LoopDirective), "array": ("arrays", ArrayDirective),
+                "channel": ("channels", ChannelDirective),
+                "interface": ("interfaces", InterfaceDirective)}
+
+
+def directive_entries(dirs: Directives | None) -> list[tuple[str, dict]]:
+    """``dirs`` as ``(kind, fields)`` entries, the fields that differ from their default
+    (an ``origin`` included: the pragma's file and line), for the IR text
+    (``Module.directives``, ``directive`` lines): a ``.hir`` written by ``pyhls ir``
+    carries the source's ``#pragma HLS`` to ``pyhls synth`` (:func:`directives_from_entries`)."""
+    out: list[tuple[str, dict]] = []
+    if dirs is None:
+        return out
+    for kind, (attr, cls) in _ENTRY_KINDS.items():
+        for d in getattr(dirs, attr):
+            out.append((kind, {f.name: getattr(d, f.name) for f in dataclasses.fields(cls)
+                               if f.default is dataclasses.MISSING
+                               or getattr(d, f.name) != f.default}))
+    out += [("dataflow", {"function": name}) for name in dirs.dataflow]
+    out += [("dataflow_entry", dict(e)) for e in dirs.dataflow_entries]
+    return out
+
+
+def directives_from_entries(entries: list[tuple[str, dict]], source: str,
+                            dirs: Directives | None = None) -> Directives:
+    """The :class:`Directives` of :func:`directive_entries`' entries (a ``.hir``'s), with
+    ``dirs`` (a directives file's) after them: a file's entry on the same loop wins, as a
+    later entry does."""
+    out = Directives(source=source)
+    for kind, e in entries:
+        if kind == "dataflow":
+            out.dataflow.append(e["function"])
+        elif kind == "dataflow_entry":
+            out.dataflow_entries.append(dict(e))
+        elif kind in _ENTRY_KINDS:
+            attr, cls = _ENTRY_KINDS[kind]
+            names = {f.name for f in dataclasses.fields(cls)}
+            bad = sorted(set(e) - names)
+            if bad:
+                raise HLSError(f"directive {kind}: unknown field(s) {', '.join(bad)} "
+                               f"(known: {', '.join(sorted(names))})", source, None)
+            vals = {k: tuple(v) if isinstance(v, list) else v for k, v in e.items()}
+            try:
+                getattr(out, attr).append(cls(**vals))
+            except TypeError as exc:
+                raise HLSError(f"directive {kind}: {exc}", source, None) from None
+        else:
+            raise HLSError(f"unknown directive kind '{kind}' (known: "
+                           f"{', '.join([*_ENTRY_KINDS, 'dataflow', 'dataflow_entry'])})",
+                           source, None)
+    if dirs is not None:
+        out.loops += dirs.loops
+        out.arrays += dirs.arrays
+        out.channels += dirs.channels
+        out.interfaces += dirs.interfaces
+        out.dataflow += [d for d in dirs.dataflow if d not in out.dataflow]
+        out.dataflow_entries += dirs.dataflow_entries
+        out.source = dirs.source
+    return out
+
+
 def load_directives(path: str | Path) -> Directives:
     p = Path(path)
     if not p.exists():

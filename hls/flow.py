@@ -30,8 +30,9 @@ from .dataflow import (
     choose_channels, choose_instances, extract_graph, graph_report, load_task_graph,
     region_estimate, region_ir, task_graph_nx,
 )
-from .directives import (Directives, LoopDirective, apply_pragmas, function_pragmas,
-                         interface_options, load_directives, pragma_report, resolve_directives)
+from .directives import (Directives, LoopDirective, apply_pragmas, directive_entries,
+                         directives_from_entries, function_pragmas, interface_options,
+                         load_directives, pragma_report, resolve_directives)
 from .errors import HLSError, InternalError
 from .estimate import (area_report, dataflow_resources, latency_report, memory_bram18, yosys_area,
                        yosys_ecp5_area)
@@ -446,6 +447,8 @@ def _compile(path, opts: SynthOptions, inp: LoadedInput | None,
         file_dirs = resolve_directives(file_dirs, defined_functions(inp.text))
     progress.stage("frontend", str(path if isinstance(path, (str, Path)) else path[0]))
     front = _load(path, opts, inp, file_dirs)
+    if front.directives:      # a .hir written by pyhls ir: its source's directives
+        file_dirs = directives_from_entries(front.directives, str(path), file_dirs)
     dirs, pragmas = apply_pragmas(inp, front, file_dirs, target)
     if dirs is not None and dirs.interfaces:    # (Alveo targets only)
         m_axi, axis = interface_options(front, opts.m_axi, opts.axis, dirs.interfaces)
@@ -1423,6 +1426,10 @@ def ir_module(path, opts: SynthOptions, after: str = "frontend",
     if opts.clock_period_ns is not None:
         target = target.with_clock(opts.clock_period_ns)
     comp, module = _compile(path, opts, inp, target)
+    if _stage(after) == "frontend":
+        # the IR text carries the directives (the source's #pragma HLS; those of a
+        # .hir read again), which the frontend's module is built without
+        module.directives = directive_entries(comp.dirs)
     keep, unroll = frozenset(), ()
     if _stage(after) != "frontend":  # the loops synthesize leaves unconverted, likewise
         _, keep, unroll = plan_loops(comp, module)

@@ -8,6 +8,7 @@ round-trips too, banks included."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -17,7 +18,7 @@ from helpers import same
 
 from hls.cli import main as pyhls
 from hls.errors import FrontendError, HLSError
-from hls.flow import SynthOptions, synthesize
+from hls.flow import SynthOptions, ir_module, synthesize
 from hls.frontend import FrontendOptions, load
 from hls.ir import (Block, Const, Function, MemoryObject, Module, Op, Param, PtrParam,
                     parse_module, print_module)
@@ -36,11 +37,8 @@ def _cases():
         yield pytest.param(man.with_suffix(".c"), meta["top"], depth, id=man.stem,
                            marks=[pytest.mark.slow] if man.stem in SLOW else [])
     for src in TEST_KERNELS:
-        # the IR text does not carry a source's #pragma HLS (they become directives from
-        # the source view, which a .hir has not): known gap, the Verilog differs
-        marks = [pytest.mark.xfail(strict=True, reason="the IR text drops #pragma HLS")] \
-            if "#pragma HLS" in src.read_text() else []
-        yield pytest.param(src, "main", {}, id=f"tests-{src.stem}", marks=marks)
+        # (a source's #pragma HLS: pyhls ir's text carries them as directive lines)
+        yield pytest.param(src, "main", {}, id=f"tests-{src.stem}")
     have_mlir = shutil.which("mlir-opt") or shutil.which("mlir-opt-19") or Path(
         "/usr/lib/llvm-19/bin/mlir-opt").is_file()
     yield pytest.param(ROOT / "tests" / "mlir" / "saxpy.mlir", "saxpy", {}, id="mlir-saxpy",
@@ -57,13 +55,68 @@ def _round_trip(module) -> str:
 
 @pytest.mark.parametrize("src,top,depth", list(_cases()))
 def test_round_trip_and_same_verilog(src, top, depth, tmp_path):
-    text = _round_trip(load(src, top, FrontendOptions(depth=depth)))
+    # what pyhls ir prints: the frontend's module with the source's directives
+    text = _round_trip(ir_module(src, SynthOptions(top=top, depth=depth)))
     hir = tmp_path / f"{src.stem}.hir"
     hir.write_text(text)
     ref = synthesize(src, SynthOptions(top=top, depth=depth))
     got = synthesize(hir, SynthOptions(top=top))
     assert got.verilog == ref.verilog
     _round_trip(ref.module)  # the final CDFG: if-converted, unrolled, partitioned, rewritten
+
+
+PRAGMAS = """\
+int k(const int *a, int *b)
+{
+    int s = 0;
+    for (int i = 0; i < 32; i++) {
+#pragma HLS pipeline II=3
+        s += a[i] * a[31 - i];
+        b[i] = s;
+    }
+    for (int i = 0; i < 8; i++) {
+#pragma HLS unroll
+        b[i] += i;
+    }
+    return s;
+}
+"""
+
+
+def test_the_ir_text_carries_the_sources_pragmas(tmp_path):
+    """``pyhls ir`` prints a source's ``#pragma HLS`` as ``directive`` lines (with the
+    pragma's file and line), and ``pyhls synth`` of the .hir applies them: the same
+    Verilog as from the source.  A directives file given to the .hir's synthesis wins
+    over a carried entry on the same loop.  A malformed directive line is an error at its
+    line."""
+    src = tmp_path / "k.c"
+    src.write_text(PRAGMAS)
+    hir = tmp_path / "k.hir"
+    assert pyhls(["ir", str(src), "--top", "k", "--depth", "a=32", "--depth", "b=32",
+                  "-o", str(hir)]) == 0
+    text = hir.read_text()
+    lines = [ln for ln in text.splitlines() if ln.startswith("directive ")]
+    assert lines == [
+        f'directive "loop" {{function: "k", line: 4, pipeline: true, ii: 3, origin: ("{src}", 5)}}',
+        f'directive "loop" {{function: "k", line: 9, unroll: "full", origin: ("{src}", 10)}}']
+    opts = SynthOptions(top="k", depth={"a": 32, "b": 32})
+    ref = synthesize(src, opts)
+    opts = SynthOptions(top="k")                 # (the .hir fixes the depths)
+    got = synthesize(hir, opts)
+    assert got.verilog == ref.verilog
+    assert [(lp["ii"], lp.get("unrolled")) for lp in got.report["loops"]] == [(3, None)]
+    over = tmp_path / "d.toml"
+    over.write_text('[[loop]]\nfunction = "k"\nline = 4\nii = 2\n')
+    again = synthesize(hir, dataclasses.replace(opts, directives=str(over)))
+    assert [lp["ii"] for lp in again.report["loops"]] == [2]
+    bad = tmp_path / "bad.hir"
+    n = text.splitlines().index(lines[0]) + 1
+    bad.write_text(text.replace(lines[0], 'directive "loop" [1, 2]'))
+    with pytest.raises(FrontendError, match=rf"bad.hir:{n}: .*a directive's fields are a"):
+        synthesize(bad, opts)
+    bad.write_text(text.replace(lines[0], lines[0].replace("ii:", "iii:")))
+    with pytest.raises(HLSError, match=r"directive loop: unknown field\(s\) iii"):
+        synthesize(bad, opts)
 
 
 def test_parse_error_names_the_line(tmp_path):

@@ -331,6 +331,11 @@ class Module:
     abort_sites: dict = field(default_factory=dict)
     #: dataflow regions (hls.dataflow), by function name: their calls are tasks
     dataflow: list = field(default_factory=list)
+    #: the directives of the source (its ``#pragma HLS``, a directives file) as
+    #: ``(kind, fields)`` entries (:func:`hls.directives.directive_entries`): set by
+    #: ``pyhls ir`` so that a ``.hir`` carries them; the flow reads them back for a
+    #: ``.hir`` input and never otherwise
+    directives: list = field(default_factory=list)
 
     def clone(self) -> "Module":
         """A deep, independent copy: every function, parameter, block, op, constant and

@@ -13,6 +13,8 @@ Syntax (line-oriented; ``;`` starts a comment line; blank lines are ignored)::
     fp_format "fir" fp(8, 7)              ; Module.fp_formats (function name -> FPFormat)
     abort_site 1 "fir.c:9: assert(n > 0)" ; Module.abort_sites
     dataflow "fir"                        ; Module.dataflow (regions whose calls are tasks)
+    directive "loop" {function: "fir", line: 21, ii: 2, origin: ("fir.c", 20)}
+                                          ; Module.directives (pyhls ir: the #pragma HLS)
     ptr_tag "g" (1, 64)                 ; Module.ptr_tags: a global's memory tag and bytes
     ptr_slots "g" [0, 8]                ; Module.ptr_slots: offsets of pointers held in it
     memory &x arg word=2 depth=210 elem=2 readonly arg_index=0 loc=!0:16
@@ -313,6 +315,8 @@ class _Printer:
             head.append(f"abort_site {self.value(k)} {self.value(site)}")
         for name in m.dataflow:
             head.append(f"dataflow {json.dumps(name)}")
+        for kind, fields in m.directives:
+            head.append(f"directive {json.dumps(kind)} {self.value(dict(fields))}")
         for sym, tag in m.ptr_tags.items():
             head.append(f"ptr_tag {json.dumps(sym)} {self.value(tuple(tag))}")
         for sym, slots in m.ptr_slots.items():
@@ -547,6 +551,7 @@ class _Parser:
         fp_formats: dict = {}
         aborts: dict = {}
         dataflow: list = []
+        directives: list = []
         ptr_tags: dict = {}
         ptr_slots: dict = {}
         globals_: list = []
@@ -594,6 +599,12 @@ class _Parser:
                     aborts[k] = self.value(t)
                 elif kw == "dataflow":
                     dataflow.append(json.loads(t.expect("str")))
+                elif kw == "directive":
+                    kind = json.loads(t.expect("str"))
+                    fields = self.value(t)
+                    if not isinstance(fields, dict):
+                        raise _ParseError("a directive's fields are a {dict}")
+                    directives.append((kind, fields))
                 elif kw == "ptr_tag":
                     sym = json.loads(t.expect("str"))
                     ptr_tags[sym] = tuple(self.value(t))
@@ -630,7 +641,7 @@ class _Parser:
         return Module(top=self.funcs[top[0]], functions=list(self.defined_funcs),
                       globals=globals_, source=source, llvm_ir=llvm_ir or "",
                       fp_formats=fp_formats, abort_sites=aborts, ptr_tags=ptr_tags,
-                      ptr_slots=ptr_slots, dataflow=dataflow)
+                      ptr_slots=ptr_slots, dataflow=dataflow, directives=directives)
 
     def value_of(self, t: _Tokens, typ, what: str):
         v = self.value(t)
