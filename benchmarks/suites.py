@@ -6,8 +6,9 @@ Each program is synthesised and co-simulated on the generic target and on ``ecp5
 the ``ecp5`` design is placed and routed (``--place-route``): cycles on both, the clock
 nextpnr reaches, whether it meets the suite's clock (CHStone 15 ns, PolyBench 10 ns, the
 clocks of Bambu's published figures), and the ratio of cycles to Bambu's (ANCHORS.md).
-The ``ecp5`` builds use ``--fit-device`` (a design whose estimate needs more DSP blocks
-than the LFE5U-85F has gives up pipelines until it fits; the row lists them).
+A design whose estimate needs more DSP blocks than the LFE5U-85F has gives up pipelines
+until it fits, as every ``ecp5`` build does by default (``hls.flow.fit_device``; the row
+lists them).
 
 The sources are not in this repository.  Give their checkouts, or let the script take
 them from the tool library's mirrors (``/work/.mirror``, brought by ``fetch``)::
@@ -102,8 +103,7 @@ def run_one(prog: dict, pnr: bool, max_cycles: int, close: int = 0) -> dict:
             opts = SynthOptions(top="main", target=target, clock_period_ns=prog["clock_ns"],
                                 cflags=tuple(prog["cflags"]),
                                 place_route=pnr and target == "ecp5",
-                                close_timing=close if pnr and target == "ecp5" else 0,
-                                fit_device=target == "ecp5")
+                                close_timing=close if pnr and target == "ecp5" else 0)
             res = synthesize(src, opts)
             r = cosim(src, "main", synth=res, max_cycles=max_cycles, cflags=tuple(prog["cflags"]))
             row[target] = {"passed": r.passed, "cycles": r.total_cycles,

@@ -359,12 +359,20 @@ def _build_options(sp: argparse.ArgumentParser) -> None:
                       "measured beyond the model (or, when the path names no op, raise the "
                       "clock uncertainty by the shortfall) and synthesise again, at most N "
                       "more times (default 3)")
-    impl.add_argument("--fit-device", action="store_true",
-                      help="while the area estimate needs more DSP blocks than the "
-                      "target's part has, share the multiplies outside pipelines "
-                      "(--max-units mul=1) and give up the pipelines pyhls chose that "
-                      "buy the fewest cycles per DSP block; report.json's fit_device "
-                      "lists the steps (default: a warning when the estimate does not fit)")
+    fit = impl.add_mutually_exclusive_group()
+    fit.add_argument("--fit-device", dest="fit_device", action="store_const", const=True,
+                     default=None,
+                     help="while the area estimate needs more DSP blocks than the "
+                     "target's part has, share the multiplies outside pipelines "
+                     "(--max-units mul=1) and give up the pipelines pyhls chose that "
+                     "buy the fewest cycles per DSP block; report.json's fit_device "
+                     "lists the steps; a design that cannot be fitted is an error "
+                     "(default on a target with a part: the same, and a warning for a "
+                     "design that cannot be fitted)")
+    fit.add_argument("--no-fit-device", dest="fit_device", action="store_const",
+                     const=False,
+                     help="build the design the options say even when its estimate "
+                     "exceeds the target's part (a warning says so)")
     impl.add_argument("--clock-uncertainty", type=float, default=None, metavar="NS",
                       help="time kept free in every cycle for routing, on top of the "
                       "target's step overhead (as Vitis HLS's -clock_uncertainty; default 0)")

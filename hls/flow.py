@@ -185,8 +185,10 @@ class SynthOptions:
     check_depth: bool = False
     #: while the estimate needs more DSP blocks than the target's part has, share the
     #: multipliers and give up the pipelines that buy the fewest cycles per DSP block
-    #: (:func:`fit_device`; ``--fit-device``)
-    fit_device: bool = False
+    #: (:func:`fit_device`); None: on a target with a part, what cannot be fitted a
+    #: warning; True (``--fit-device``): what cannot be fitted an error; False
+    #: (``--no-fit-device``): build what the options say, with a warning if it does not fit
+    fit_device: bool | None = None
 
 
 @dataclass
@@ -493,11 +495,12 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
 
 def _build_fitted(comp: Compilation, front: Module, ctypes,
                   t0: float) -> tuple[Compilation, SynthResult]:
-    """The first build of a compilation: :func:`fit_device` with ``opts.fit_device``,
-    else the compilation as it is."""
-    if comp.opts.fit_device:
-        return fit_device(comp, front, ctypes, t0)
-    return comp, _build_all(comp, front, ctypes, t0)
+    """The first build of a compilation: :func:`fit_device` on a target with a part
+    (unless ``opts.fit_device`` is False), else the compilation as it is."""
+    fit = comp.opts.fit_device
+    if fit is False or (fit is None and comp.target.device is None):
+        return comp, _build_all(comp, front, ctypes, t0)
+    return fit_device(comp, front, ctypes, t0)
 
 
 def _device_excess(target: Target, report: dict) -> list[tuple[str, int, int]]:
@@ -515,8 +518,8 @@ def fit_device(comp: Compilation, front: Module, ctypes,
                t0: float) -> tuple[Compilation, SynthResult]:
     """Build the design so that its estimate fits the target's part
     (:class:`hls.targets.Device`), trading cycles for DSP blocks, and return the
-    compilation that fits with its design.  While the estimate needs more DSP blocks
-    than the part has:
+    compilation with its design.  While the estimate needs more DSP blocks than the part
+    has:
 
     1. the multiplies outside pipelines share one unit per width (``--max-units mul=1``,
        unless the user limited multiplies already or none of them has a DSP block);
@@ -526,24 +529,32 @@ def fit_device(comp: Compilation, front: Module, ctypes,
        loop's DSP blocks: ``["dsp"]``), as many at once as the excess needs; a loop is
        named by its source line, so every inlined copy of it goes together.
 
-    Each step builds the design again from the frontend's module (the trials without
-    place and route, and without their warnings); then the design is built once more with
-    the user's options.  An excess of LUTs, flip-flops or block RAM, or DSP blocks that
-    remain with no pipeline left to give up, is an error: nothing here trades them.
-    ``report.json["fit_device"]`` lists the steps."""
+    Each step builds the design again from the frontend's module, without place and
+    route (the steps after the first without their warnings); the last one is the
+    design, and the Yosys count and place and route (:func:`_run_tools`) run on it.  A
+    design that fits at first is the design a build without fitting makes.  An excess
+    of LUTs, flip-flops or block RAM, or DSP blocks that remain with no pipeline left to
+    give up, cannot be traded: an error with ``--fit-device`` (``opts.fit_device``
+    True), else a warning and the last design (the default on a target with a part:
+    no automatic decision of pyhls's goes beyond the part).  ``report.json["fit_device"]``
+    lists the steps of a design that had to change."""
     target = comp.target
     dev = target.device
+    opts = comp.opts
+    asked = opts.fit_device is True
     if dev is None:
         raise HLSError(f"--fit-device: target '{target.name}' has no part to fit (choose "
                        f"--target ecp5[:PART] or an Alveo card)")
-    opts = comp.opts
     trial = dataclasses.replace(comp, opts=dataclasses.replace(
         opts, place_route=False, close_timing=0, estimate_area=False, estimate_memories=False))
     steps: list[dict] = []
     change: dict = {}
     given_up: list[str] = []
+    stuck = None
+    loc = front.top.loc
+    where = (loc.file if loc else None, loc.line if loc else None)
     while True:
-        with warnings_off():
+        with warnings_off() if steps else contextlib.nullcontext():
             res = _build_all(trial, front, ctypes, t0)
         rep = res.report
         over = _device_excess(target, rep)
@@ -551,11 +562,11 @@ def fit_device(comp: Compilation, front: Module, ctypes,
                       "latency_max": rep["latency"]["max"], "fits": not over} | change)
         if not over:
             break
-        top = opts.top
         if [k for k, _, _ in over] != ["dsp"]:
-            raise HLSError(f"--fit-device: {top} does not fit: its estimate needs "
-                           f"{_excess_text(target, over)}; only DSP blocks can be traded "
-                           f"for cycles (choose a larger part, or unroll and partition less)")
+            stuck = (f"its estimate needs {_excess_text(target, over)}; only DSP blocks "
+                     f"can be traded for cycles (choose a larger part, or unroll and "
+                     f"partition less)")
+            break
         outside = rep["resources"]["dsp"] - sum(lp.get("dsp", 0) for lp in rep["loops"])
         if outside > 0 and not any(k.startswith("mul") for k in trial.opts.max_units):
             change = {"change": "multiplies outside pipelines share one unit per width",
@@ -565,35 +576,39 @@ def fit_device(comp: Compilation, front: Module, ctypes,
             continue
         picked = _loops_to_give_up(rep, trial.dirs, over[0][1] - over[0][2])
         if not picked:
-            raise HLSError(f"--fit-device: {top} does not fit: its estimate needs "
-                           f"{_excess_text(target, over)} with its multiplies shared and "
-                           f"no pipeline left that pyhls chose itself (choose a larger part, "
-                           f"or ask for fewer parallel multiplies)")
+            stuck = (f"its estimate needs {_excess_text(target, over)} with its multiplies "
+                     f"shared and no pipeline left that pyhls chose itself (choose a larger "
+                     f"part, or ask for fewer parallel multiplies)")
+            break
         loops = [LoopDirective(fn, line=line, label=label, pipeline=False,
-                               origin=("--fit-device", name))
+                               origin=("fitting the part", name))
                  for fn, line, label, name, _, _ in picked]
-        dirs = trial.dirs or Directives(source="--fit-device")
+        dirs = trial.dirs or Directives(source="fitting the part")
         trial = dataclasses.replace(trial, dirs=dataclasses.replace(
             dirs, loops=list(dirs.loops) + loops))
         given_up += [name for *_, name, _, _ in picked]
         change = {"change": "pipelines given up",
                   "loops": [{"loop": name, "dsp": dsp, "cycles_lost": gain}
                             for *_, name, dsp, gain in picked]}
-    comp = dataclasses.replace(comp, opts=dataclasses.replace(opts, max_units=trial.opts.max_units),
-                               dirs=trial.dirs)
-    loc = front.top.loc
+    if stuck and asked:
+        raise HLSError(f"--fit-device: {opts.top} does not fit: {stuck}")
+    how = "--fit-device" if asked else f"fitting the {dev.name} (--no-fit-device: do not)"
     for step in steps[1:]:
-        for lp in step.get("loops", []):
-            warn(loc.file if loc else None, loc.line if loc else None,
-                 f"--fit-device: loop {lp['loop']} is not pipelined: its {lp['dsp']} "
-                 f"{dev.dsp_cell} bought {lp['cycles_lost']} cycles of the profile")
         if "max_units" in step:
-            warn(loc.file if loc else None, loc.line if loc else None,
-                 f"--fit-device: {step['change']} (--max-units mul=1)")
-    res = _build_all(comp, front, ctypes, t0)
-    res.report["fit_device"] = {"device": dev.name, "steps": steps,
-                                "max_units": dict(sorted(comp.opts.max_units.items())),
-                                "given_up": given_up}
+            warn(*where, f"{how}: {step['change']} (--max-units mul=1)")
+        for lp in step.get("loops", []):
+            warn(*where, f"{how}: loop {lp['loop']} is not pipelined: its {lp['dsp']} "
+                         f"{dev.dsp_cell} bought {lp['cycles_lost']} estimated cycles")
+    if stuck:
+        warn(*where, f"{opts.top} does not fit: {stuck}; place and route will fail")
+    comp = dataclasses.replace(comp, opts=dataclasses.replace(
+        opts, max_units=trial.opts.max_units), dirs=trial.dirs)
+    res.report["device"]["fits"] = not stuck
+    if len(steps) > 1:
+        res.report["fit_device"] = {"device": dev.name, "steps": steps,
+                                    "max_units": dict(sorted(comp.opts.max_units.items())),
+                                    "given_up": given_up}
+    _run_tools(res, opts, res.interface.module_name)
     return comp, res
 
 
@@ -603,17 +618,20 @@ def _loops_to_give_up(report: dict, dirs, excess: int) -> list[tuple]:
     (every inlined copy of a loop at once), fewest cycles per DSP block first, until
     their DSP blocks cover ``excess``."""
     groups: dict[tuple, list] = {}
+    # (a C++ function is shown by its display name; directives name its symbol)
+    symbol = {f["name"]: f.get("symbol", f["name"]) for f in report.get("functions", [])}
     for lp in report["loops"]:
         if not lp.get("pipelined") or not lp.get("dsp"):
             continue
-        asked = (dirs.for_loop(lp["function"], lp["source_line"], lp["loop"])
-                 if dirs is not None else {})
+        fn = symbol.get(lp["function"], lp["function"])
+        asked = dirs.for_loop(fn, lp["source_line"], lp["loop"]) if dirs is not None else {}
         if asked.get("pipeline") or asked.get("ii") or "requested_ii" in lp:
             continue         # the user asked for this pipeline
         est = lp.get("estimate") or {}
         gain = max(0, (est.get("sequential_cycles") or 0) - (est.get("pipelined_cycles") or 0))
         line = lp["source_line"]
-        key = (lp["function"], line, None if line is not None else lp["loop"])
+        key = (symbol.get(lp["function"], lp["function"]), line,
+               None if line is not None else lp["loop"])
         g = groups.setdefault(key, [lp["name"], 0, 0])
         g[1] += lp["dsp"]
         g[2] += gain
@@ -764,7 +782,7 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
     if target.device is not None:
         over = _device_excess(target, report)
         report["device"] = target.device.to_json() | {"fits": not over}
-        if over:
+        if over and opts.fit_device is False:   # (else fit_device fits it, or says why not)
             top_loc = module.top.loc
             warn(top_loc.file if top_loc else None, top_loc.line if top_loc else None,
                  f"{module.top.name} does not fit: its estimate needs "
@@ -776,6 +794,19 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
                         "rtl": round(t3 - t2, 3)}
     if axi is not None:
         report["axi"] = axi.to_json()
+    res = SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
+                      axi)
+    _run_tools(res, opts, name)
+    return res
+
+
+def _run_tools(res: SynthResult, opts: SynthOptions, name: str) -> None:
+    """The end of a build: the Yosys area count (``estimate_area``/``estimate_memories``)
+    and the place and route (``place_route``) of its Verilog into its report, then the
+    report's names as the user wrote them (:func:`display_report`).  A fitting trial
+    (:func:`fit_device`) is built without them, and they run on the design it keeps."""
+    report, verilog, target = res.report, res.verilog, res.target
+    t3 = time.perf_counter()
     if opts.estimate_area or opts.estimate_memories:
         progress.stage("area estimate (Yosys)", name)
     if opts.estimate_area and target.family == "ecp5":
@@ -787,11 +818,9 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
     if opts.place_route:
         t4 = time.perf_counter()
         progress.stage("place and route", name)
-        report["timing"] = place_and_route(verilog, iface, target, schedules)
+        report["timing"] = place_and_route(verilog, res.interface, target, res.schedules)
         report["time_s"]["place_route"] = round(time.perf_counter() - t4, 3)
-    display_report(report, [f.name for f in module.functions])
-    return SynthResult(module, target, schedules, bindings, rtl, verilog, iface, report, inp,
-                       axi)
+    display_report(report, [f.name for f in res.module.functions])
 
 
 def display_report(report: dict, symbols) -> None:

@@ -65,12 +65,12 @@ def test_pipelines_given_up_fewest_cycles_per_dsp_first():
 
 def test_a_design_that_does_not_fit_is_fitted_and_still_computes(capsys):
     """Three pipelined loops of 32-bit multiplies need 46 MULT18X18D of the LFE5U-25F's
-    28: the plain build says so (a warning, report.json's device); --fit-device gives up
-    pipelines (each step recorded) until the estimate fits, and the design it keeps
-    co-simulates against the program."""
+    28: built as the options say (--no-fit-device), a warning and report.json's device
+    say so; by default, pipelines are given up (each step recorded, each with a warning)
+    until the estimate fits, and the design kept co-simulates against the program."""
     from hls.verify import cosim
 
-    opts = SynthOptions(top="dsp_heavy", target="ecp5:25k", depth=DEPTH)
+    opts = SynthOptions(top="dsp_heavy", target="ecp5:25k", depth=DEPTH, fit_device=False)
     plain = synthesize(KERNEL, opts)
     err = capsys.readouterr().err
     assert plain.report["device"]["fits"] is False
@@ -79,8 +79,7 @@ def test_a_design_that_does_not_fit_is_fitted_and_still_computes(capsys):
            f"{plain.report['resources']['dsp']} MULT18X18D of the LFE5U-25F-8's 28" in err
     assert "fit_device" not in plain.report
 
-    res = synthesize(KERNEL, SynthOptions(top="dsp_heavy", target="ecp5:25k", depth=DEPTH,
-                                          fit_device=True))
+    res = synthesize(KERNEL, SynthOptions(top="dsp_heavy", target="ecp5:25k", depth=DEPTH))
     err = capsys.readouterr().err
     fit = res.report["fit_device"]
     assert res.report["device"]["fits"] is True
@@ -93,7 +92,8 @@ def test_a_design_that_does_not_fit_is_fitted_and_still_computes(capsys):
     assert all(piped[name] is False for name in fit["given_up"])
     assert any(piped.values())            # not every pipeline had to go
     for name in fit["given_up"]:
-        assert f"warning: --fit-device: loop {name} is not pipelined" in err
+        assert (f"warning: fitting the LFE5U-25F-8 (--no-fit-device: do not): loop {name} "
+                f"is not pipelined") in err
     assert "does not fit" not in err
     # the first loop given up bought the fewest cycles per DSP block of the first build
     first = next(s for s in fit["steps"] if "loops" in s)["loops"][0]
@@ -106,7 +106,8 @@ def test_a_design_that_does_not_fit_is_fitted_and_still_computes(capsys):
 
 
 def test_fit_device_says_what_it_cannot_trade(monkeypatch, tmp_path, capsys):
-    """No part (the generic target), or too many LUTs: errors, not a silent design."""
+    """No part (the generic target), or too many LUTs: errors with --fit-device; by
+    default, too many LUTs is a warning on the design as the options say."""
     from hls.cli import main
     from hls.targets import _device
 
@@ -125,3 +126,10 @@ def test_fit_device_says_what_it_cannot_trade(monkeypatch, tmp_path, capsys):
                                        r"blocks can be traded"):
         synthesize(KERNEL, SynthOptions(top="dsp_heavy", target="ecp5:25k", depth=DEPTH,
                                         fit_device=True))
+    res = synthesize(KERNEL, SynthOptions(top="dsp_heavy", target="ecp5:25k", depth=DEPTH))
+    err = capsys.readouterr().err
+    assert res.report["device"]["fits"] is False
+    assert "dsp_heavy.c:5: warning: dsp_heavy does not fit: its estimate needs " in err
+    assert "place and route will fail" in err
+    assert "only DSP blocks can be traded" in err
+    assert "fit_device" not in res.report     # nothing traded: the LUTs would stay

@@ -189,8 +189,18 @@ class FunctionRTL(Elaboratable):
     ``params[p]``).  ``ext[mem]`` are the :class:`~hls.memory.MemPorts` of each external
     memory (pointer arguments; writable globals of a top)."""
 
+    def product_bits(self, ops) -> int:
+        """The low bits of a two-stage multiplier's product the design reads: the widest
+        demand (``hls.estimate.demanded_bits``, the area estimate's own) of the ``mul``
+        ops it serves (an op nothing reads: its width)."""
+        if self._demand is None:
+            from ..estimate import demanded_bits    # (the estimate imports the RTL)
+            self._demand = demanded_bits(self.func)
+        return max(self._demand.get(op) or op.width for op in ops)
+
     def __init__(self, binding: Binding, callees: dict[Function, "FunctionRTL"] | None = None,
                  external_globals: tuple[MemoryObject, ...] = ()):
+        self._demand = None
         self.bd = binding
         self.fs = binding.fsched
         self.func = f = binding.func
@@ -293,7 +303,7 @@ class FunctionRTL(Elaboratable):
                 k = (cls, i)
                 if ops[0].kind == "mul" and op_timing(fs.target, ops[0]).latency:
                     # a two-stage multiply shared as the floating-point units are
-                    unit = pipelined_mul(ops[0], fs.target)
+                    unit = pipelined_mul(ops[0], fs.target, self.product_bits(ops))
                     m.submodules[f"{cls}_{i}"] = unit
                     m.d.comb += unit.ce.eq(advance)
                     unit_sigs[k] = unit
@@ -356,7 +366,7 @@ class FunctionRTL(Elaboratable):
                 m.d.comb += w.eq(ports.port[p].q[8 * lane:8 * (lane + size)])
                 continue
             if k == "mul" and op_timing(fs.target, op).latency:
-                unit = pipelined_mul(op, fs.target)
+                unit = pipelined_mul(op, fs.target, self.product_bits([op]))
                 m.submodules[f"mul_{w.name}"] = unit
                 m.d.comb += [unit.a.eq(rd(op.operands[0])), unit.b.eq(rd(op.operands[1])),
                              unit.ce.eq(advance), w.eq(unit.o)]

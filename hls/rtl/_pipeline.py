@@ -203,7 +203,7 @@ class PipelineRTL:
                              div.signed.eq(k in ("sdiv", "srem")),
                              w.eq(div.quot if k in ("udiv", "sdiv") else div.rem)]
             elif k == "mul" and op_timing(f.fs.target, op).latency:
-                unit = pipelined_mul(op, f.fs.target)
+                unit = pipelined_mul(op, f.fs.target, f.product_bits([op]))
                 m.submodules[f"pl_{b.name}_mul{self.ops.index(op)}"] = unit
                 m.d.comb += [unit.a.eq(self.read_at(op.operands[0], t)),
                              unit.b.eq(self.read_at(op.operands[1], t)), unit.ce.eq(1),
@@ -275,7 +275,8 @@ class PipelineRTL:
                 out = Signal(w, name=f"{name}_y")
                 m.d.comb += out.eq((ins[0] * ins[1])[:w])
             elif op0.kind == "mul":
-                unit = pipelined_mul(op0, target)   # a mul's operands are its width
+                # (a mul's operands are its width)
+                unit = pipelined_mul(op0, target, f.product_bits(ops))
                 m.submodules[name] = unit
                 m.d.comb += unit.ce.eq(1)
                 ins, out = [unit.a, unit.b], unit.o

@@ -105,10 +105,15 @@ class PipelinedMul(Elaboratable):
     The registers advance when ``ce`` is 1 (the FSM's ``advance``; 1 in a pipeline), so
     ``o`` holds the product of the operands of two advancing cycles before.  Only the
     low ``width`` bits are kept, so the operands' signedness does not matter (as for the
-    op's combinational form, ``(a * b)[:width]``)."""
+    op's combinational form, ``(a * b)[:width]``).  ``used``: the low bits of the product
+    the design reads (``hls.estimate.demanded_bits``; default ``width``): only the tiles
+    below it are built, and ``o``'s bits above it are 0.  Yosys does not find those
+    tiles dead when the high bits go round a loop (an accumulator whose top bits nothing
+    reads), so a 64-bit product of which 46 bits are used is 6 MULT18X18D, not 10."""
 
-    def __init__(self, width: int, wa: int, wb: int, tile: int):
+    def __init__(self, width: int, wa: int, wb: int, tile: int, used: int | None = None):
         self.width, self.tile = width, tile
+        self.used = min(used or width, width)
         self.a = Signal(wa, name="a")
         self.b = Signal(wb, name="b")
         self.ce = Signal(name="ce")
@@ -116,7 +121,7 @@ class PipelinedMul(Elaboratable):
 
     def elaborate(self, platform):
         m = Module()
-        w = self.width
+        w = self.used
         pps = []
         for k, (xl, xh, yl, yh, keep) in enumerate(
                 mul_tiles(w, self.tile, len(self.a), len(self.b))):
@@ -130,16 +135,17 @@ class PipelinedMul(Elaboratable):
         return m
 
 
-def pipelined_mul(op, target) -> PipelinedMul:
+def pipelined_mul(op, target, used: int | None = None) -> PipelinedMul:
     """The two-stage multiplier of a ``mul`` op the target pipelines (its timing has
-    latency 2: ``TechParams.mul_tile``)."""
+    latency 2: ``TechParams.mul_tile``); ``used``: the product's bits the design reads
+    (the widest of a shared unit's ops: :meth:`FunctionRTL.product_bits`)."""
     from ..scheduling import op_timing     # (scheduling imports the RTL's units)
 
     lat = op_timing(target, op).latency
     if lat != 2:
         raise RTLError(f"internal error: a pipelined multiply of latency {lat}, not 2")
     return PipelinedMul(op.width, op.operands[0].width, op.operands[1].width,
-                        target.tech.mul_tile)
+                        target.tech.mul_tile, used)
 
 
 def src_attrs(op) -> dict:
