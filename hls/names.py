@@ -51,11 +51,31 @@ def demangle(sym: str) -> str:
     try:
         return cxxfilt.demangle(sym)
     except cxxfilt.InvalidName:     # not a C++ name after all (a C function named _Z...)
+        pass
+    except Exception as e:          # no C++ runtime to load __cxa_demangle from
+        _no_demangler(f"cxxfilt cannot demangle ({e})")
+        return sym
+    # clang mangles _BitInt(N) as DB<N>_ (unsigned: DU<N>_), which older C++ runtimes'
+    # __cxa_demangle do not know: as a vendor type (u<len><name>, a substitution
+    # candidate as DB/DU are to clang, so S_, S0_ ... keep their meaning), then named back
+    if not _BITINT.search(sym):
+        return sym
+    try:
+        text = cxxfilt.demangle(_BITINT.sub(
+            lambda m: f"u{14 + len(m.group(2))}pyhls_bitint_{m.group(1)}{m.group(2)}", sym))
+    except cxxfilt.InvalidName:
         return sym
     except Exception as e:          # no C++ runtime to load __cxa_demangle from
         _no_demangler(f"cxxfilt cannot demangle ({e})")
         return sym
+    return _BITINT_NAME.sub(lambda m: ("unsigned " if m.group(1) == "U" else "")
+                            + f"_BitInt({m.group(2)})", text)
 
+
+#: a _BitInt(N) in a mangled name (DB<N>_; unsigned DU<N>_), and :func:`demangle`'s
+#: stand-in vendor type for it
+_BITINT = re.compile(r"D([BU])(\d+)_")
+_BITINT_NAME = re.compile(r"pyhls_bitint_([BU])(\d+)")
 
 _WARNED: list = []
 

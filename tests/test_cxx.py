@@ -112,6 +112,13 @@ def test_names_unit():
     syms = ["_Z1gi", "_Z1gf", "_ZN2ns1fEPKiPii", "_ZN2ns1gIiEET_S1_", "main", "_ZNK1S3getEv"]
     assert demangle("_ZN2ns1fEPKiPii") == "ns::f(int const*, int*, int)"
     assert demangle("main") == "main" and demangle("_Znotmangled") == "_Znotmangled"
+    # clang's _BitInt(N) (DB<N>_, unsigned DU<N>_), which the C++ runtime's demangler may
+    # not know, with the substitutions (S_, S0_) that refer back to it
+    assert demangle("_Z3addDU7_S_") == "add(unsigned _BitInt(7), unsigned _BitInt(7))"
+    assert demangle("_ZN2ns1fEDB65_DB12_S0_") == "ns::f(_BitInt(65), _BitInt(12), _BitInt(65))"
+    assert demangle("_Z1g1SS_DB9_S0_") == "g(S, S, _BitInt(9), _BitInt(9))"
+    assert demangle("_Z1hPDB33_") == "h(_BitInt(33)*)"
+    assert demangle("_Z1kDB") == "_Z1kDB"                    # not a name: left alone
     assert display_names(syms) == {"_Z1gi": "g(int)", "_Z1gf": "g(float)", "_ZN2ns1fEPKiPii": "ns::f",
                                    "_ZN2ns1gIiEET_S1_": "ns::g<int>", "main": "main",
                                    "_ZNK1S3getEv": "S::get"}
