@@ -365,7 +365,7 @@ def _build_options(sp: argparse.ArgumentParser) -> None:
                      help="while the area estimate needs more DSP blocks than the "
                      "target's part has, share the multiplies outside pipelines "
                      "(--max-units mul=1) and give up the pipelines pyhls chose that "
-                     "buy the fewest cycles per DSP block; report.json's fit_device "
+                     "cost the fewest estimated cycles; report.json's fit_device "
                      "lists the steps; a design that cannot be fitted is an error "
                      "(default on a target with a part: the same, and a warning for a "
                      "design that cannot be fitted)")

@@ -184,7 +184,7 @@ class SynthOptions:
     #: otherwise); False: entries for other tops' arguments are left unused
     check_depth: bool = False
     #: while the estimate needs more DSP blocks than the target's part has, share the
-    #: multipliers and give up the pipelines that buy the fewest cycles per DSP block
+    #: multipliers and give up the pipelines that cost the fewest cycles
     #: (:func:`fit_device`); None: on a target with a part, what cannot be fitted a
     #: warning; True (``--fit-device``): what cannot be fitted an error; False
     #: (``--no-fit-device``): build what the options say, with a warning if it does not fit
@@ -523,11 +523,11 @@ def fit_device(comp: Compilation, front: Module, ctypes,
 
     1. the multiplies outside pipelines share one unit per width (``--max-units mul=1``,
        unless the user limited multiplies already or none of them has a DSP block);
-    2. then the pipelines pyhls chose itself (no ``pipeline`` or ``II`` directive asks
-       for them) are given up, those that buy the fewest cycles per DSP block first
-       (``report.json["loops"][*]["estimate"]``: sequential less pipelined cycles; a
-       loop's DSP blocks: ``["dsp"]``), as many at once as the excess needs; a loop is
-       named by its source line, so every inlined copy of it goes together.
+    2. then pipelines pyhls chose itself (no ``pipeline`` or ``II`` directive asks for
+       them) are given up: those whose DSP blocks (``report.json["loops"][*]["dsp"]``)
+       cover the excess for the fewest estimated cycles (``["estimate"]``: sequential
+       less pipelined cycles) in all (:func:`_loops_to_give_up`); a loop is named by
+       its source line, so every inlined copy of it goes together.
 
     Each step builds the design again from the frontend's module, without place and
     route (the steps after the first without their warnings); the last one is the
@@ -615,8 +615,8 @@ def fit_device(comp: Compilation, front: Module, ctypes,
 def _loops_to_give_up(report: dict, dirs, excess: int) -> list[tuple]:
     """The pipelines :func:`fit_device` gives up next: (function, line, label, name, DSP
     blocks, cycles they buy) of the loops pyhls chose to pipeline, grouped by source line
-    (every inlined copy of a loop at once), fewest cycles per DSP block first, until
-    their DSP blocks cover ``excess``."""
+    (every inlined copy of a loop at once): those whose DSP blocks cover ``excess`` for
+    the fewest cycles in all."""
     groups: dict[tuple, list] = {}
     # (a C++ function is shown by its display name; directives name its symbol)
     symbol = {f["name"]: f.get("symbol", f["name"]) for f in report.get("functions", [])}
@@ -635,15 +635,20 @@ def _loops_to_give_up(report: dict, dirs, excess: int) -> list[tuple]:
         g = groups.setdefault(key, [lp["name"], 0, 0])
         g[1] += lp["dsp"]
         g[2] += gain
-    order = sorted(groups.items(), key=lambda kv: (kv[1][2] / kv[1][1], -kv[1][1],
-                                                   kv[0][0], kv[0][1] or 0, kv[0][2] or ""))
-    picked, freed = [], 0
-    for (fn, line, label), (name, dsp, gain) in order:
-        if freed >= excess:
-            break
-        picked.append((fn, line, label, name, dsp, gain))
-        freed += dsp
-    return picked
+    items = sorted(((fn, line, label, name, dsp, gain)
+                    for (fn, line, label), (name, dsp, gain) in groups.items()),
+                   key=lambda it: (it[0], it[1] or 0, it[2] or ""))
+    # the fewest cycles lost for DSP blocks that cover the excess (a minimum-cost cover,
+    # by dynamic programming over the blocks freed, capped at the excess; ties: fewer
+    # loops, then the source order), else every loop there is
+    best: dict[int, tuple] = {0: (0, 0, ())}
+    for k, it in enumerate(items):
+        for freed, (cost, n, picks) in sorted(best.items()):
+            f, cand = min(excess, freed + it[4]), (cost + it[5], n + 1, picks + (k,))
+            if f not in best or cand < best[f]:
+                best[f] = cand
+    picks = best[excess][2] if excess in best else tuple(range(len(items)))
+    return [items[k] for k in picks]
 
 
 def _build_all(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:

@@ -480,41 +480,61 @@ def test_ecp5_multiplies_in_two_stages_match_the_program(name):
     assert r.passed, r.summary()
 
 
-def test_a_two_stage_multiply_builds_only_the_product_bits_read():
-    """``PipelinedMul(used=k)`` computes ``(a * b) mod 2**k`` (the bits above are 0) from
-    the tiles below ``k`` only, for every operand pattern (simulated against Python's
-    product: edge values, then random ones)."""
+def _sext(v: int, bits: int) -> int:
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+@pytest.mark.parametrize("width, used, sa, sb", [
+    (64, 46, None, None), (64, 64, None, None), (32, 20, None, None), (64, 17, None, None),
+    (64, 64, 32, 32), (64, 46, 32, 32), (64, 64, 32, None), (64, 64, 7, 32),
+    (32, 32, 18, 19), (64, 64, 8, 40), (64, 64, 17, 33), (64, 30, 36, 2)])
+def test_a_two_stage_multiply_computes_the_product(width, used, sa, sb):
+    """``PipelinedMul`` computes ``(a * b) mod 2**used`` (the bits above are 0) from the
+    tiles below ``used`` only, and an operand sign-extended from ``sa``/``sb`` bits from
+    its signed slices (``staged_tiles``: 4 tiles for CHStone adpcm's 64-bit product of
+    two ints, not 10), for every operand pattern: edge values, then random ones,
+    simulated against Python's product."""
     import random
 
     from amaranth.sim import Simulator
 
     from hls.rtl._units import PipelinedMul
-    from hls.targets._model import mul_tiles
+    from hls.targets._model import mul_tiles, staged_tiles
 
+    if (width, used, sa, sb) == (64, 46, None, None):
+        assert (len(mul_tiles(used, 18, width, width)), len(mul_tiles(width, 18))) == (6, 10)
+    if (width, used, sa, sb) == (64, 64, 32, 32):
+        assert len(staged_tiles(used, 18, width, width, sa, sb)) == 4
     rng = random.Random(7)
-    for width, used in ((64, 46), (64, 64), (32, 20), (64, 17)):
-        unit = PipelinedMul(width, width, width, 18, used)
-        if (width, used) == (64, 46):
-            assert (len(mul_tiles(used, 18, width, width)), len(mul_tiles(width, 18))) == (6, 10)
-        top = (1 << width) - 1
-        vals = [0, 1, 2, top, top - 1, 1 << (width - 1), (1 << (width - 1)) - 1, 0x3ffff,
-                1 << 18, -44 & top, 255]
-        pairs = [(a, b) for a in vals for b in vals] + [
-            (rng.getrandbits(width), rng.getrandbits(width)) for _ in range(200)]
+    unit = PipelinedMul(width, width, width, 18, used, sa, sb)
 
-        async def bench(ctx, unit=unit, pairs=pairs, used=used):
-            ctx.set(unit.ce, 1)
-            for a, b in pairs:
-                ctx.set(unit.a, a)
-                ctx.set(unit.b, b)
-                await ctx.tick()
-                await ctx.tick()
-                assert ctx.get(unit.o) == (a * b) % (1 << used), (width, used, a, b)
+    def values(s):
+        if s is None:
+            top = (1 << width) - 1
+            return [0, 1, 2, top, top - 1, 1 << (width - 1), 0x3ffff, 1 << 18, 255], \
+                lambda: rng.getrandbits(width)
+        lo, hi = -(1 << (s - 1)), (1 << (s - 1)) - 1      # (what a sign extension holds)
+        return [v for v in (0, 1, -1, 2, -2, lo, hi, -44, 255) if lo <= v <= hi], \
+            lambda: _sext(rng.getrandbits(s), s)
 
-        sim = Simulator(unit)
-        sim.add_clock(1e-6)
-        sim.add_testbench(bench)
-        sim.run()
+    (ea, ra), (eb, rb) = values(sa), values(sb)
+    pairs = [(a, b) for a in ea for b in eb] + [(ra(), rb()) for _ in range(150)]
+    mask = (1 << width) - 1
+
+    async def bench(ctx):
+        ctx.set(unit.ce, 1)
+        for a, b in pairs:
+            ctx.set(unit.a, a & mask)
+            ctx.set(unit.b, b & mask)
+            await ctx.tick()
+            await ctx.tick()
+            assert ctx.get(unit.o) == (a * b) % (1 << used), (a, b)
+
+    sim = Simulator(unit)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
 
 
 ACCUMULATE = r"""
@@ -538,9 +558,9 @@ int main(void) {
 
 def test_ecp5_multiplies_build_the_product_bits_the_program_reads(tmp_path):
     """A 64-bit product whose top bits nothing reads (an accumulator shifted right by 14
-    and truncated to 32 bits) is built over the tiles below bit 46 only: what the area
-    estimate counts (6 MULT18X18D, not 10), and the design still computes what the
-    program does, with the extreme values."""
+    and truncated to 32 bits) of two ints is built over the signed slices of the ints
+    and the tiles below bit 46 only: what the area estimate counts (4 MULT18X18D, not
+    10), and the design still computes what the program does, with the extreme values."""
     from hls.flow import SynthOptions, synthesize
     from hls.verify import cosim
 
@@ -551,8 +571,9 @@ def test_ecp5_multiplies_build_the_product_bits_the_program_reads(tmp_path):
     tiles = {m: len(set(re.findall(r"\bpp(\d+)\b", body)))
              for m, body in re.findall(r"module (\S+) \((.*?)endmodule", res.verilog, re.S)
              if re.search(r"\bpp0\b", body)}
-    assert tiles and set(tiles.values()) == {6}, tiles
-    assert res.report["resources"]["dsp"] == 6 * len(tiles)
+    # (two ints' 64-bit product: 4 signed tiles for all 64 bits; 46 bits used keep 4)
+    assert tiles and set(tiles.values()) == {4}, tiles
+    assert res.report["resources"]["dsp"] == 4 * len(tiles)
     r = cosim(src, "filtez", tb=src, depth={"bpl": 6, "dlt": 6}, synth=res)
     assert r.passed, r.summary()
 

@@ -77,6 +77,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..binding import is_wire_use
+from ..targets._model import mul_unit_signs
 from ..ir import Const, Function, MemoryObject, Module, Op, op_def
 from ..scheduling import op_timing
 from ..targets import MAX_WIDTH, Target
@@ -445,7 +446,8 @@ def select_trees(f: Function) -> set:
 
 
 def _staged_mul(target: Target, op: Op, demand: int | None = None,
-                sig: tuple[int, int] | None = None) -> tuple[float, int, int]:
+                sig: tuple[int, int] | None = None,
+                signs: tuple | None = None) -> tuple[float, int, int]:
     """(LUT, FF, DSP) of a two-stage multiply (:class:`hls.rtl.PipelinedMul`): one
     MULT18X18D per tile product whose operand slices can be non-zero (a slice above a
     zero-extended operand's bits, or a constant slice of zeros, is no product; the upper
@@ -456,8 +458,10 @@ def _staged_mul(target: Target, op: Op, demand: int | None = None,
     for those tiles only (the library's LUTs of the whole multiply, one adder per tile
     beyond the first, scaled to the tiles kept and the bits used).  ``sig``: a shared
     unit's significant operand bits (the widest of its sharers'), its operands then not
-    constants."""
-    from ..targets._model import mul_tiles
+    constants; ``signs``: its operands' sign-extension bits
+    (:func:`hls.targets._model.mul_unit_signs`, default the op's own), whose slices are
+    the hardware's (``staged_tiles``: a signed top slice, every bit of it counted)."""
+    from ..targets._model import mul_tiles, mul_unit_signs, staged_tiles
 
     t = op_timing(target, op)
     tile = target.tech.mul_tile
@@ -470,14 +474,18 @@ def _staged_mul(target: Target, op: Op, demand: int | None = None,
     consts = sig is None
     sig = [nonzero(v) for v in (a, b)] if sig is None else list(sig)
     used = min(demand or op.width, op.width)
+    signs = mul_unit_signs([op]) if signs is None else signs
     tiles = mul_tiles(op.width, tile)
     dsp, kept, regs = 0, 0, used          # the sum's register: the bits used
-    for xl, xh, yl, yh, keep in tiles:
-        wa, wb = min(xh, sig[0]) - xl, min(yh, sig[1]) - yl
-        if wa <= 0 or wb <= 0 or xl + yl >= used:
+    for xl, xh, xs, yl, yh, ys, keep in staged_tiles(used, tile, a.width, b.width, *signs):
+        # a signed slice is all sign and value bits; an unsigned one up to the
+        # operand's significant bits
+        wa = xh - xl if xs else min(xh, sig[0]) - xl
+        wb = yh - yl if ys else min(yh, sig[1]) - yl
+        if wa <= 0 or wb <= 0:
             continue
-        if consts and any(isinstance(v, Const) and (v.value >> lo) & ((1 << tile) - 1) == 0
-                          for v, lo in ((a, xl), (b, yl))):
+        if consts and any(isinstance(v, Const) and (v.value >> lo) & ((1 << (hi - lo)) - 1) == 0
+                          for v, lo, hi in ((a, xl, xh), (b, yl, yh))):
             continue
         dsp += mul_dsp(wa, wb, used - (xl + yl))
         kept += 1
@@ -728,7 +736,7 @@ def function_area(module: Module, target: Target, f: Function, fs, bd,
             d = max(demand.get(o) or o.width for o in ops)
             sig = tuple(max(max(_significant(o.operands[i], products=False), 1)
                             for o in ops) for i in (0, 1))
-            area.add("units", *_staged_mul(target, op, d, sig))
+            area.add("units", *_staged_mul(target, op, d, sig, mul_unit_signs(ops)))
         elif op.kind == "mul":
             # the unit's operands are multiplexed per state, as the FSM reads them;
             # a constant among them is seen whole (measured: hist_cdf_u8's 32-bit

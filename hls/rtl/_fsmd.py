@@ -303,7 +303,7 @@ class FunctionRTL(Elaboratable):
                 k = (cls, i)
                 if ops[0].kind == "mul" and op_timing(fs.target, ops[0]).latency:
                     # a two-stage multiply shared as the floating-point units are
-                    unit = pipelined_mul(ops[0], fs.target, self.product_bits(ops))
+                    unit = pipelined_mul(ops[0], fs.target, self.product_bits(ops), ops)
                     m.submodules[f"{cls}_{i}"] = unit
                     m.d.comb += unit.ce.eq(advance)
                     unit_sigs[k] = unit

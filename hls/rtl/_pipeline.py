@@ -276,7 +276,7 @@ class PipelineRTL:
                 m.d.comb += out.eq((ins[0] * ins[1])[:w])
             elif op0.kind == "mul":
                 # (a mul's operands are its width)
-                unit = pipelined_mul(op0, target, f.product_bits(ops))
+                unit = pipelined_mul(op0, target, f.product_bits(ops), ops)
                 m.submodules[name] = unit
                 m.d.comb += unit.ce.eq(1)
                 ins, out = [unit.a, unit.b], unit.o

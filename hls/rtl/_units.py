@@ -3,12 +3,12 @@ combinational expression of an op and the multi-cycle units."""
 
 from __future__ import annotations
 
-from amaranth.hdl import Cat, Elaboratable, Module, Mux, Signal
+from amaranth.hdl import Cat, Elaboratable, Module, Mux, Signal, signed
 
 from ..errors import RTLError
 from ..ir import op_def
 from ..targets import divider_latency
-from ..targets._model import mul_tiles
+from ..targets._model import mul_unit_signs, staged_tiles
 
 
 def comb_expr(op, a: list):
@@ -105,15 +105,22 @@ class PipelinedMul(Elaboratable):
     The registers advance when ``ce`` is 1 (the FSM's ``advance``; 1 in a pipeline), so
     ``o`` holds the product of the operands of two advancing cycles before.  Only the
     low ``width`` bits are kept, so the operands' signedness does not matter (as for the
-    op's combinational form, ``(a * b)[:width]``).  ``used``: the low bits of the product
+    op's combinational form, ``(a * b)[:width]``), but an operand sign-extended from
+    ``sa``/``sb`` bits is sliced as a signed value of those bits (unsigned 17-bit slices
+    below a signed top one, ``staged_tiles``): fewer tiles than the sign copies' slices
+    would take.  ``used``: the low bits of the product
     the design reads (``hls.estimate.demanded_bits``; default ``width``): only the tiles
     below it are built, and ``o``'s bits above it are 0.  Yosys does not find those
     tiles dead when the high bits go round a loop (an accumulator whose top bits nothing
     reads), so a 64-bit product of which 46 bits are used is 6 MULT18X18D, not 10."""
 
-    def __init__(self, width: int, wa: int, wb: int, tile: int, used: int | None = None):
+    def __init__(self, width: int, wa: int, wb: int, tile: int, used: int | None = None,
+                 sa: int | None = None, sb: int | None = None):
         self.width, self.tile = width, tile
         self.used = min(used or width, width)
+        #: an operand sign-extended from these bits (``hls.targets._model.mul_signed_bits``):
+        #: its slices below them, the top one signed (``staged_tiles``)
+        self.sa, self.sb = sa, sb
         self.a = Signal(wa, name="a")
         self.b = Signal(wb, name="b")
         self.ce = Signal(name="ce")
@@ -123,29 +130,40 @@ class PipelinedMul(Elaboratable):
         m = Module()
         w = self.used
         pps = []
-        for k, (xl, xh, yl, yh, keep) in enumerate(
-                mul_tiles(w, self.tile, len(self.a), len(self.b))):
-            r = Signal(keep, name=f"pp{k}")
+        for k, (xl, xh, xs, yl, yh, ys, keep) in enumerate(staged_tiles(
+                w, self.tile, len(self.a), len(self.b), self.sa, self.sb)):
+            x, y = self.a[xl:xh], self.b[yl:yh]
+            if xs or ys:        # a signed product, sign-extended to the sum's bits
+                x, y = (x.as_signed() if xs else x), (y.as_signed() if ys else y)
+                r = Signal(signed(keep), name=f"pp{k}")
+                ext = Signal(signed(w - (xl + yl)), name=f"pp{k}_x")
+                m.d.comb += ext.eq(r)
+                term = ext.as_unsigned()
+            else:
+                r = Signal(keep, name=f"pp{k}")
+                term = r
             with m.If(self.ce):
-                m.d.sync += r.eq((self.a[xl:xh] * self.b[yl:yh])[:keep])
-            pps.append((r, xl + yl))
-        total = sum(((r << off)[:w] for r, off in pps[1:]), start=pps[0][0])
+                m.d.sync += r.eq((x * y)[:keep] if not (xs or ys) else x * y)
+            pps.append((term, xl + yl))
+        total = sum(((r << off)[:w] for r, off in pps[1:]), start=pps[0][0][:w])
         with m.If(self.ce):
             m.d.sync += self.o.eq(total[:w])
         return m
 
 
-def pipelined_mul(op, target, used: int | None = None) -> PipelinedMul:
+def pipelined_mul(op, target, used: int | None = None, ops=None) -> PipelinedMul:
     """The two-stage multiplier of a ``mul`` op the target pipelines (its timing has
     latency 2: ``TechParams.mul_tile``); ``used``: the product's bits the design reads
-    (the widest of a shared unit's ops: :meth:`FunctionRTL.product_bits`)."""
+    (the widest of a shared unit's ops: :meth:`FunctionRTL.product_bits`); ``ops``: the
+    ops a shared unit serves (default ``[op]``), whose operands decide its signed
+    slices (:func:`mul_unit_signs`)."""
     from ..scheduling import op_timing     # (scheduling imports the RTL's units)
 
     lat = op_timing(target, op).latency
     if lat != 2:
         raise RTLError(f"internal error: a pipelined multiply of latency {lat}, not 2")
     return PipelinedMul(op.width, op.operands[0].width, op.operands[1].width,
-                        target.tech.mul_tile, used)
+                        target.tech.mul_tile, used, *mul_unit_signs(ops or [op]))
 
 
 def src_attrs(op) -> dict:

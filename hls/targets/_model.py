@@ -398,6 +398,66 @@ def _lib_timing(library: str, tech: TechParams, kind: str, width: int) -> OpTimi
     return _comb(delay, lut, ff, dsp, resource)
 
 
+def mul_signed_bits(v) -> int | None:
+    """The bits ``s`` of which a multiply operand ``v`` is the sign extension, when it is
+    one below its width: a ``sext`` (its source's width) or a negative constant (the
+    fewest two's-complement bits that hold it); else None.  :class:`hls.rtl.PipelinedMul`
+    builds such an operand as ``s`` signed bits (:func:`mul_slices`): CHStone adpcm's
+    ``(long) a * b`` of two ints is 4 MULT18X18D, not 10."""
+    from hls.ir import Const, Op
+
+    if isinstance(v, Op) and v.kind == "sext":
+        s = v.operands[0].width
+    elif isinstance(v, Const) and v.width > 1 and v.value >> (v.width - 1):
+        s = (v.value - (1 << v.width)).bit_length() + 1
+    else:
+        return None
+    return s if s < v.width else None
+
+
+def mul_unit_signs(ops) -> tuple:
+    """The bits each operand of a two-stage multiplier serving ``ops`` is sign-extended
+    from (:func:`mul_signed_bits`; a shared unit's: the widest, when every sharer's
+    operand is one), else None: one answer for the hardware and the area estimate."""
+    out = []
+    for i in (0, 1):
+        bits = [mul_signed_bits(o.operands[i]) for o in ops]
+        out.append(None if None in bits else max(bits))
+    return tuple(out)
+
+
+def mul_slices(width: int, tile: int, signed_bits: int | None = None) -> list[tuple[int, int, bool]]:
+    """``(lo, hi, signed)`` slices of a ``width``-bit multiply operand, each one DSP
+    tile's operand: ``tile``-bit unsigned slices; an operand sign-extended from
+    ``signed_bits`` (:func:`mul_signed_bits`) only up to those bits, unsigned slices of
+    ``tile - 1`` bits (a signed tile multiplier takes them zero-extended) below a signed
+    top slice of at most ``tile`` bits."""
+    if signed_bits is None or signed_bits >= width:
+        return [(lo, min(lo + tile, width), False) for lo in range(0, width, tile)]
+    out, lo = [], 0
+    while signed_bits - lo > tile:
+        out.append((lo, lo + tile - 1, False))
+        lo += tile - 1
+    out.append((lo, signed_bits, True))
+    return out
+
+
+def staged_tiles(used: int, tile: int, wa: int, wb: int, sa: int | None = None,
+                 sb: int | None = None) -> list[tuple]:
+    """The partial products of a multiply whose ``used`` low bits are kept, operands
+    ``wa`` and ``wb`` bits wide (``sa``/``sb``: sign-extended from those bits,
+    :func:`mul_slices`): ``(xl, xh, x_signed, yl, yh, y_signed, keep)`` for the slice
+    pairs whose offset ``xl + yl`` is below ``used``, ``keep`` the product's bits the
+    sum uses (a product with a signed factor is sign-extended from them).  One list for
+    the hardware (:class:`hls.rtl.PipelinedMul`) and the area estimate."""
+    out = []
+    for xl, xh, xs in mul_slices(wa, tile, sa):
+        for yl, yh, ys in mul_slices(wb, tile, sb):
+            if xl + yl < used:
+                out.append((xl, xh, xs, yl, yh, ys, min(used - (xl + yl), (xh - xl) + (yh - yl))))
+    return out
+
+
 def mul_tiles(width: int, tile: int, wa: int | None = None,
               wb: int | None = None) -> list[tuple[int, int, int, int, int]]:
     """The ``tile`` x ``tile`` partial products of a multiply truncated to ``width`` bits
