@@ -57,6 +57,7 @@ from .scheduling import (
     loop_directives,
     op_key,
     op_timing,
+    pipeline_unit_class,
     schedule_function,
     unroll_factor,
 )
@@ -549,17 +550,30 @@ def fit_device(comp: Compilation, front: Module, ctypes,
         opts, place_route=False, close_timing=0, estimate_area=False, estimate_memories=False))
     steps: list[dict] = []
     change: dict = {}
-    given_up: list[str] = []
     stuck = None
     loc = front.top.loc
     where = (loc.file if loc else None, loc.line if loc else None)
     while True:
         with warnings_off() if steps else contextlib.nullcontext():
-            res = _build_all(trial, front, ctypes, t0)
+            try:
+                res = _build_all(trial, front, ctypes, t0)
+            except HLSError:
+                # an II this loop asked for that the modulo scheduler did not reach: those
+                # pipelines are given up instead
+                raised = [lp for lp in change.get("loops", []) if "ii" in lp]
+                if not raised:
+                    raise
+                trial = _with_moves(trial, [m for m in change["moves"] if m[4][0] == "ii"],
+                                    off=True)
+                for lp in raised:
+                    del lp["ii"]
+                    lp["pipelined"] = False
+                continue
         rep = res.report
         over = _device_excess(target, rep)
         steps.append({"dsp": rep["resources"]["dsp"], "lut": rep["resources"]["lut"],
-                      "latency_max": rep["latency"]["max"], "fits": not over} | change)
+                      "latency_max": rep["latency"]["max"], "fits": not over}
+                     | {k: v for k, v in change.items() if k != "moves"})
         if not over:
             break
         if [k for k, _, _ in over] != ["dsp"]:
@@ -574,22 +588,17 @@ def fit_device(comp: Compilation, front: Module, ctypes,
             trial = dataclasses.replace(trial, opts=dataclasses.replace(
                 trial.opts, max_units={**trial.opts.max_units, "mul": 1}))
             continue
-        picked = _loops_to_give_up(rep, trial.dirs, over[0][1] - over[0][2])
+        picked = _fit_moves(rep, trial.dirs, over[0][1] - over[0][2])
         if not picked:
             stuck = (f"its estimate needs {_excess_text(target, over)} with its multiplies "
                      f"shared and no pipeline left that pyhls chose itself (choose a larger "
                      f"part, or ask for fewer parallel multiplies)")
             break
-        loops = [LoopDirective(fn, line=line, label=label, pipeline=False,
-                               origin=("fitting the part", name))
-                 for fn, line, label, name, _, _ in picked]
-        dirs = trial.dirs or Directives(source="fitting the part")
-        trial = dataclasses.replace(trial, dirs=dataclasses.replace(
-            dirs, loops=list(dirs.loops) + loops))
-        given_up += [name for *_, name, _, _ in picked]
-        change = {"change": "pipelines given up",
-                  "loops": [{"loop": name, "dsp": dsp, "cycles_lost": gain}
-                            for *_, name, dsp, gain in picked]}
+        trial = _with_moves(trial, picked)
+        change = {"moves": picked, "change": "pipelines shared or given up",
+                  "loops": [{"loop": name, "dsp": got, "cycles_lost": lost}
+                            | ({"ii": action[1]} if action[0] == "ii" else {"pipelined": False})
+                            for _, _, _, name, action, got, lost in picked]}
     if stuck and asked:
         raise HLSError(f"--fit-device: {opts.top} does not fit: {stuck}")
     how = "--fit-device" if asked else f"fitting the {dev.name} (--no-fit-device: do not)"
@@ -597,58 +606,125 @@ def fit_device(comp: Compilation, front: Module, ctypes,
         if "max_units" in step:
             warn(*where, f"{how}: {step['change']} (--max-units mul=1)")
         for lp in step.get("loops", []):
-            warn(*where, f"{how}: loop {lp['loop']} is not pipelined: its {lp['dsp']} "
-                         f"{dev.dsp_cell} bought {lp['cycles_lost']} estimated cycles")
+            if "ii" in lp:
+                warn(*where, f"{how}: loop {lp['loop']} is pipelined at II {lp['ii']}, its "
+                             f"multipliers shared: {lp['dsp']} {dev.dsp_cell} fewer for about "
+                             f"{lp['cycles_lost']} more estimated cycles")
+            else:
+                warn(*where, f"{how}: loop {lp['loop']} is not pipelined: its {lp['dsp']} "
+                             f"{dev.dsp_cell} bought {lp['cycles_lost']} estimated cycles")
     if stuck:
         warn(*where, f"{opts.top} does not fit: {stuck}; place and route will fail")
     comp = dataclasses.replace(comp, opts=dataclasses.replace(
         opts, max_units=trial.opts.max_units), dirs=trial.dirs)
     res.report["device"]["fits"] = not stuck
     if len(steps) > 1:
+        given_up, raised = [], {}
+        for d in comp.dirs.loops if comp.dirs is not None else ():
+            if d.origin[:1] == (FIT_ORIGIN,):
+                if d.pipeline is False:
+                    given_up.append(d.origin[1])
+                else:
+                    raised[d.origin[1]] = d.ii
         res.report["fit_device"] = {"device": dev.name, "steps": steps,
                                     "max_units": dict(sorted(comp.opts.max_units.items())),
-                                    "given_up": given_up}
+                                    "given_up": given_up, "ii_raised": raised}
     _run_tools(res, opts, res.interface.module_name)
     return comp, res
 
 
-def _loops_to_give_up(report: dict, dirs, excess: int) -> list[tuple]:
-    """The pipelines :func:`fit_device` gives up next: (function, line, label, name, DSP
-    blocks, cycles they buy) of the loops pyhls chose to pipeline, grouped by source line
-    (every inlined copy of a loop at once): those whose DSP blocks cover ``excess`` for
-    the fewest cycles in all."""
-    groups: dict[tuple, list] = {}
+#: the origin of the loop directives :func:`fit_device` adds
+FIT_ORIGIN = "fitting the part"
+
+
+def _fit_moves(report: dict, dirs, excess: int) -> list[tuple]:
+    """The pipelines :func:`fit_device` changes next, grouped by source line (every
+    inlined copy of a loop at once), among those pyhls chose (no directive or pragma of
+    the user's asks for the pipeline or its II): ``(function, line, label, name, action,
+    DSP blocks freed, cycles lost)``, ``action`` ``("ii", k)`` (the pipeline at II ``k``,
+    twice its II, at most one op per unit: its multiply and FP units shared,
+    ``ceil(uses / k)`` per class, ``report.json["loops"][*]["units"]``; about ``k - II``
+    more cycles per iteration) or ``("off",)`` (not pipelined: its DSP blocks, for the
+    sequential less the pipelined estimate of the profile's iterations).  The moves, at
+    most one per loop, cover ``excess`` for the fewest cycles in all (a group knapsack by
+    dynamic programming over the blocks freed, capped at the excess; ties: fewer moves,
+    then source order); else every loop given up."""
+    groups: dict[tuple, dict] = {}
     # (a C++ function is shown by its display name; directives name its symbol)
     symbol = {f["name"]: f.get("symbol", f["name"]) for f in report.get("functions", [])}
+    user = Directives(loops=[d for d in (dirs.loops if dirs is not None else ())
+                             if d.origin[:1] != (FIT_ORIGIN,)])
+    ours = {(d.function, d.line, d.label) for d in (dirs.loops if dirs is not None else ())
+            if d.origin[:1] == (FIT_ORIGIN,)}
     for lp in report["loops"]:
         if not lp.get("pipelined") or not lp.get("dsp"):
             continue
         fn = symbol.get(lp["function"], lp["function"])
-        asked = dirs.for_loop(fn, lp["source_line"], lp["loop"]) if dirs is not None else {}
-        if asked.get("pipeline") or asked.get("ii") or "requested_ii" in lp:
+        line = lp["source_line"]
+        key = (fn, line, None if line is not None else lp["loop"])
+        asked = user.for_loop(fn, line, lp["loop"])
+        if asked.get("pipeline") or asked.get("ii") or (
+                "requested_ii" in lp and key not in ours):
             continue         # the user asked for this pipeline
         est = lp.get("estimate") or {}
-        gain = max(0, (est.get("sequential_cycles") or 0) - (est.get("pipelined_cycles") or 0))
-        line = lp["source_line"]
-        key = (symbol.get(lp["function"], lp["function"]), line,
-               None if line is not None else lp["loop"])
-        g = groups.setdefault(key, [lp["name"], 0, 0])
-        g[1] += lp["dsp"]
-        g[2] += gain
-    items = sorted(((fn, line, label, name, dsp, gain)
-                    for (fn, line, label), (name, dsp, gain) in groups.items()),
-                   key=lambda it: (it[0], it[1] or 0, it[2] or ""))
-    # the fewest cycles lost for DSP blocks that cover the excess (a minimum-cost cover,
-    # by dynamic programming over the blocks freed, capped at the excess; ties: fewer
-    # loops, then the source order), else every loop there is
+        g = groups.setdefault(key, {"name": lp["name"], "dsp": 0, "gain": 0, "ii": 0,
+                                    "iters": 0, "units": []})
+        g["dsp"] += lp["dsp"]
+        g["gain"] += max(0, (est.get("sequential_cycles") or 0)
+                         - (est.get("pipelined_cycles") or 0))
+        g["ii"] = max(g["ii"], lp["ii"])
+        g["iters"] += est.get("iterations") or lp.get("trip_count") or 0
+        g["units"] += [(u["ops"], u["instances"])
+                       for u in (lp.get("unit_uses") or lp.get("units") or {}).values()]
+    items = []
+    for key, g in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0,
+                                                          kv[0][2] or "")):
+        opts = []
+        most = max((n for n, _ in g["units"]), default=0)
+        k = min(2 * g["ii"], most)
+        if k > g["ii"]:
+            now = sum(i for _, i in g["units"])
+            then = sum(-(-n // k) for n, _ in g["units"])
+            freed = g["dsp"] - -(-g["dsp"] * then // now)
+            if freed > 0:
+                opts.append((("ii", k), freed, (k - g["ii"]) * g["iters"]))
+        opts.append((("off",), g["dsp"], g["gain"]))
+        items.append((key, g, opts))
     best: dict[int, tuple] = {0: (0, 0, ())}
-    for k, it in enumerate(items):
-        for freed, (cost, n, picks) in sorted(best.items()):
-            f, cand = min(excess, freed + it[4]), (cost + it[5], n + 1, picks + (k,))
-            if f not in best or cand < best[f]:
-                best[f] = cand
-    picks = best[excess][2] if excess in best else tuple(range(len(items)))
-    return [items[k] for k in picks]
+    for n, (_, _, opts) in enumerate(items):
+        nxt = dict(best)
+        for freed, (cost, moves, picks) in sorted(best.items()):
+            for o, (_, got, lost) in enumerate(opts):
+                f, cand = min(excess, freed + got), (cost + lost, moves + 1, picks + ((n, o),))
+                if f not in nxt or cand < nxt[f]:
+                    nxt[f] = cand
+        best = nxt
+    picks = best[excess][2] if excess in best else tuple(
+        (n, len(opts) - 1) for n, (_, _, opts) in enumerate(items))
+    out = []
+    for n, o in picks:
+        (fn, line, label), g, opts = items[n]
+        action, got, lost = opts[o]
+        out.append((fn, line, label, g["name"], action, got, lost))
+    return out
+
+
+def _with_moves(comp: Compilation, moves, off: bool = False) -> Compilation:
+    """``comp`` with the loop directives of :func:`_fit_moves`' ``moves`` (``off``: each
+    loop given up, whatever its move), each replacing an earlier one of the fit's on the
+    same loop."""
+    dirs = comp.dirs or Directives(source=FIT_ORIGIN)
+    keys = {(fn, line, label) for fn, line, label, *_ in moves}
+    loops = [d for d in dirs.loops if not (d.origin[:1] == (FIT_ORIGIN,)
+                                           and (d.function, d.line, d.label) in keys)]
+    for fn, line, label, name, action, _, _ in moves:
+        if action[0] == "ii" and not off:
+            loops.append(LoopDirective(fn, line=line, label=label, pipeline=True,
+                                       ii=action[1], origin=(FIT_ORIGIN, name)))
+        else:
+            loops.append(LoopDirective(fn, line=line, label=label, pipeline=False,
+                                       origin=(FIT_ORIGIN, name)))
+    return dataclasses.replace(comp, dirs=dataclasses.replace(dirs, loops=loops))
 
 
 def _build_all(comp: Compilation, front: Module, ctypes, t0: float) -> SynthResult:
@@ -1656,9 +1732,19 @@ def build_report(module: Module, target: Target, schedules, bindings, iface: Top
                 if pl.exit_wait:     # hls.scheduling.exit_waits
                     entry["exit_waits_a_stage"] = True
                 if target.device is not None:   # its own multipliers' and units' DSP
-                    # blocks (hls.estimate), which --fit-device weighs against the part
+                    # blocks (hls.estimate), and its ops per class of unit it could share
+                    # (hls.scheduling.share_units at a larger II): what fitting the part
+                    # weighs (fit_device)
                     entry["dsp"] = per_function[f.name].get("loop_dsp", {}).get(
                         lp.header.name, 0)
+                    uses: dict[str, int] = {}
+                    for op in pl.block.ops:
+                        cls = (pipeline_unit_class(target, op, op_timing(target, op))
+                               if op.kind != "phi" else None)
+                        if cls is not None:
+                            uses[cls] = uses.get(cls, 0) + 1
+                    entry["unit_uses"] = {cls: {"ops": n, "instances": pl.units.get(
+                        cls, (n, n))[1]} for cls, n in sorted(uses.items())}
                 if pl.units:         # hls.scheduling.share_units
                     entry["units"] = {cls: {"ops": n, "instances": k}
                                       for cls, (n, k) in sorted(pl.units.items())}
