@@ -364,8 +364,9 @@ def _build_options(sp: argparse.ArgumentParser) -> None:
                      default=None,
                      help="while the area estimate needs more DSP blocks than the "
                      "target's part has, share the multiplies outside pipelines "
-                     "(--max-units mul=1) and give up the pipelines pyhls chose that "
-                     "cost the fewest estimated cycles; report.json's fit_device "
+                     "(--max-units mul=1), then raise the II of (or give up) the "
+                     "pipelines pyhls chose that cost the fewest estimated cycles; "
+                     "report.json's fit_device "
                      "lists the steps; a design that cannot be fitted is an error "
                      "(default on a target with a part: the same, and a warning for a "
                      "design that cannot be fitted)")
