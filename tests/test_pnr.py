@@ -578,6 +578,45 @@ def test_ecp5_multiplies_build_the_product_bits_the_program_reads(tmp_path):
     assert r.passed, r.summary()
 
 
+
+CONST_MUL = r"""
+#include <stdint.h>
+/* CHStone adpcm's (long) x * -44: a sign-extended int times a negative constant */
+int64_t scale(const int32_t *a, const int32_t *b) {
+    int64_t s = 0;
+    for (int i = 0; i < 4; i++)
+        s ^= (int64_t)a[i] * -44 + ((int64_t)a[i] * b[i] >> 3);
+    return s;
+}
+int main(void) {
+    int32_t a[4] = {-2147483647 - 1, 2147483647, -44, -1};
+    int32_t b[4] = {-2147483647 - 1, -7, 255, -2147483647 - 1};
+    int64_t r = scale(a, b);
+    return (int)((r ^ (r >> 17) ^ (r >> 40)) & 0xff);
+}
+"""
+
+
+def test_ecp5_multiply_by_a_negative_constant_uses_its_signed_bits(tmp_path):
+    """``(int64_t) x * -44`` of an int is two MULT18X18D (the int's two signed slices
+    times the constant's one, not 10 tiles of sign copies) and ``(int64_t) a * b`` of
+    two ints four, in the estimate and the Verilog, and the design computes the
+    program's 64-bit results for negative and extreme operands."""
+    from hls.flow import SynthOptions, synthesize
+    from hls.verify import cosim
+
+    src = tmp_path / "scale.c"
+    src.write_text(CONST_MUL)
+    res = synthesize(src, SynthOptions(top="scale", target="ecp5", depth={"a": 4, "b": 4},
+                                       pipeline=False))
+    tiles = sorted(len(set(re.findall(r"\bpp(\d+)\b", body)))
+                   for m, body in re.findall(r"module (\S+) \((.*?)endmodule", res.verilog, re.S)
+                   if re.search(r"\bpp0\b", body))
+    assert tiles == [2, 4], tiles
+    assert res.report["resources"]["dsp"] == 6
+    r = cosim(src, "scale", tb=src, depth={"a": 4, "b": 4}, synth=res)
+    assert r.passed, r.summary()
+
 SHARED_MULS = r"""
 #include <stdint.h>
 /* four dependent 32-bit products (each in its own states) and a 64-bit one: on ECP5
