@@ -185,7 +185,8 @@ class SynthOptions:
     #: otherwise); False: entries for other tops' arguments are left unused
     check_depth: bool = False
     #: while the estimate needs more DSP blocks than the target's part has, share the
-    #: multipliers and give up the pipelines that cost the fewest cycles
+    #: multipliers, then raise the II of (or give up) the pipelines that cost the fewest
+    #: cycles
     #: (:func:`fit_device`); None: on a target with a part, what cannot be fitted a
     #: warning; True (``--fit-device``): what cannot be fitted an error; False
     #: (``--no-fit-device``): build what the options say, with a warning if it does not fit
@@ -534,10 +535,11 @@ def fit_device(comp: Compilation, front: Module, ctypes,
     1. the multiplies outside pipelines share one unit per width (``--max-units mul=1``,
        unless the user limited multiplies already or none of them has a DSP block);
     2. then pipelines pyhls chose itself (no ``pipeline`` or ``II`` directive asks for
-       them) are given up: those whose DSP blocks (``report.json["loops"][*]["dsp"]``)
-       cover the excess for the fewest estimated cycles (``["estimate"]``: sequential
-       less pipelined cycles) in all (:func:`_loops_to_give_up`); a loop is named by
-       its source line, so every inlined copy of it goes together.
+       them) go to twice their II (their units shared) or are given up: the moves whose
+       DSP blocks (``report.json["loops"][*]["dsp"]``) cover the excess for the fewest
+       estimated cycles in all (:func:`_fit_moves`, :func:`_with_moves`); a loop is
+       named by its source line, so every inlined copy of it goes together.  A raised
+       II the modulo scheduler does not reach falls back to giving the loop up.
 
     Each step builds the design again from the frontend's module, without place and
     route (the steps after the first without their warnings); the last one is the
@@ -652,7 +654,7 @@ def _fit_moves(report: dict, dirs, excess: int) -> list[tuple]:
     the user's asks for the pipeline or its II): ``(function, line, label, name, action,
     DSP blocks freed, cycles lost)``, ``action`` ``("ii", k)`` (the pipeline at II ``k``,
     twice its II, at most one op per unit: its multiply and FP units shared,
-    ``ceil(uses / k)`` per class, ``report.json["loops"][*]["units"]``; about ``k - II``
+    ``ceil(uses / k)`` per class, ``report.json["loops"][*]["unit_uses"]``; about ``k - II``
     more cycles per iteration) or ``("off",)`` (not pipelined: its DSP blocks, for the
     sequential less the pipelined estimate of the profile's iterations).  The moves, at
     most one per loop, cover ``excess`` for the fewest cycles in all (a group knapsack by

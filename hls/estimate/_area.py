@@ -461,7 +461,7 @@ def _staged_mul(target: Target, op: Op, demand: int | None = None,
     constants; ``signs``: its operands' sign-extension bits
     (:func:`hls.targets._model.mul_unit_signs`, default the op's own), whose slices are
     the hardware's (``staged_tiles``: a signed top slice, every bit of it counted)."""
-    from ..targets._model import mul_tiles, mul_unit_signs, staged_tiles
+    from ..targets._model import mul_tiles, staged_tiles
 
     t = op_timing(target, op)
     tile = target.tech.mul_tile

@@ -134,16 +134,17 @@ class PipelinedMul(Elaboratable):
                 w, self.tile, len(self.a), len(self.b), self.sa, self.sb)):
             x, y = self.a[xl:xh], self.b[yl:yh]
             if xs or ys:        # a signed product, sign-extended to the sum's bits
-                x, y = (x.as_signed() if xs else x), (y.as_signed() if ys else y)
                 r = Signal(signed(keep), name=f"pp{k}")
+                prod = (x.as_signed() if xs else x) * (y.as_signed() if ys else y)
                 ext = Signal(signed(w - (xl + yl)), name=f"pp{k}_x")
                 m.d.comb += ext.eq(r)
                 term = ext.as_unsigned()
             else:
                 r = Signal(keep, name=f"pp{k}")
+                prod = (x * y)[:keep]
                 term = r
             with m.If(self.ce):
-                m.d.sync += r.eq((x * y)[:keep] if not (xs or ys) else x * y)
+                m.d.sync += r.eq(prod)
             pps.append((term, xl + yl))
         total = sum(((r << off)[:w] for r, off in pps[1:]), start=pps[0][0][:w])
         with m.If(self.ce):

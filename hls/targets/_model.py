@@ -463,16 +463,10 @@ def mul_tiles(width: int, tile: int, wa: int | None = None,
     """The ``tile`` x ``tile`` partial products of a multiply truncated to ``width`` bits
     (operands ``wa`` and ``wb`` bits, default ``width``): ``(xl, xh, yl, yh, keep)`` for
     ``a[xl:xh] * b[yl:yh]`` of each whose offset ``xl + yl`` is below ``width``, ``keep``
-    the bits of it the sum uses.  One list for the hardware (:class:`hls.rtl.PipelinedMul`),
-    its timing and its area."""
-    wa, wb = wa or width, wb or width
-    out = []
-    for xl in range(0, wa, tile):
-        for yl in range(0, wb, tile):
-            if xl + yl < width:
-                xh, yh = min(xl + tile, wa), min(yl + tile, wb)
-                out.append((xl, xh, yl, yh, min(width - (xl + yl), (xh - xl) + (yh - yl))))
-    return out
+    the bits of it the sum uses: :func:`staged_tiles` of unsigned operands (the tile count
+    the timing and the area estimate's adders scale by)."""
+    return [(xl, xh, yl, yh, keep) for xl, xh, _, yl, yh, _, keep
+            in staged_tiles(width, tile, wa or width, wb or width)]
 
 
 @dataclass(frozen=True, slots=True)
