@@ -392,7 +392,7 @@ _IGNORED = {
     "cache": "no cache is built in front of an AXI master",
 }
 _MAPPED = ("pipeline", "unroll", "loop_tripcount", "array_partition", "inline", "dataflow",
-           "stream", "interface")
+           "stream", "interface", "aggregate", "disaggregate")
 
 
 @dataclass
@@ -443,7 +443,31 @@ def function_pragmas(inp) -> tuple[tuple[str, ...], tuple[str, ...]]:
                 regions.append(p.function)
             elif p.name == "inline" and "off" in words:
                 noinline.append(p.function)
-    return tuple(dict.fromkeys(regions)), tuple(dict.fromkeys(noinline))
+    over = inline_overridden(inp)
+    return (tuple(dict.fromkeys(regions)),
+            tuple(f for f in dict.fromkeys(noinline) if f not in over))
+
+
+def inline_overridden(inp) -> dict:
+    """The functions an ``inline off`` pragma keeps out of line that a loop pipelined by
+    a ``pipeline`` pragma calls -> (that loop, the pipeline pragma).  A call of a
+    separate module cannot be pipelined (the module is not); as Vitis HLS pipelines
+    what a pipelined loop calls, pyhls inlines these (with a warning at the ``inline``
+    pragma) so the loop is pipelined as its pragma asks."""
+    from .frontend._source import pragma_options
+    out: dict = {}
+    views = getattr(inp, "sources", {}) or {}
+    pipelined = [p for v in views.values() for p in v.pragmas
+                 if p.name == "pipeline" and p.loop is not None
+                 and "off" not in pragma_options(p)[0]]
+    for v in views.values():
+        for p in v.pragmas:
+            if p.name == "inline" and p.function is not None and p.loop is None \
+                    and "off" in pragma_options(p)[0]:
+                hit = next((q for q in pipelined if p.function in q.loop.calls), None)
+                if hit is not None:
+                    out[p.function] = (hit.loop, hit)
+    return out
 
 
 def apply_pragmas(inp, module, dirs: Directives | None,
@@ -479,11 +503,13 @@ def apply_pragmas(inp, module, dirs: Directives | None,
     own_unroll = {id(p.loop) for p in pragmas if p.name == "unroll" and p.loop is not None}
     templates = {n for v in views.values() for n in getattr(v, "templates", ())}
     regions, _noinline = function_pragmas(inp)
+    overridden = inline_overridden(inp)
     seen: dict = {}
     for p in pragmas:
         words, opts = pragma_options(p)
         if p.name in _MAPPED and p.function is not None:
-            obj = (opts.get("variable") if p.name in ("array_partition", "stream") else
+            obj = (opts.get("variable") if p.name in ("array_partition", "stream", "aggregate",
+                                                       "disaggregate") else
                    (opts.get("port"), _interface_mode(words, opts)) if p.name == "interface"
                    else None)
             key = (p.function, id(p.loop), p.name, obj)
@@ -517,6 +543,15 @@ def apply_pragmas(inp, module, dirs: Directives | None,
                    "template")
             entry.update(applied=False, why=why)
             _pwarn(p, f"ignored: {why}")
+            continue
+        if p.name == "inline" and p.loop is None and "off" in words and \
+                p.function in overridden:
+            loop, pipe = overridden[p.function]
+            why = (f"{p.function} is called in loop {loop.name}, which #pragma {pipe.shown} "
+                   f"(line {pipe.line}) pipelines: a call of a separate module cannot be "
+                   f"pipelined, so {p.function} is inlined into its callers")
+            entry.update(applied=False, inline=True, why=why)
+            _pwarn(p, f"overridden: {why}")
             continue
         if p.function not in in_design:
             entry.update(applied=False, why=f"{p.function} is not part of the design "
@@ -615,6 +650,9 @@ def apply_pragmas(inp, module, dirs: Directives | None,
             interfaces.extend(_interface_pragma(p, words, opts, views, module, target,
                                                 entry))
             continue
+        if p.name in ("aggregate", "disaggregate"):
+            _aggregate_pragma(p, opts, views, module, entry)
+            continue
         if p.name == "dataflow":
             if p.function in hw:
                 entry.update(applied=True, region=p.function)
@@ -650,6 +688,50 @@ def _nested(views, loop) -> list:
         if loop in v.loops:
             return v.nested(loop)
     return []
+
+
+def _aggregate_pragma(p, opts, views, module, entry) -> None:
+    """``aggregate variable=V [compact=...]`` and ``disaggregate variable=V`` on a struct
+    argument of the top.  A struct passed by value is one port of its bytes (padding
+    included, the first field at the least significant bits): Vitis HLS's default
+    aggregation, which ``aggregate`` (compact ``none`` or ``auto``) asks for; a packed
+    ``compact=bit``/``byte`` and ``disaggregate``'s one port per field are not built (a
+    warning).  A struct array (a pointer) is a memory of the structs' bytes as C lays
+    them out, whatever either pragma says (a warning)."""
+    name = opts.get("variable")
+    if not name:
+        raise _perr(p, "give the struct with variable=NAME")
+    view = next(v for v in views.values() if p in v.pragmas)
+    fn = view.functions[p.function]
+    var = fn.param(name) or fn.variables.get(name)
+    if var is None:
+        known = [q.name for q in fn.params] + list(fn.variables)
+        raise _perr(p, f"{p.function} has no variable '{name}' (its variables and "
+                    f"arguments: {', '.join(known) or 'none'})")
+    top = module.top
+    port = next((q for q in top.scalar_params if q.name == name), None) \
+        if p.function == top.name else None
+    if port is None:
+        if p.function != top.name or fn.param(name) is None:
+            why = (f"'{name}' is not an argument of the top function {top.name}: only the "
+                   "top's arguments are ports")
+        else:
+            why = (f"'{name}' is passed by address: its structs are a memory of their bytes "
+                   "as C lays them out")
+        entry.update(applied=False, why=why)
+        _pwarn(p, f"ignored: {why}")
+        return
+    built = f"one port '{name}' of {port.width} bits (the struct's bytes, padding included)"
+    compact = opts.get("compact", "auto").lower()
+    if compact not in ("none", "auto", "bit", "byte"):
+        raise _perr(p, f"compact={compact}: it must be bit, byte, none or auto")
+    if p.name == "aggregate" and compact in ("none", "auto"):
+        entry.update(applied=True, built=built)
+        return
+    why = ("its fields are not split into ports" if p.name == "disaggregate" else
+           f"compact={compact} is not built: the struct keeps its C layout")
+    entry.update(applied=False, why=why, built=built)
+    _pwarn(p, f"ignored: {why}; built: {built}")
 
 
 def _array_pragma(p, words, opts, views, hw, entry, module) -> list[ArrayDirective]:

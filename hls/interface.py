@@ -23,6 +23,8 @@ Port naming of a generated top module (all active-high except ``ap_rst_n``):
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, replace
 
 from .ir import Bank
@@ -50,6 +52,14 @@ class CType:
             raise ValueError(f"CType kind must be one of {self.KINDS}, not {self.kind!r}")
         if self.size < 1:
             raise ValueError(f"CType size must be positive, not {self.size}")
+
+    @property
+    def value_signed(self) -> bool:
+        """Is a value of this type extended as a signed one when it is widened (a
+        signed integer, an ``ap_int``, an ``ap_fixed``)?"""
+        if self.kind == "record":
+            return bool(re.search(r"\bap_(?:int|fixed)<", self.name))
+        return self.kind == "int" and self.signed
 
     @property
     def host(self) -> str | None:

@@ -1,7 +1,8 @@
 """.mlir input: lowered by mlir-opt/mlir-translate (Debian package mlir-19-tools) to LLVM IR,
 then synthesised and co-simulated with random stimulus, under both memref calling
 conventions: MLIR's expanded descriptor (allocated ptr, aligned ptr, offset, sizes...,
-strides...: the aligned pointer is the memory, the rest are scalar ports) and bare pointers
+strides...: the aligned pointer is the memory, the fields the design reads are scalar
+ports, the others absent) and bare pointers
 (``PYHLS_MLIR_BARE_PTR=1``).  Ports take the MLIR arguments' names (a descriptor's fields:
 ``x_allocated``, ``x`` (the aligned pointer), ``x_offset``, ``x_size0``, ``x_stride0``);
 unnamed MLIR arguments are named ``arg{i}`` by position."""
@@ -15,6 +16,7 @@ import pytest
 from hls.errors import ToolError
 from hls.flow import SynthOptions, synthesize
 from hls.frontend import _load
+from hls.ir import parse_module, print_module
 from hls.verify import cosim
 
 HERE = Path(__file__).resolve().parent / "mlir"
@@ -40,21 +42,21 @@ def test_saxpy_interface(conv):
     if conv == "bare":  # saxpy(i32 a, ptr x, ptr y)
         assert scalars == ["a"] and _mems(res) == {"x": 64, "y": 64}
     else:  # a; x: alloc, aligned, offset, size, stride; y: the same
-        assert scalars == ["a", "x_offset", "x_size0", "x_stride0", "y_offset", "y_size0",
-                           "y_stride0"]
-        # depths come from memref<64xi32>; the allocated pointers are never accessed
-        assert _mems(res) == {"x_allocated": 1, "x": 64, "y_allocated": 1, "y": 64}
+        # a static shape's offset, size and stride and the allocated pointers are never
+        # read: no port, no memory (the golden model passes them as 0)
+        assert scalars == ["a"] and _mems(res) == {"x": 64, "y": 64}
+        assert res.module.absent_params == [1, 3, 4, 5, 6, 8, 9, 10]
+        text = print_module(res.module)     # a .hir of it keeps them
+        assert "absent_param 3" in text and parse_module(text).absent_params == [
+            1, 3, 4, 5, 6, 8, 9, 10]
+        assert not any(n in res.verilog for n in ("allocated", "offset", "size0", "stride0"))
     assert "input [31:0] a;" in res.verilog and "x_address0" in res.verilog
 
 
 @needs_mlir
 def test_saxpy_cosim(conv):
-    if conv == "bare":
-        r = cosim(HERE / "saxpy.mlir", "saxpy", depth={"x": 64, "y": 64}, runs=3)
-    else:  # descriptor scalars fixed to the real offset/size/stride, as a caller passes them
-        fixed = {"x_offset": 0, "x_size0": 64, "x_stride0": 1, "y_offset": 0, "y_size0": 64,
-                 "y_stride0": 1}
-        r = cosim(HERE / "saxpy.mlir", "saxpy", depth={"x": 64, "y": 64}, fixed=fixed, runs=3)
+    # the descriptors' fields are no ports: nothing to fix
+    r = cosim(HERE / "saxpy.mlir", "saxpy", depth={"x": 64, "y": 64}, runs=3)
     assert r.passed, r.mismatches[:5]
     # MLIR lowers scf/affine loops top-tested; loop rotation makes the body one block,
     # which is pipelined at its MII
@@ -78,6 +80,8 @@ def test_dynamic_memref_descriptor(monkeypatch):
     monkeypatch.setenv("PYHLS_MLIR_BARE_PTR", "0")
     r = cosim(HERE / "vsum.mlir", "vsum", depth={"x": 64}, fixed={"x_size0": 64}, runs=3)
     assert r.passed, r.mismatches[:5]
+    # the size is read: a port; the offset and stride are not
+    assert [s.name for s in r.synth.interface.scalars] == ["x_size0"]
 
 
 @needs_mlir

@@ -328,9 +328,9 @@ ERRORS = {
           }
         }
         """, "factor=0", ["factor=0"]),
+    # (noinline by the C attribute: an inline off pragma would be overridden, below)
     "ii_on_loop_with_call": ("""
-        int g(int x) {
-        #pragma HLS inline off
+        __attribute__((noinline)) int g(int x) {
           return x * 3 + 1;
         }
         void k(int a[16]) {
@@ -461,6 +461,43 @@ def test_dataflow_and_inline_pragmas(tmp_path):
     prag = {p["line"]: p for p in res.report["pragmas"]}
     assert prag[line_of(src, "inline off")]["applied"]
     assert prag[line_of(src, "inline off")]["inline"] is False
+
+
+def test_a_pipelined_loop_inlines_an_inline_off_function_it_calls(tmp_path, capsys):
+    """``inline off`` on a function that a loop pipelined by pragma calls: a call of a
+    separate module cannot be pipelined, so the function is inlined (as Vitis HLS
+    pipelines what a pipelined loop calls) and the loop reaches its II; the override is
+    a warning at the inline pragma's line and in report.json."""
+    src = write_source(tmp_path, "k.c", """
+        static int g(int x) {
+        #pragma HLS inline off
+          return x * x + 3;
+        }
+        void k(const int a[64], int b[64]) {
+          for (int i = 0; i < 64; i++) {
+        #pragma HLS pipeline II=1
+            b[i] = g(a[i]) + i;
+          }
+        }
+        int main(void) {
+          int a[64], b[64];
+          for (int i = 0; i < 64; i++) a[i] = i * 7 - 100;
+          k(a, b);
+          return b[5] & 1;
+        }
+        """)
+    r = cosim(src, "k", tb=src)
+    assert r.passed, r.summary()
+    err = capsys.readouterr().err
+    line = line_of(src, "inline off")
+    assert f"{src}:{line}: warning: #pragma HLS inline off: overridden: g is called in loop " \
+        f"k/L{line_of(src, 'for (int i')}, which #pragma HLS pipeline II=1 (line " \
+        f"{line_of(src, 'pipeline II=1')}) pipelines" in err, err
+    prag = {p["line"]: p for p in r.synth.report["pragmas"]}
+    assert prag[line]["applied"] is False and prag[line]["inline"] is True
+    (lp,) = r.synth.report["loops"]
+    assert lp["pipelined"] and lp["ii"] == 1
+    assert {f["name"] for f in r.synth.report["functions"]} == {"k"}
 
 
 def test_every_missing_depth_in_one_error(tmp_path, capsys, monkeypatch):

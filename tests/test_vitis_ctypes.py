@@ -152,21 +152,19 @@ def test_float_return_and_array_parameter(tmp_path):
     assert_host_compiles(files, tmp_path)
 
 
-def test_struct_by_value_warns_and_keeps_widths(tmp_path, capsys):
-    """clang passes a small struct by value as one integer (``p.coerce``): the C
-    parameters are not the LLVM arguments, so no C type is placed, and a warning says so."""
+def test_struct_by_value_is_one_port_of_its_type(tmp_path, capsys):
+    """clang passes a small struct by value as one integer (``p.coerce``): it is the port
+    ``p``, of the struct's bytes, and kernel.xml and host.cpp give it the struct's type
+    (the host holds its bytes); nothing is warned about."""
     src = tmp_path / "byval.c"
     src.write_text("struct pair { int a, b; };\n"
                    "void byval(struct pair p, float *out) { out[0] = (float)(p.a + p.b); }\n")
     files = _package(src, "byval", tmp_path / "pkg", {"out": 1})
-    err = capsys.readouterr().err
-    assert f"{src}:2: warning: the C parameters of byval (p, *out) are not its LLVM arguments" \
-        in err, err
-    assert _xml_args(files)["out"] == ("int*", "0x8")
-    # the C types serve the Alveo register map and package only: elsewhere nothing is
-    # built from them, and nothing is said (the same source on the generic target)
-    synthesize(src, SynthOptions(top="byval", depth={"out": 1}))
     assert "warning" not in capsys.readouterr().err
+    assert _xml_args(files) == {"p": ("struct pair", "0x8"), "out": ("float*", "0x8")}
+    assert "std::array<uint8_t, 8> p;" in files["host"].read_text()
+    if shutil.which("g++") is not None:
+        assert_host_compiles(files, tmp_path)
 
 
 # ----------------------------------------------------------------------------- both views

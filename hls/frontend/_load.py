@@ -19,7 +19,7 @@ from pathlib import Path
 import llvmlite.binding as llvm
 
 from ..errors import FrontendError, HLSError, ToolError, UnsupportedError
-from ..ir import Module, verify
+from ..ir import Module, PtrParam, verify
 from ..ir import parse_module as parse_ir_text
 from ..toolchain import compile_c_to_ll, is_cxx
 from ._source import source_view
@@ -97,6 +97,10 @@ class LoadedInput:
     #: files the input's own lowering made, written beside the design (an .ekl input:
     #: NAME.ll, NAME.h)
     extra_files: dict = field(default_factory=dict)
+    #: MLIR inputs: per function, the positions of its LLVM parameters that are memref
+    #: descriptor fields (the allocated pointer, offset, sizes, strides), not the
+    #: aligned pointer the hardware reads
+    descriptor_fields: dict[str, frozenset[int]] = field(default_factory=dict)
     #: C/C++ inputs: path -> their source view (:mod:`._source`: declared types, loop
     #: labels, ``#pragma HLS``)
     sources: dict = field(default_factory=dict)
@@ -142,13 +146,15 @@ def _read_linked(paths: list[str], cc, cflags, mlir_bare_ptr) -> LoadedInput:
                                 f"{_first_line(str(e))}", part.path, None) from None
     depths: dict[str, dict[str, int]] = {}
     sources: dict = {}
+    fields: dict = {}
     for part in parts:
         depths.update(part.depths)
         sources.update(part.sources)
+        fields.update(part.descriptor_fields)
     kinds = {p.kind for p in parts}
     kind = kinds.pop() if len(kinds) == 1 else "ll"
     return LoadedInput(parts[0].path, str(linked), "c" if kind == "c" else "linked", depths,
-                       tuple(paths), sources=sources)
+                       tuple(paths), sources=sources, descriptor_fields=fields)
 
 
 def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
@@ -189,8 +195,9 @@ def _read_one(path, cc, cflags, mlir_bare_ptr) -> LoadedInput:
         return LoadedInput(str(p), module.llvm_ir, "hir", hir=text)
     if suffix == ".mlir":
         bare = mlir_bare_ptr_default() if mlir_bare_ptr is None else mlir_bare_ptr
-        return LoadedInput(str(p), _mlir_to_ll(p, bare), "mlir",
-                           _mlir_depths(p.read_text(errors="replace"), bare))
+        mtext = p.read_text(errors="replace")
+        return LoadedInput(str(p), _mlir_to_ll(p, bare), "mlir", _mlir_depths(mtext, bare),
+                           descriptor_fields=_mlir_descriptor_fields(mtext, bare))
     if suffix == ".ekl":
         from ..ekl import c_header, compile_ekl
         src = p.read_text(errors="replace")
@@ -382,6 +389,42 @@ def _llvm_fields(t: str, bare_ptr: bool) -> list[str | None]:
         f"stride{d}" for d in range(rank)]
 
 
+def _mlir_descriptor_fields(text: str, bare_ptr: bool) -> dict[str, frozenset[int]]:
+    """Per function, the positions of the LLVM parameters that are memref descriptor
+    fields (:func:`_llvm_fields` other than the aligned pointer)."""
+    out = {}
+    for fn, args in _mlir_signatures(text):
+        pos, found = 0, set()
+        for _name, t in args:
+            fields = _llvm_fields(t, bare_ptr)
+            found |= {pos + i for i, f in enumerate(fields) if f is not None}
+            pos += len(fields)
+        out[fn] = frozenset(found)
+    return out
+
+
+def drop_unread_descriptor_fields(module: Module, fields: frozenset[int]) -> list[str]:
+    """Take from the top's parameters the memref descriptor fields (positions
+    ``fields``) that the design never reads: an offset, size or stride no operation
+    uses (a static shape's), an allocated pointer whose memory nothing accesses or
+    hands on.  They get no port and no memory (``Module.absent_params``); the golden
+    model passes them as 0 (the native code does not read them either).  Returns their
+    names."""
+    top = module.top
+    read = {id(v) for f in module.functions for op in f.ops() for v in op.operands}
+    mems = {id(m) for f in module.functions for m in f.used_memories()}
+    keep, dropped = [], []
+    for p in top.params:
+        unread = (id(p.mem) not in mems) if isinstance(p, PtrParam) else (id(p) not in read)
+        if p.index in fields and unread:
+            dropped.append(p.name)
+            module.absent_params.append(p.index)
+        else:
+            keep.append(p)
+    top.params = keep
+    return dropped
+
+
 def _mlir_depths(text: str, bare_ptr: bool) -> dict[str, dict[str, int]]:
     """Per function, the element count of each statically shaped memref argument, keyed by
     the position of the pointer the hardware reads (the aligned one of a descriptor)."""
@@ -555,6 +598,8 @@ def load(path: str | Path, top: str, options: FrontendOptions | None = None,
         raise FrontendError(f"--fp-format names {', '.join(unknown)}, which is not a hardware "
                             f"function of this design (the top or a noinline function it calls; "
                             f"these are: {', '.join(tr.functions)})", inp.path, None)
+    if top in inp.descriptor_fields:
+        drop_unread_descriptor_fields(module, inp.descriptor_fields[top])
     name_loops(module, inp)
     for f in module.functions:
         verify(f)

@@ -63,6 +63,8 @@ class Loop:
     label: str | None = None
     parent: Loop | None = field(default=None, repr=False)
     start: tuple = (0, 0)       # (line, col) of the whole statement (its label when labelled)
+    #: the functions called in the loop, nested loops included (LLVM symbols)
+    calls: set = field(default_factory=set, repr=False)
 
     def holds(self, line: int) -> bool:
         return self.line <= line <= self.end_line
@@ -304,6 +306,12 @@ def source_view(path, cc=None, cflags=()) -> SourceView:
             parent = lp
         elif kind == "VAR_DECL":
             fn.variables.setdefault(c.spelling, variable(c))
+        elif kind == "CALL_EXPR" and parent is not None and c.referenced is not None \
+                and c.referenced.kind.name in ("FUNCTION_DECL", "CXX_METHOD"):
+            callee, lp = symbol(c.referenced), parent
+            while lp is not None:
+                lp.calls.add(callee)
+                lp = lp.parent
         for k in c.get_children():
             walk(k, fn, parent, None)
 

@@ -21,6 +21,8 @@ from ..errors import FrontendError, UnsupportedError
 from ..fpu import BINARY32, BINARY64, FPFormat, ref
 from ..toolchain import include_dir
 from ..names import hardware_names, is_mangled, short_name, verilog_name
+from dataclasses import dataclass
+
 from ..ir import Block, Const, Function, Loc, MemoryObject, Module, Op, Param, PtrParam, Value
 from ._access import OFF_W, TAG_W, Access, Ptr
 from ._common import ABORT_GLOBAL, EXIT_GLOBAL, LIBC_CALLS, key, pointer_differences, value_kind
@@ -291,6 +293,7 @@ class Translator(Legality, LibraryCalls):
         fn = self._find_function(top)
         self._top_mems = set()
         self._top_name = top
+        self._ret_pieces_of: dict[str, list[int]] = {}
         topf = self._function(fn, is_top=True)
         if self.opts.get("check_depth") is not None:
             check_depths(topf, self.opts["check_depth"], self.path)
@@ -348,22 +351,54 @@ class Translator(Legality, LibraryCalls):
         func = Function(name=name, loc=floc)
         self.functions[name] = func
         dbg_params = self.dbg.params(define)
+        groups = self._abi_groups(llfn, define, dbg_params) if is_top else {}
+        c_index: dict[int, int] = {}     # LLVM parameter -> C argument
+        c = 0
+        for i, _a in enumerate(llfn.arguments):
+            if i in groups and groups[i].first != i:
+                c_index[i] = c_index[groups[i].first]
+                continue
+            c_index[i] = c
+            c += 1
         if is_top:
             self._check_wide_scalars(name, define, dbg_params, floc)
         ret_t = self.tp.type_of(str(ftype.get_function_return()))  if str(ftype.get_function_return()) != "void" else None
         if ret_t is not None:
-            if not _scalar(ret_t):
+            if is_top and _abi_pair(ret_t):      # a struct or wide integer in two pieces
+                self._ret_pieces_of[name] = [f.bits for f in ret_t.fields]
+                ret_bits = 64 + ret_t.fields[1].bits
+            elif not _scalar(ret_t):
                 raise self._type_error(ret_t, f"return value of @{name}", define, name)
-            func.return_width = ret_t.bits
+            else:
+                ret_bits = ret_t.bits
+            if is_top and ret_bits > 64:
+                ret_bits = min(ret_bits, _value_bits(
+                    (self.dbg.c_types(define) or (None,))[0], ret_bits))
+            func.return_width = ret_bits
             func.return_float = ret_t.bits if isinstance(ret_t, FloatT) else 0
         vals: dict[int, Value | Ptr] = {}
+        # the top's integers of up to 128 bits (an ABI piece, a whole unsigned __int128 or
+        # ap_uint<128>) are ports; a callee's are not supported in calls
         wide = _wide_int(str(ftype))
-        if wide:
+        if wide and not (is_top and wide <= MAX_PORT_BITS):
             raise self.too_wide(wide, f"an argument or the return value of {name}", floc)
+        self._slices: list[tuple[object, Param, int, int, int, bool]] = []
         for i, arg in enumerate(llfn.arguments):
             t = self.tp.type_of(str(arg.type))
-            dname, pointee = dbg_params.get(i, (None, None))
+            dname, pointee = dbg_params.get(c_index.get(i, i), (None, None))
             pname = sanitize_name(arg.name or dname or f"arg{i}")
+            if i in groups:
+                g = groups[i]
+                if g.first != i:        # a later piece: a slice of the group's port
+                    self._slices.append((key(arg), g.param, *g.piece(i)))
+                    continue
+                g.param = Param(width=g.width, name=sanitize_name(g.name), index=i)
+                func.params.append(g.param)
+                if g.whole(i):
+                    vals[key(arg)] = g.param
+                else:
+                    self._slices.append((key(arg), g.param, *g.piece(i)))
+                continue
             if isinstance(t, PtrT):
                 mem = MemoryObject(name=pname, kind="arg", arg_index=i, loc=floc,
                                    elem_bytes=pointee or 0)
@@ -394,6 +429,8 @@ class Translator(Legality, LibraryCalls):
         self._phis: list[tuple[Op, object, object, Op | None]] = []
         for bb in _rpo(llblocks, self._ins_text):
             self._cur = blocks[key(bb)]
+            if self._slices:            # the ABI's pieces of the top's grouped ports
+                self._emit_slices()
             for ins in bb.instructions:
                 self._instr(ins)
                 if self._cur.ops and self._cur.ops[-1].is_terminator:
@@ -402,6 +439,62 @@ class Translator(Legality, LibraryCalls):
             self._fill_phi(op, ins, kind, tag)
         self._retarget_split_phis()
         return func
+
+    def _abi_groups(self, llfn, define: str, dbg_params: dict) -> dict[int, "_AbiGroup"]:
+        """The top's C arguments that the x86-64 calling convention hands over under
+        another name or in pieces (clang names them ``p.coerce`` or ``p.coerce0``,
+        ``p.coerce1``, ...: a struct of up to 16 bytes, an ``ap_uint<100>``, a
+        ``_BitInt(70)``): LLVM parameter index -> its group, one port each, named after
+        the argument and as wide as its C value (a struct: its bytes, padding included,
+        the first field at the least significant bits, as Vitis HLS aggregates it)."""
+        ctypes_ = self.dbg.c_types(define)
+        by_name = {}
+        if ctypes_ is not None:
+            for j, (t, _ind) in enumerate(ctypes_[1]):
+                if j in dbg_params:
+                    by_name[dbg_params[j][0]] = t
+        args = list(llfn.arguments)
+        out: dict[int, _AbiGroup] = {}
+        i = 0
+        while i < len(args):
+            m = _COERCED.match(args[i].name or "")
+            if not m or m.group(2) not in ("", "0"):
+                i += 1
+                continue
+            base, idx = m.group(1), [i]
+            if m.group(2) == "0":
+                while idx[-1] + 1 < len(args) and \
+                        args[idx[-1] + 1].name == f"{base}.coerce{len(idx)}":
+                    idx.append(idx[-1] + 1)
+            i = idx[-1] + 1
+            types = [self.tp.type_of(str(args[k].type)) for k in idx]
+            if not all(_scalar(t) for t in types):
+                continue            # a vector piece: its type error, as before
+            bits = [t.bits for t in types]
+            total = 64 * (len(idx) - 1) + bits[-1]
+            ct = by_name.get(base)
+            g = _AbiGroup(base, idx, bits, min(_value_bits(ct, total), total), _signed(ct))
+            for k in idx:
+                out[k] = g
+        return out
+
+    def _emit_slices(self) -> None:
+        """Each ABI piece of a grouped port: its bits of the port's C value (extended to
+        the pieces' width as the caller extends it)."""
+        ext: dict[int, Value] = {}
+        for k, param, off, bits, total, signed in self._slices:
+            x = ext.get(id(param))
+            if x is None:
+                x = param
+                if param.width < total:
+                    x = self._emit("sext" if signed else "zext", [param], total, self._fn.loc)
+                ext[id(param)] = x
+            if off:
+                x = self._emit("lshr", [x, Const(x.width, off)], x.width, self._fn.loc)
+            if bits != x.width:
+                x = self._emit("trunc", [x], bits, self._fn.loc)
+            self._vals[k] = x
+        self._slices = []
 
     def _type_error(self, t, what: str, text: str, fn: str) -> UnsupportedError:
         if isinstance(t, FloatT):
@@ -673,6 +766,8 @@ class Translator(Legality, LibraryCalls):
         self._itext = text
         self._loc = self.loc_of(text, self._llname)
         wide = _too_wide(ins)
+        if wide and opc == "ret" and self._llname == self._top_name and wide <= MAX_PORT_BITS:
+            wide = 0                    # the top's return port
         if wide:
             loc = self._loc
             if "!dbg" not in text:      # made by a pass (SROA): the next wide one the user wrote
@@ -711,30 +806,29 @@ class Translator(Legality, LibraryCalls):
         raise self.unsupported(what, text, self._llname)
 
     def _check_wide_scalars(self, name: str, define: str, dbg_params: dict, floc: Loc) -> None:
-        """The top's scalar arguments and return value of more than 64 bits (by the
-        declared C types of the debug info: ``unsigned __int128``, ``_BitInt(96)``,
-        ``ap_uint<128>``) are an error naming each: the C calling convention hands such
-        a value over as two 64-bit halves (or in memory, and returns it as a pair), which
-        pyhls does not regroup into one port, one AXI4-Lite register group or one value
-        of the golden model's calls yet.  (A callee's are rejected where it is called.)"""
+        """The top's scalar arguments and return value of more than 16 bytes (by the
+        declared C types of the debug info: ``_BitInt(200)``, ``ap_uint<256>``) are an
+        error naming each: the C calling convention passes them in memory.  (Those of up
+        to 16 bytes are ports: :meth:`_abi_groups`; a callee's wide values are rejected
+        where it is called.)"""
         types = self.dbg.c_types(define)
         if types is None:
             return
         ret, args = types
         found = [(f"argument '{dbg_params.get(i, (f'#{i + 1}',))[0]}'", t)
-                 for i, (t, indirect) in enumerate(args) if not indirect and _wide_scalar(t)]
-        if _wide_scalar(ret):
+                 for i, (t, indirect) in enumerate(args)
+                 if not indirect and _wide_scalar(t) and t.size * 8 > MAX_PORT_BITS]
+        if _wide_scalar(ret) and ret.size * 8 > MAX_PORT_BITS:
             found.append(("the return value", ret))
         if not found:
             return
         wide = [f"{what} ({t.name}, {t.size} bytes)" for what, t in found]
         raise UnsupportedError(
-            f"top function {name}: {', '.join(wide)} wider than 64 bits: a scalar argument or "
-            f"return value of more than 64 bits is not supported yet (the C calling "
-            f"convention passes it as 64-bit halves or in memory, which pyhls does not "
-            f"regroup into one port or AXI4-Lite register group); pass it through a pointer "
-            f"instead (an array of {found[0][1].name}: memory words of up to 128 bits are "
-            f"supported), or as 64-bit parts",
+            f"top function {name}: {', '.join(wide)} wider than {MAX_PORT_BITS} bits: a "
+            f"scalar argument or return value of more than {MAX_PORT_BITS // 8} bytes is not "
+            f"supported (the C calling convention passes it in memory); pass it through a "
+            f"pointer instead (an array of {found[0][1].name}), or as parts of up to "
+            f"{MAX_PORT_BITS} bits",
             floc.file, floc.line)
 
     @staticmethod
@@ -1260,9 +1354,47 @@ class Translator(Legality, LibraryCalls):
         op.targets = targets
         op.cases = cases
 
+    def _i_insertvalue(self, ins, text):
+        """A piece of the top's two-piece return value (``{ i64, i64 }``: the ABI's form
+        of a ``_BitInt(96)`` or a 12-byte struct), kept until the ``ret`` joins them."""
+        agg, val = list(ins.operands)[:2]
+        m = re.search(r",\s*(\d+)\s*(?:,\s*!dbg.*)?$", text.strip())
+        if not self._ret_pieces or m is None:
+            raise self.unsupported("an aggregate value (insertvalue)", text, self._llname)
+        before = self._vals.get(key(agg)) if not agg.is_constant else None
+        parts = list(before.parts) if isinstance(before, _RetPieces) else \
+            [None] * len(self._ret_pieces)
+        parts[int(m.group(1))] = self._int(val)
+        self._set(ins, _RetPieces(tuple(parts)))
+
     def _i_ret(self, ins, text):
         ops = list(ins.operands)
-        self._emit("ret", [self._int(ops[0])] if ops else [], 0)
+        if ops and isinstance(self._vals.get(key(ops[0])), _RetPieces):
+            v = self._join_ret(self._vals[key(ops[0])])
+        else:
+            v = self._int(ops[0]) if ops else None
+        if v is not None and v.width > self._fn.return_width:  # ap_uint<100>: 100 of 128
+            v = self._emit("trunc", [v], self._fn.return_width)
+        self._emit("ret", [v] if v is not None else [], 0)
+
+    @property
+    def _ret_pieces(self) -> list[int]:
+        """The bits of each ABI piece of the current function's return value (the top's
+        two-piece one), else empty."""
+        return self._ret_pieces_of.get(self._llname, [])
+
+    def _join_ret(self, pieces: "_RetPieces") -> Value:
+        """The top's return value from the ABI's pieces (the second at bit 64)."""
+        total = 64 + self._ret_pieces[1]
+        out: Value | None = None
+        for j, (p, bits) in enumerate(zip(pieces.parts, self._ret_pieces)):
+            if p is None:                           # poison: any bits
+                continue
+            x = self._emit("zext", [p], total) if bits < total else p
+            if j:
+                x = self._emit("shl", [x, Const(total, 64 * j)], total)
+            out = x if out is None else self._emit("or", [out, x], total)
+        return out if out is not None else Const(total, 0)
 
     def _i_unreachable(self, ins, text):
         # Reaching it is undefined behaviour; the hardware simply finishes the call.
@@ -1546,6 +1678,81 @@ def _pow2(value: int, width: int) -> int | None:
 
 
 _AP_TYPE = re.compile(r"^(?:\w+::)*ap_u?(?:int|fixed)<")
+
+
+#: an argument the calling convention renamed (a struct or wide integer coerced into
+#: one or more integer or floating-point pieces)
+_COERCED = re.compile(r"^(.+)\.coerce(\d*)$")
+
+@dataclass(frozen=True)
+class _RetPieces:
+    """The top's return value as the ABI's pieces, as far as ``insertvalue`` has built
+    it (None: not yet set)."""
+
+    parts: tuple
+
+
+def _abi_pair(t) -> bool:
+    """Is the LLVM type ``t`` the ABI's two-piece form of a 9- to 16-byte value (an
+    eightbyte, then up to one more: ``{ i64, i64 }``, ``{ i64, i32 }``)?"""
+    return (isinstance(t, StructT) and not t.name and len(t.fields) == 2
+            and all(isinstance(f, IntT) for f in t.fields) and t.fields[0].bits == 64
+            and t.fields[1].bits <= 64)
+
+
+#: the widest port of the top's scalar argument or return value: 16 bytes (wider C
+#: values are passed in memory)
+MAX_PORT_BITS = 128
+
+
+@dataclass
+class _AbiGroup:
+    """One C argument of the top that LLVM has as the parameters ``indices`` (widths
+    ``bits``; every piece but the last is an eightbyte): one port of ``width`` bits."""
+
+    name: str
+    indices: list[int]
+    bits: list[int]
+    width: int
+    signed: bool
+    param: "Param | None" = None
+
+    @property
+    def first(self) -> int:
+        return self.indices[0]
+
+    def whole(self, i: int) -> bool:
+        """Is parameter ``i`` the whole port (one piece of the port's width)?"""
+        return len(self.indices) == 1 and self.bits[0] == self.width
+
+    def piece(self, i: int) -> tuple[int, int, int, bool]:
+        """(bit offset, bits, bits of all pieces, signed) of parameter ``i``."""
+        j = self.indices.index(i)
+        return 64 * j, self.bits[j], 64 * (len(self.bits) - 1) + self.bits[-1], self.signed
+
+
+_VALUE_BITS = re.compile(r"\bap_u?(?:int|fixed)<\s*(\d+)|_BitInt\((\d+)\)")
+
+
+def _value_bits(t, default: int) -> int:
+    """The bits of the C value of type ``t`` (a :class:`hls.interface.CType` or None):
+    an ``ap_int<N>``/``ap_fixed<N, ...>``/``_BitInt(N)`` has N, anything else its bytes
+    (a struct's padding included); ``default`` without a type."""
+    if t is None:
+        return default
+    m = _VALUE_BITS.search(t.name)
+    if m:
+        return int(m.group(1) or m.group(2))
+    return 8 * t.size
+
+
+def _signed(t) -> bool:
+    """Is the C value of type ``t`` extended as a signed one by its caller?"""
+    if t is None:
+        return False
+    if t.kind == "record":
+        return bool(re.search(r"\bap_(?:int|fixed)<", t.name))
+    return t.kind == "int" and t.signed
 
 
 def _wide_scalar(t) -> bool:

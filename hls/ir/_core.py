@@ -336,6 +336,10 @@ class Module:
     #: ``pyhls ir`` so that a ``.hir`` carries them; the flow reads them back for a
     #: ``.hir`` input and never otherwise
     directives: list = field(default_factory=list)
+    #: positions of the top's LLVM parameters the hardware has no port for (memref
+    #: descriptor fields of an MLIR input that the design never reads): the golden
+    #: model passes them as 0
+    absent_params: list = field(default_factory=list)
 
     def clone(self) -> "Module":
         """A deep, independent copy: every function, parameter, block, op, constant and

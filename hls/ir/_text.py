@@ -13,6 +13,7 @@ Syntax (line-oriented; ``;`` starts a comment line; blank lines are ignored)::
     fp_format "fir" fp(8, 7)              ; Module.fp_formats (function name -> FPFormat)
     abort_site 1 "fir.c:9: assert(n > 0)" ; Module.abort_sites
     dataflow "fir"                        ; Module.dataflow (regions whose calls are tasks)
+    absent_param 3                        ; Module.absent_params (no port: an unread field)
     directive "loop" {function: "fir", line: 21, ii: 2, origin: ("fir.c", 20)}
                                           ; Module.directives (pyhls ir: the #pragma HLS)
     ptr_tag "g" (1, 64)                 ; Module.ptr_tags: a global's memory tag and bytes
@@ -315,6 +316,8 @@ class _Printer:
             head.append(f"abort_site {self.value(k)} {self.value(site)}")
         for name in m.dataflow:
             head.append(f"dataflow {json.dumps(name)}")
+        for k in m.absent_params:
+            head.append(f"absent_param {k}")
         for kind, fields in m.directives:
             head.append(f"directive {json.dumps(kind)} {self.value(dict(fields))}")
         for sym, tag in m.ptr_tags.items():
@@ -551,6 +554,7 @@ class _Parser:
         fp_formats: dict = {}
         aborts: dict = {}
         dataflow: list = []
+        absent: list = []
         directives: list = []
         ptr_tags: dict = {}
         ptr_slots: dict = {}
@@ -599,6 +603,8 @@ class _Parser:
                     aborts[k] = self.value(t)
                 elif kw == "dataflow":
                     dataflow.append(json.loads(t.expect("str")))
+                elif kw == "absent_param":
+                    absent.append(_int(t.expect("int")))
                 elif kw == "directive":
                     kind = json.loads(t.expect("str"))
                     fields = self.value(t)
@@ -641,7 +647,8 @@ class _Parser:
         return Module(top=self.funcs[top[0]], functions=list(self.defined_funcs),
                       globals=globals_, source=source, llvm_ir=llvm_ir or "",
                       fp_formats=fp_formats, abort_sites=aborts, ptr_tags=ptr_tags,
-                      ptr_slots=ptr_slots, dataflow=dataflow, directives=directives)
+                      ptr_slots=ptr_slots, dataflow=dataflow, directives=directives,
+                      absent_params=absent)
 
     def value_of(self, t: _Tokens, typ, what: str):
         v = self.value(t)

@@ -197,11 +197,24 @@ def _stdint(r: Reg) -> str:
         if t is not None:
             return "uint8_t"
         return _INT_STDINT.get(r.elem_bytes, "uint8_t")
+    if _bytes_value(r):             # a struct, an ap_uint<100>: its bytes
+        return f"std::array<uint8_t, {_bytes_value(r)}>"
     n = _host_bytes(r.width)
-    if n not in (1, 2, 4, 8):
-        raise PackageError(f"argument {r.name}: the host example supports arguments of up "
-                           f"to 64 bits, not {r.width}")
     return f"{'' if r.signed else 'u'}int{8 * n}_t"
+
+
+def _bytes_value(r: Reg) -> int:
+    """A scalar or return value the host holds as its bytes (a struct by value, an
+    integer of more than 64 bits): how many (``sizeof``, else the register's); else 0.
+    ``xrt::run::set_arg`` copies them into the argument's register words as
+    ``clSetKernelArg`` does."""
+    if r.kind == "pointer":
+        return 0
+    t = r.ctype
+    if t is not None and t.host is None:
+        return t.size
+    n = _host_bytes(r.width)
+    return n if n > 8 else 0
 
 
 def _bytes_per_elem(r: Reg) -> int:
@@ -511,6 +524,8 @@ def host_cpp(k: VitisKernel) -> str:
         return n if _bytes_per_elem(r) == 1 else f"{n} * {r.name.upper()}_ELEM_BYTES"
 
     def shown(r: Reg, v: str) -> str:  # a value as std::cerr prints it
+        if _bytes_value(r):
+            return f"hex_bytes({v})"
         return f"(double){v}" if _is_float(r) else f"(long long){v}"
 
     def differ(r: Reg, a: str, b: str) -> str:
@@ -524,6 +539,9 @@ def host_cpp(k: VitisKernel) -> str:
     a("// Build: g++ -std=c++17 host.cpp -I$XILINX_XRT/include -L$XILINX_XRT/lib "
       "-lxrt_coreutil -pthread -o host")
     a(f"// Run:   ./host {k.name}.xclbin")
+    if any(_bytes_value(r) for r in args + ([ret] if ret is not None else [])):
+        a("#include <algorithm>")
+        a("#include <array>")
     a("#include <cmath>")
     a("#include <cstdint>")
     a("#include <cstdio>")
@@ -538,6 +556,15 @@ def host_cpp(k: VitisKernel) -> str:
     a("")
     a(f'#include "{hdr}"')
     a("")
+    if ret is not None and _bytes_value(ret):
+        a("// a value held as its bytes (a struct, an integer of more than 64 bits), shown")
+        a("// in hexadecimal, most significant byte first")
+        a("template <size_t N> static std::string hex_bytes(const std::array<uint8_t, N> &v) {")
+        a('    std::string s = "0x";')
+        a('    for (size_t i = N; i-- > 0;) { char b[3]; std::snprintf(b, 3, "%02x", v[i]); s += b; }')
+        a("    return s;")
+        a("}")
+        a("")
     for r in ptrs:
         mem = k.memory_of(r)
         a(f"static const size_t {r.name.upper()}_COUNT = {_elem_count(k, r)};  "
@@ -572,7 +599,7 @@ def host_cpp(k: VitisKernel) -> str:
         [f"{_stdint(r)} *{r.name}" for r in scal] + [f"std::vector<{_stdint(r)}> &{r.name}"
                                                     for r in ptrs]) + ") {")
     for r in scal:
-        a(f"    *{r.name} = 0;  // USER")
+        a(f"    *{r.name} = {{}};  // USER" if _bytes_value(r) else f"    *{r.name} = 0;  // USER")
     for r in ptrs:
         a(f"    for (size_t i = 0; i < {r.name}.size(); ++i) {r.name}[i] = "
           f"({_stdint(r)})i;  // USER")
@@ -634,7 +661,14 @@ def host_cpp(k: VitisKernel) -> str:
         if ret.words > 1:
             raw = (f"((uint64_t){raw} |\n        ((uint64_t)krnl.read_register("
                    f"{P}_ADDR_AP_RETURN + 4) << 32))")
-        if _is_float(ret):             # the register holds the value's bits
+        if _bytes_value(ret):          # its register words, least significant first
+            a(f"    {t} ret{{}};")
+            a(f"    for (size_t w = 0; w < {ret.words}; ++w) {{")
+            a(f"        uint32_t word = krnl.read_register({P}_ADDR_AP_RETURN + 4 * w);")
+            a("        std::memcpy(ret.data() + 4 * w, &word,")
+            a("                    std::min<size_t>(4, ret.size() - 4 * w));")
+            a("    }")
+        elif _is_float(ret):           # the register holds the value's bits
             bits = f"uint{8 * ret.ctype.size}_t"
             a(f"    {bits} ret_bits = ({bits}){raw};")
             a(f"    {t} ret;")
@@ -647,7 +681,7 @@ def host_cpp(k: VitisKernel) -> str:
         a(f"    std::vector<{_stdint(r)}> {r.name}_expected = {r.name}_host;")
     ref_args = [f"{r.name}_expected.data()" if r.kind == "pointer" else r.name for r in args]
     if ret is not None:
-        a(f"    {ret_t} ret_expected = 0;")
+        a(f"    {ret_t} ret_expected{{}};")
         ref_args.append("&ret_expected")
     a(f"    if (!reference_{k.name}({', '.join(ref_args)})) {{")
     a('        std::cout << "kernel ran; no reference filled in, outputs not checked\\n";')

@@ -143,7 +143,7 @@ def run_axi_cosim(verilog: str, iface: TopInterface, axi, calls: Sequence[Call],
     if workdir is None:
         own = tempfile.TemporaryDirectory(prefix="pyhls-axicosim-")
         workdir = own.name
-    work = Path(workdir)
+    work = Path(workdir).resolve()  # the simulator runs elsewhere: paths it reads are absolute
     work.mkdir(parents=True, exist_ok=True)
     try:
         mems, ram_size = axi_layout(iface, dict(axi.bundle_of), seed)

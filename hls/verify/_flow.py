@@ -25,7 +25,8 @@ from ._compare import CosimResult, run_cosim, run_cosim_main
 from ._fpgolden import rewrite_ll
 from ._irdiag import ir_diagnosis
 from ._profile import loop_profiles
-from ._golden import Call, NativeCrash, capture_tb_calls, random_calls, run_calls, run_main
+from ._golden import (Call, NativeCrash, capture_tb_calls, random_calls, run_calls, run_main,
+                      scalar_ports)
 from ._sanitize import NO_SANITIZER, SanitizerFinding, sanitize_run
 
 
@@ -222,7 +223,7 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
             try:
                 calls = capture_tb_calls(text, func.name, ptr_sizes, timeout=native_timeout,
                                          globals_=glob_sizes or None, output=printed,
-                                         streams=streams)
+                                         streams=streams, ports=scalar_ports(iface))
             except NativeCrash as exc:
                 raise explain_crash(exc, _program_sources(res, tb), cc, tuple(cflags),
                                     native_timeout) from None
@@ -265,9 +266,12 @@ def cosim(path: str | Path, top: str, *, tb: str | Path | None = None,
                                      f"{func.name}; scalars: {', '.join(names) or 'none'}")
                 fixed_idx[idx] = int(v, 0) if isinstance(v, str) else int(v)
             stim = random_calls(iface, k=runs, seed=seed, fixed=fixed_idx)
+            for c in stim:      # parameters without a port (unread descriptor fields): 0
+                c.scalars.update({k: 0 for k in res.module.absent_params
+                                  if k not in c.scalars})
             calls = run_calls(golden_ir(res.module), func.name, stim, ptr_sizes,
                               timeout=native_timeout, globals_=glob_sizes or None,
-                              streams=streams)
+                              streams=streams, ports=scalar_ports(iface))
             result = run_([vfile], iface, calls, max_cycles, waves, work)
     finally:
         if own_tmp is not None and not waves:

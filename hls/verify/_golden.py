@@ -26,7 +26,8 @@ from typing import Any, Mapping, Sequence
 from hls import progress
 from hls.errors import CosimError
 
-__all__ = ["Call", "NativeCrash", "capture_tb_calls", "run_main", "run_calls", "random_calls"]
+__all__ = ["Call", "NativeCrash", "capture_tb_calls", "run_main", "run_calls", "random_calls",
+           "scalar_ports"]
 
 _WORKER = Path(__file__).with_name("_golden_worker.py")
 
@@ -124,6 +125,7 @@ def capture_tb_calls(
     globals_: Mapping[str, int] | None = None,
     output: list[str] | None = None,
     streams: Mapping[int, str] | None = None,
+    ports: Mapping[int, tuple[int, bool]] | None = None,
 ) -> list[Call]:
     """Run the testbench ``main`` of ``tb_ll_text`` natively and record each call of
     ``top``: scalar bits, ``ptr_args[k]`` bytes at pointer argument ``k`` before and after
@@ -131,10 +133,13 @@ def capture_tb_calls(
     those globals before/after each call (``Call.glob_in``/``glob_out``).  ``output``:
     a list to append the program's standard output (printf, puts) to.  ``streams``
     (argument index -> "r" or "w"): the pointer arguments that are hls::stream objects,
-    recorded as arrays of their elements (``_golden_worker``)."""
+    recorded as arrays of their elements (``_golden_worker``).  ``ports`` (argument
+    index -> (width, signed)): the top's scalar ports, by which a C argument the ABI
+    passes in pieces is recorded as one value (:func:`scalar_ports`)."""
     req = {"kind": "capture", "ll": tb_ll_text, "top": top,
            "ptr_args": {int(k): int(v) for k, v in ptr_args.items()},
-           "globals": dict(globals_ or {}), "streams": dict(streams or {})}
+           "globals": dict(globals_ or {}), "streams": dict(streams or {}),
+           "ports": dict(ports or {})}
     resp = _run_worker(req, timeout, f"capturing calls of {top}")
     if output is not None:
         output.append(resp["stdout"])
@@ -182,6 +187,7 @@ def run_calls(
     timeout: float = 120.0,
     globals_: Mapping[str, int] | None = None,
     streams: Mapping[int, str] | None = None,
+    ports: Mapping[int, tuple[int, bool]] | None = None,
 ) -> list[Call]:
     """Execute ``top`` natively on each call's ``scalars``/``mem_in`` (in one process, so
     globals persist across calls like in the harness).  Returns new Calls with ``mem_out``
@@ -192,9 +198,18 @@ def run_calls(
     req = {"kind": "calls", "ll": ll_text, "top": top,
            "ptr_args": {int(k): int(v) for k, v in ptr_sizes.items()},
            "globals": dict(globals_ or {}), "streams": dict(streams or {}),
+           "ports": dict(ports or {}),
            "calls": [{"scalars": dict(c.scalars), "mem_in": dict(c.mem_in)} for c in calls_in]}
     resp = _run_worker(req, timeout, f"running {top} on random stimulus")
     return [_call_from_dict(d) for d in resp["calls"]]
+
+
+def scalar_ports(iface: Any) -> dict[int, tuple[int, bool]]:
+    """Argument index -> (width, signed) of each scalar port of ``iface`` (a
+    TopInterface): signed when its C value is (an ``int``, an ``ap_int``), which is how
+    its caller extends it to the pieces the ABI passes it in."""
+    return {s.arg_index: (s.width, bool(s.ctype and s.ctype.value_signed))
+            for s in iface.scalars}
 
 
 def random_calls(

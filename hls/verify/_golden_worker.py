@@ -65,11 +65,20 @@ class ParamType:
         self.kind = kind      # "int" | "ptr" | "float" | "double" | "void"
         self.width = width
         self.signed = signed  # signext: pass/return sign-extended
+        self.name = ""        # the parameter's LLVM name
+        self.text = ""        # a pair's LLVM type
 
     @property
     def ir(self) -> str:
+        if self.kind == "pair":
+            return self.text
         return {"ptr": "ptr", "float": "float", "double": "double", "void": "void"}.get(
             self.kind, f"i{self.width}")
+
+    @property
+    def wide(self) -> bool:
+        """No ctypes type holds it: an integer of more than 64 bits, a piece pair."""
+        return self.kind == "pair" or (self.kind == "int" and self.width > 64)
 
     @property
     def ctype(self) -> Any:
@@ -132,6 +141,11 @@ def _type_of(t: Any, attrs: set[str]) -> ParamType:
     if text == "double":
         return ParamType("double", 64, False)
     m = re.fullmatch(r"i(\d+)", text)
+    pair = re.fullmatch(r"\{\s*i64,\s*i(\d+)\s*\}", text)
+    if pair:        # the ABI's two pieces of a 9- to 16-byte value: its bytes
+        t = ParamType("pair", 64 + int(pair.group(1)), False)
+        t.text = text
+        return t
     if not m:
         raise WorkerError(f"unsupported parameter/return type {text} of the top function")
     return ParamType("int", int(m.group(1)), "signext" in attrs)
@@ -200,6 +214,216 @@ def _define_line(ll: str, name: str) -> re.Match[str] | None:
     return pat.search(ll)
 
 
+#: a parameter the calling convention renamed: a piece of a struct or wide integer
+#: (``p.coerce``, ``p.coerce0``, ``p.coerce1``; as ``hls.frontend._translate`` groups them)
+_COERCED = re.compile(r"^(.+)\.coerce(\d*)$")
+
+#: the shims' symbols for a top with integers of more than 64 bits (ctypes has none)
+SPLIT_SYMBOL = "__pyhls_split"
+WIDE_CAPTURE_SYMBOL = "__pyhls_capture_wide"
+
+
+def coerced_groups(names: list[str]) -> dict[int, list[int]]:
+    """First parameter index -> the parameter indices of one C argument the ABI passes
+    in several pieces (``p.coerce0``, ``p.coerce1``, ...; every piece but the last an
+    eightbyte, the first at the least significant bits): the hardware has one port."""
+    out: dict[int, list[int]] = {}
+    i = 0
+    while i < len(names):
+        m = _COERCED.match(names[i] or "")
+        if not m or m.group(2) != "0":
+            i += 1
+            continue
+        idx = [i]
+        while idx[-1] + 1 < len(names) and names[idx[-1] + 1] == f"{m.group(1)}.coerce{len(idx)}":
+            idx.append(idx[-1] + 1)
+        if len(idx) > 1:
+            out[i] = idx
+        i = idx[-1] + 1
+    return out
+
+
+class Ports:
+    """The hardware's view of the top's scalars: a coerced group's pieces joined into
+    one value at its first index (``ports``: index -> (width, signed), the port's C
+    value, from the parent), every other scalar as it is."""
+
+    def __init__(self, params: list[ParamType], names: list[str],
+                 ports: dict[int, tuple[int, bool]]):
+        self.params = params
+        self.groups = coerced_groups(names)
+        self.ports = ports
+        self.later = {k for idx in self.groups.values() for k in idx[1:]}
+
+    def _pieces(self) -> dict[int, list[int]]:
+        """First parameter index -> its pieces, for every port and group."""
+        firsts = {k for k in self.ports if k < len(self.params)} | set(self.groups)
+        return {k: self.groups.get(k, [k]) for k in sorted(firsts)}
+
+    def join(self, bits: dict[int, int]) -> dict[int, int]:
+        """Per-parameter bits -> per-port values (a port narrower than its pieces, an
+        ``ap_uint<100>`` in an ``i128``, keeps its own bits)."""
+        out = {k: v for k, v in bits.items() if k not in self.later}
+        for first, idx in self._pieces().items():
+            if not all(k in bits for k in idx):
+                continue
+            v = sum((bits[k] & self.params[k].mask) << (64 * j) for j, k in enumerate(idx))
+            width = self.ports.get(first, (None,))[0]
+            out[first] = v & ((1 << width) - 1) if width else v
+        return out
+
+    def split(self, values: dict[int, int]) -> dict[int, int]:
+        """Per-port values -> per-parameter bits: a port's value extended to its pieces
+        as its caller extends it (a signed one sign-extended), then cut into them."""
+        out = dict(values)
+        for first, idx in self._pieces().items():
+            if first not in values:
+                continue
+            v = values[first]
+            width, signed = self.ports.get(first, (None, False))
+            if width and signed and v >> (width - 1) & 1:
+                v -= 1 << width
+            for j, k in enumerate(idx):
+                out[k] = (v >> (64 * j)) & self.params[k].mask
+        return out
+
+
+def _wide(ret_t: ParamType, params: list[ParamType]) -> bool:
+    """Does the signature hold an integer of more than 64 bits (ctypes has none)?"""
+    return any(p.wide for p in [ret_t, *params])
+
+
+def _flat(params: list[ParamType]) -> list[tuple[int, str]]:
+    """The shim's parameters: (index, ir type) with each integer of more than 64 bits
+    as 64-bit words, least significant first."""
+    out = []
+    for k, p in enumerate(params):
+        if p.kind == "int" and p.width > 64:
+            out += [(k, "i64")] * -(-p.width // 64)
+        else:
+            out.append((k, p.ir))
+    return out
+
+
+def _ext(p: ParamType) -> str:
+    return " signext" if p.kind == "int" and p.signed else ""
+
+
+def _wide_shims(name: str, target: str, ret_t: ParamType, params: list[ParamType],
+                flat_in: bool) -> str:
+    """A definition of ``name`` calling ``target``.  ``flat_in``: ``name`` takes the
+    flat parameters (a pointer to the result first, when the result is an integer of
+    more than 64 bits) and ``target`` the top's own; else the other way round."""
+    wide_ret = ret_t.wide
+    flat = _flat(params)
+    own_formal = [f"{p.ir}{_ext(p)} %a{k}" for k, p in enumerate(params)]
+    flat_formal = (["ptr %ret"] if wide_ret else []) + \
+        [f"{t}{_ext(params[k]) if t == params[k].ir else ''} %f{j}" for j, (k, t) in enumerate(flat)]
+    body: list[str] = []
+    if flat_in:         # join the words into the top's integers, call, store a wide result
+        actual = []
+        for k, p in enumerate(params):
+            words = [j for j, (kk, _t) in enumerate(flat) if kk == k]
+            if p.kind == "int" and p.width > 64:
+                n = 64 * len(words)
+                acc = None
+                for w, j in enumerate(words):
+                    body.append(f"  %z{j} = zext i64 %f{j} to i{n}")
+                    body.append(f"  %s{j} = shl i{n} %z{j}, {64 * w}")
+                    if acc is None:
+                        acc = f"%s{j}"
+                    else:
+                        body.append(f"  %o{j} = or i{n} {acc}, %s{j}")
+                        acc = f"%o{j}"
+                if n != p.width:
+                    body.append(f"  %t{k} = trunc i{n} {acc} to i{p.width}")
+                    acc = f"%t{k}"
+                actual.append(f"{p.ir} {acc}")
+            else:
+                actual.append(f"{p.ir}{_ext(p)} %f{words[0]}")
+        call = f"call{_ext(ret_t)} {ret_t.ir} @{_quoted(target)}({', '.join(actual)})"
+        if ret_t.kind == "void":
+            body += [f"  {call}", "  ret void"]
+        elif wide_ret:
+            body += [f"  %r = {call}", f"  store {ret_t.ir} %r, ptr %ret, align 1",
+                     "  ret void"]
+        else:
+            body += [f"  %r = {call}", f"  ret {ret_t.ir} %r"]
+        rt = "void" if wide_ret else f"{_ext(ret_t).strip()} {ret_t.ir}".strip()
+        return (f"\ndefine {rt} @{_quoted(name)}({', '.join(flat_formal)}) {{\n"
+                + "\n".join(body) + "\n}\n")
+    # the top's own parameters split into words for a flat target
+    actual = []
+    if wide_ret:
+        body.append(f"  %ret = alloca {ret_t.ir}, align 16")
+        actual.append("ptr %ret")
+    for j, (k, t) in enumerate(flat):
+        p = params[k]
+        if p.kind == "int" and p.width > 64:
+            w = [jj for jj, (kk, _t) in enumerate(flat) if kk == k].index(j)
+            n = 64 * -(-p.width // 64)
+            src = f"%a{k}"
+            if n != p.width:
+                body.append(f"  %x{j} = zext {p.ir} %a{k} to i{n}")
+                src = f"%x{j}"
+            body.append(f"  %h{j} = lshr i{n} {src}, {64 * w}")
+            body.append(f"  %w{j} = trunc i{n} %h{j} to i64")
+            actual.append(f"i64 %w{j}")
+        else:
+            actual.append(f"{t}{_ext(p)} %a{k}")
+    flat_rt = "void" if wide_ret else f"{ret_t.ir}"
+    call = f"call{'' if wide_ret else _ext(ret_t)} {flat_rt} @{_quoted(target)}({', '.join(actual)})"
+    if ret_t.kind == "void":
+        body += [f"  {call}", "  ret void"]
+    elif wide_ret:
+        body += [f"  {call}", f"  %r = load {ret_t.ir}, ptr %ret, align 16",
+                 f"  ret {ret_t.ir} %r"]
+    else:
+        body += [f"  %r = {call}", f"  ret {ret_t.ir} %r"]
+    decl_params = ", ".join((["ptr"] if wide_ret else [])
+                            + [f"{t}{_ext(params[k]) if t == params[k].ir else ''}"
+                               for k, t in flat])
+    return (f"\ndefine{_ext(ret_t)} {ret_t.ir} @{_quoted(name)}({', '.join(own_formal)}) {{\n"
+            + "\n".join(body) + "\n}\n"
+            + f"declare {flat_rt} @{_quoted(target)}({decl_params})\n")
+
+
+def _flat_ctypes(ret_t: ParamType, params: list[ParamType]) -> tuple[Any, list[Any]]:
+    """The ctypes prototype of a flat shim: (result type, parameter types)."""
+    wide_ret = ret_t.wide
+    types = [ctypes.c_void_p] if wide_ret else []
+    for k, t in _flat(params):
+        types.append(ctypes.c_uint64 if t == "i64" and params[k].width > 64 else params[k].ctype)
+    return (None if wide_ret else ret_t.ctype), types
+
+
+def _flat_args(params: list[ParamType], values: list[Any]) -> list[Any]:
+    """Per-parameter ctypes values (an int of its bits for a wide one) -> the flat
+    shim's arguments."""
+    out: list[Any] = []
+    for p, v in zip(params, values):
+        if p.kind == "int" and p.width > 64:
+            out += [(v >> (64 * w)) & (2**64 - 1) for w in range(-(-p.width // 64))]
+        else:
+            out.append(v)
+    return out
+
+
+def _unflat(params: list[ParamType], args: tuple) -> list[Any]:
+    """The flat shim's arguments -> per-parameter values (an int for a wide one)."""
+    out: list[Any] = []
+    pos = 0
+    for p in params:
+        if p.kind == "int" and p.width > 64:
+            n = -(-p.width // 64)
+            out.append(sum(int(a) << (64 * w) for w, a in enumerate(args[pos:pos + n])) & p.mask)
+            pos += n
+        else:
+            out.append(args[pos])
+            pos += 1
+    return out
+
+
 def signature(ll: str, top: str) -> tuple[ParamType, list[ParamType]]:
     import llvmlite.binding as llvm
 
@@ -217,6 +441,7 @@ def signature(ll: str, top: str) -> tuple[ParamType, list[ParamType]]:
     for arg in fn.arguments:
         attrs = {a.decode() if isinstance(a, bytes) else str(a) for a in arg.attributes}
         params.append(_type_of(arg.type, attrs))
+        params[-1].name = arg.name
     line = _define_line(ll, top)
     ret_attrs = set(line.group(1).split()) if line else set()
     ret = _type_of(fty.get_function_return(), ret_attrs)
@@ -508,24 +733,40 @@ def do_capture(req: dict[str, Any]) -> dict[str, Any]:
     ll2 = (ll[:line.start()] + line.group(1) + f"@{real}(" + _BYVAL.sub("", head) + brace
            + body)
     bound = top                     # the symbol the capture callback is bound to
+    wide = _wide(ret_t, params)     # integers of more than 64 bits: shims of 64-bit words
+    wide_ret = ret_t.wide
+    if wide and byval:
+        raise WorkerError(f"@{top} takes a struct in memory (byval) and an integer of more "
+                          "than 64 bits: not supported natively")
     if byval:                       # the testbench's calls copy the struct: a shim
         bound = CAPTURE_SYMBOL
         ll2 += _byval_shim(top, bound, ret_t, params, byval, declare=True)
+    elif wide:                      # the testbench's calls reach the callback in words
+        bound = WIDE_CAPTURE_SYMBOL
+        ll2 += _wide_shims(top, bound, ret_t, params, flat_in=False)
+        ll2 += _wide_shims(SPLIT_SYMBOL, real, ret_t, params, flat_in=True)
     else:
         decl_params = ", ".join(
             p.ir + (" signext" if p.kind == "int" and p.signed else "") for p in params)
         ret_ext = " signext" if ret_t.kind == "int" and ret_t.signed else ""
         ll2 += f"\ndeclare{ret_ext} {ret_t.ir} @{top}({decl_params})\n"
 
-    proto = ctypes.CFUNCTYPE(ret_t.ctype, *[p.ctype for p in params])
+    ports = Ports(params, [p.name for p in params], req.get("ports") or {})
+    if wide:
+        restype, argtypes = _flat_ctypes(ret_t, params)
+        proto = ctypes.CFUNCTYPE(restype, *argtypes)
+    else:
+        proto = ctypes.CFUNCTYPE(ret_t.ctype, *[p.ctype for p in params])
     calls: list[dict[str, Any]] = []
     state: dict[str, Any] = {"real": None, "jit": None, "error": None}
 
-    def callback(*args: Any) -> Any:
+    def callback(*flat: Any) -> Any:
         try:
             jit: Jit = state["jit"]
-            scalars = {i: p.to_bits(a) for i, (p, a) in enumerate(zip(params, args))
-                       if p.kind != "ptr"}
+            retp = flat[0] if wide_ret else None
+            args = _unflat(params, flat[1:] if wide_ret else flat) if wide else list(flat)
+            scalars = ports.join({i: p.to_bits(a) for i, (p, a) in enumerate(zip(params, args))
+                                  if p.kind != "ptr"})
             ptrs = {k: int(args[k] or 0) for k in ptr_args}
             sizes = _clamp_disjoint({k: p for k, p in ptrs.items() if k not in streams},
                                     {k: n for k, n in ptr_args.items() if k not in streams})
@@ -535,7 +776,9 @@ def do_capture(req: dict[str, Any]) -> dict[str, Any]:
                 mem_in[k] = _stream_in(ptrs[k], ptr_args[k])
                 before[k] = len(_pending(ptrs[k]))
             glob_in = jit.global_bytes(gsizes)
-            result = state["real"](*args)
+            result = state["real"](*flat)
+            if wide_ret:
+                result = int.from_bytes(ctypes.string_at(retp, -(-ret_t.width // 8)), "little")
             mem_out = {k: _snap(ptrs[k], n) for k, n in sizes.items()}
             for k, how in streams.items():
                 mem_out[k] = (_stream_out(ptrs[k], before[k], ptr_args[k], mem_in[k], k)
@@ -544,16 +787,16 @@ def do_capture(req: dict[str, Any]) -> dict[str, Any]:
             ret = None if ret_t.kind == "void" else ret_t.to_bits(result)
             calls.append({"scalars": scalars, "mem_in": mem_in, "mem_out": mem_out,
                           "ret": ret, "glob_in": glob_in, "glob_out": glob_out})
-            return result
+            return None if wide_ret else result
         except BaseException as exc:  # noqa: BLE001 - reported after main returns
             if state["error"] is None:
                 state["error"] = "".join(traceback.format_exception(exc))
-            return None if ret_t.kind == "void" else 0
+            return None if ret_t.kind == "void" or wide_ret else 0
 
     cb = proto(callback)
     jit = Jit(ll2, {bound: ctypes.cast(cb, ctypes.c_void_p).value or 0})
     state["jit"] = jit
-    state["real"] = proto(jit.fn(real))
+    state["real"] = proto(jit.fn(SPLIT_SYMBOL if wide else real))
     main = ctypes.CFUNCTYPE(ctypes.c_int)(jit.fn("main"))
 
     def done(main_ret: int) -> dict[str, Any]:
@@ -624,15 +867,28 @@ def do_calls(req: dict[str, Any]) -> dict[str, Any]:
     gsizes: dict[str, int] = req.get("globals") or {}
     streams: dict[int, str] = req.get("streams") or {}
     ret_t, params = signature(ll, top)
+    ports = Ports(params, [p.name for p in params], req.get("ports") or {})
+    wide = _wide(ret_t, params)     # integers of more than 64 bits: a shim of 64-bit words
+    wide_ret = ret_t.wide
     if _byval_params(ll, top):      # a struct by value: called with a pointer to it
+        if wide:
+            raise WorkerError(f"@{top} takes a struct in memory (byval) and an integer of "
+                              "more than 64 bits: not supported natively")
         ll = _strip_byval(ll, top)
+    if wide:
+        ll += _wide_shims(SPLIT_SYMBOL, top, ret_t, params, flat_in=True)
+        restype, argtypes = _flat_ctypes(ret_t, params)
     jit = Jit(ll)
-    fn = ctypes.CFUNCTYPE(ret_t.ctype, *[p.ctype for p in params])(jit.fn(top))
+    if wide:
+        fn = ctypes.CFUNCTYPE(restype, *argtypes)(jit.fn(SPLIT_SYMBOL))
+    else:
+        fn = ctypes.CFUNCTYPE(ret_t.ctype, *[p.ctype for p in params])(jit.fn(top))
     out = []
     for i, c in enumerate(req["calls"]):
         bufs = {}
         queues = {}
         args: list[Any] = []
+        c = dict(c, scalars=ports.split(dict(c["scalars"])))
         for k, p in enumerate(params):
             if k in streams:
                 size = ptr_args.get(k, 0)
@@ -655,14 +911,21 @@ def do_calls(req: dict[str, Any]) -> dict[str, Any]:
         glob_in = jit.global_bytes(gsizes)
         mem_in = {k: ctypes.string_at(bufs[k], ptr_args.get(k, 0)) for k in bufs}
         mem_in.update({k: data for k, (_q, data) in queues.items()})
-        result = fn(*args)
+        if wide:
+            retbuf = ctypes.create_string_buffer(16 * -(-max(ret_t.width, 1) // 128))
+            result = fn(*(([ctypes.cast(retbuf, ctypes.c_void_p)] if wide_ret else [])
+                          + _flat_args(params, args)))
+            if wide_ret:
+                result = int.from_bytes(retbuf.raw[:-(-ret_t.width // 8)], "little")
+        else:
+            result = fn(*args)
         mem_out = {k: ctypes.string_at(bufs[k], ptr_args.get(k, 0)) for k in bufs}
         for k, (q, data) in queues.items():
             addr = ctypes.addressof(q)
             mem_out[k] = (_stream_out(addr, 0, ptr_args.get(k, 0), data, k)
                           if streams[k] == "w" else data)
-        scalars = {k: p.to_bits(p.from_bits(c["scalars"][k]))
-                   for k, p in enumerate(params) if p.kind != "ptr"}
+        scalars = ports.join({k: p.to_bits(p.from_bits(c["scalars"][k]))
+                              for k, p in enumerate(params) if p.kind != "ptr"})
         out.append({"scalars": scalars, "mem_in": mem_in, "mem_out": mem_out,
                     "ret": None if ret_t.kind == "void" else ret_t.to_bits(result),
                     "glob_in": glob_in, "glob_out": jit.global_bytes(gsizes)})
