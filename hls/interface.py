@@ -54,6 +54,13 @@ class CType:
             raise ValueError(f"CType size must be positive, not {self.size}")
 
     @property
+    def value_bits(self) -> int:
+        """The bits of a value: N of an ``ap_int<N>``, ``ap_fixed<N, I>`` or
+        ``_BitInt(N)`` (held in more bytes, the rest its extension), else all its bytes'."""
+        m = re.search(r"\bap_u?(?:int|fixed)<\s*(\d+)|_BitInt\((\d+)\)", self.name)
+        return int(m.group(1) or m.group(2)) if m else 8 * self.size
+
+    @property
     def value_signed(self) -> bool:
         """Is a value of this type extended as a signed one when it is widened (a
         signed integer, an ``ap_int``, an ``ap_fixed``)?"""

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -218,3 +219,21 @@ def test_aggregate_pragmas_say_what_was_built(tmp_path, capsys):
         synthesize(src, SynthOptions(top="f", depth={"q": 1}))
     assert str(e.value).startswith(f"{src}:6: error: #pragma HLS aggregate variable=zz: f has "
                                    "no variable 'zz'")
+
+
+def test_ap_int_operations_at_65_to_128_bits_on_ports():
+    """tests/cxx/apint_wide_ops.cpp: 16 operations (add, sub, multiply, bitwise, shifts,
+    comparisons, range, concatenation, division, remainder, negation, bit select) on
+    ap_int<100>, ap_uint<128>, ap_uint<65> and ap_int<60> arguments and a 128-bit result,
+    on the testbench's edge values (0, 1, -1, the top bit, the largest positive, each
+    combined with every operation) and on random values, which are extended as a caller
+    extends them (an ap_uint<65> in memory too)."""
+    k = Path(__file__).parent / "cxx" / "apint_wide_ops.cpp"
+    r = cosim(k, "apint_wide_ops", tb=k)
+    assert r.passed, r.summary()
+    assert len(r.calls) == 80
+    widths = {s.name: s.width for s in r.synth.interface.scalars}
+    assert widths == {"a": 100, "b": 100, "u": 128, "p": 60, "q": 60, "sh": 32, "op": 32}
+    assert r.synth.interface.return_width == 128
+    r = cosim(k, "apint_wide_ops", runs=24, seed=2)
+    assert r.passed, r.summary()

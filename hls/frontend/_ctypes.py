@@ -41,7 +41,8 @@ def arg_c_types(inp, module) -> ArgCTypes:
         fn = view.functions.get(top.name)
         if fn is None:
             continue
-        sig = [(sanitize_name(v.name), v.indirect) for v in fn.params]
+        sig = _in_memory([(sanitize_name(v.name), v.indirect) for v in fn.params],
+                         [v.ctype for v in fn.params], params)
         if not _matches(sig, params, path, fn.line, top.name):
             return ArgCTypes()
         return ArgCTypes({p.index: v.ctype for p, v in zip(params, fn.params)
@@ -57,14 +58,30 @@ def arg_c_types(inp, module) -> ArgCTypes:
         return ArgCTypes()
     ret, types = got
     dnames = dbg.params(define)
-    sig = [(sanitize_name(dnames[i][0]) if i in dnames else
-            params[i].name if i < len(params) else f"arg{i}", indirect)
-           for i, (_, indirect) in enumerate(types)]
+    sig = _in_memory([(sanitize_name(dnames[i][0]) if i in dnames else
+                       params[i].name if i < len(params) else f"arg{i}", indirect)
+                      for i, (_, indirect) in enumerate(types)], [t for t, _ in types], params)
     if not _matches(sig, params, dbg.file_of(define) or inp.path,
                     dbg.subprogram_line(define), top.name):
         return ArgCTypes()
     return ArgCTypes({p.index: t for p, (t, _) in zip(params, types) if t is not None}, ret,
                      "debug info")
+
+
+def _in_memory(sig: list[tuple[str, bool]], types: list, params: list) -> list[tuple[str, bool]]:
+    """``sig`` with a C parameter passed by value that the ABI passes in memory (a
+    ``byval`` pointer: a struct of more than 16 bytes, or one, or an ``ap_uint<65>``,
+    once the argument registers are used up) marked as passed by address, as the LLVM
+    argument is: its memory holds the one value of its type."""
+    out = []
+    for i, (name, indirect) in enumerate(sig):
+        t = types[i] if i < len(types) else None
+        if (not indirect and t is not None and (t.kind == "record" or t.size > 8)
+                and i < len(params) and isinstance(params[i], PtrParam)
+                and params[i].name == name):
+            indirect = True
+        out.append((name, indirect))
+    return out
 
 
 def _defines(line: str, name: str) -> bool:

@@ -1731,28 +1731,15 @@ class _AbiGroup:
         return 64 * j, self.bits[j], 64 * (len(self.bits) - 1) + self.bits[-1], self.signed
 
 
-_VALUE_BITS = re.compile(r"\bap_u?(?:int|fixed)<\s*(\d+)|_BitInt\((\d+)\)")
-
-
 def _value_bits(t, default: int) -> int:
-    """The bits of the C value of type ``t`` (a :class:`hls.interface.CType` or None):
-    an ``ap_int<N>``/``ap_fixed<N, ...>``/``_BitInt(N)`` has N, anything else its bytes
-    (a struct's padding included); ``default`` without a type."""
-    if t is None:
-        return default
-    m = _VALUE_BITS.search(t.name)
-    if m:
-        return int(m.group(1) or m.group(2))
-    return 8 * t.size
+    """The bits of the C value of type ``t`` (a :class:`hls.interface.CType` or None:
+    ``default``): :attr:`~hls.interface.CType.value_bits`."""
+    return default if t is None else t.value_bits
 
 
 def _signed(t) -> bool:
     """Is the C value of type ``t`` extended as a signed one by its caller?"""
-    if t is None:
-        return False
-    if t.kind == "record":
-        return bool(re.search(r"\bap_(?:int|fixed)<", t.name))
-    return t.kind == "int" and t.signed
+    return t is not None and t.value_signed
 
 
 def _wide_scalar(t) -> bool:

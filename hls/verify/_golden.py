@@ -226,12 +226,29 @@ def random_calls(
     fixed = dict(fixed or {})
     sizes = {m.arg_index: m.whole_bytes for m in iface.memories if m.arg_index is not None}
     sizes.update(ptr_sizes or {})
+    types = {m.arg_index: m.ctype for m in iface.memories if m.arg_index is not None}
     out = []
     for _ in range(k):
         scalars = {}
         for s in iface.scalars:
             v = fixed[s.arg_index] if s.arg_index in fixed else rng.getrandbits(s.width)
             scalars[s.arg_index] = v & ((1 << s.width) - 1)
-        mem_in = {a: rng.randbytes(n) for a, n in sizes.items()}
+        mem_in = {a: _valid(rng.randbytes(n), types.get(a)) for a, n in sizes.items()}
         out.append(Call(scalars=scalars, mem_in=mem_in))
     return out
+
+
+def _valid(data: bytes, t: Any) -> bytes:
+    """Random bytes of a memory of elements of C type ``t`` made values the C code may
+    hold: an ``ap_uint<65>``'s or ``_BitInt(70)``'s bits beyond its width are its
+    extension (a caller extends them; the compiled code relies on it), not noise."""
+    if t is None or t.value_bits >= 8 * t.size:
+        return data
+    n, w = t.size, t.value_bits
+    out = bytearray(data)
+    for o in range(0, len(out) - n + 1, n):
+        v = int.from_bytes(out[o:o + n], "little") & ((1 << w) - 1)
+        if t.value_signed and v >> (w - 1):
+            v -= 1 << w
+        out[o:o + n] = (v % (1 << (8 * n))).to_bytes(n, "little")
+    return bytes(out)

@@ -310,13 +310,17 @@ def _ext(p: ParamType) -> str:
 
 
 def _wide_shims(name: str, target: str, ret_t: ParamType, params: list[ParamType],
-                flat_in: bool) -> str:
+                flat_in: bool, byval: dict[int, str] | None = None) -> str:
     """A definition of ``name`` calling ``target``.  ``flat_in``: ``name`` takes the
     flat parameters (a pointer to the result first, when the result is an integer of
-    more than 64 bits) and ``target`` the top's own; else the other way round."""
+    more than 64 bits) and ``target`` the top's own; else the other way round, ``name``
+    taking the ``byval`` parameters as the ABI passes them (the struct on the stack:
+    the shim hands on a pointer to it)."""
     wide_ret = ret_t.wide
     flat = _flat(params)
-    own_formal = [f"{p.ir}{_ext(p)} %a{k}" for k, p in enumerate(params)]
+    byval = byval or {}
+    own_formal = [f"{p.ir}{_ext(p)}{' ' + byval[k] if k in byval else ''} %a{k}"
+                  for k, p in enumerate(params)]
     flat_formal = (["ptr %ret"] if wide_ret else []) + \
         [f"{t}{_ext(params[k]) if t == params[k].ir else ''} %f{j}" for j, (k, t) in enumerate(flat)]
     body: list[str] = []
@@ -735,16 +739,13 @@ def do_capture(req: dict[str, Any]) -> dict[str, Any]:
     bound = top                     # the symbol the capture callback is bound to
     wide = _wide(ret_t, params)     # integers of more than 64 bits: shims of 64-bit words
     wide_ret = ret_t.wide
-    if wide and byval:
-        raise WorkerError(f"@{top} takes a struct in memory (byval) and an integer of more "
-                          "than 64 bits: not supported natively")
-    if byval:                       # the testbench's calls copy the struct: a shim
+    if wide:                        # the testbench's calls reach the callback in words
+        bound = WIDE_CAPTURE_SYMBOL     # (and a struct in memory as a pointer to it)
+        ll2 += _wide_shims(top, bound, ret_t, params, flat_in=False, byval=byval)
+        ll2 += _wide_shims(SPLIT_SYMBOL, real, ret_t, params, flat_in=True)
+    elif byval:                     # the testbench's calls copy the struct: a shim
         bound = CAPTURE_SYMBOL
         ll2 += _byval_shim(top, bound, ret_t, params, byval, declare=True)
-    elif wide:                      # the testbench's calls reach the callback in words
-        bound = WIDE_CAPTURE_SYMBOL
-        ll2 += _wide_shims(top, bound, ret_t, params, flat_in=False)
-        ll2 += _wide_shims(SPLIT_SYMBOL, real, ret_t, params, flat_in=True)
     else:
         decl_params = ", ".join(
             p.ir + (" signext" if p.kind == "int" and p.signed else "") for p in params)
@@ -871,9 +872,6 @@ def do_calls(req: dict[str, Any]) -> dict[str, Any]:
     wide = _wide(ret_t, params)     # integers of more than 64 bits: a shim of 64-bit words
     wide_ret = ret_t.wide
     if _byval_params(ll, top):      # a struct by value: called with a pointer to it
-        if wide:
-            raise WorkerError(f"@{top} takes a struct in memory (byval) and an integer of "
-                              "more than 64 bits: not supported natively")
         ll = _strip_byval(ll, top)
     if wide:
         ll += _wide_shims(SPLIT_SYMBOL, top, ret_t, params, flat_in=True)
