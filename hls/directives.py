@@ -690,6 +690,19 @@ def _nested(views, loop) -> list:
     return []
 
 
+def _pragma_variable(p, views, name: str):
+    """The source view of the function holding pragma ``p`` and its argument or local
+    ``name``; an error at the pragma naming what it has when there is none."""
+    view = next(v for v in views.values() if p in v.pragmas)
+    fn = view.functions[p.function]
+    var = fn.param(name) or fn.variables.get(name)
+    if var is None:
+        known = [q.name for q in fn.params] + list(fn.variables)
+        raise _perr(p, f"{p.function} has no variable '{name}' (its variables and "
+                    f"arguments: {', '.join(known) or 'none'})")
+    return fn, var
+
+
 def _aggregate_pragma(p, opts, views, module, entry) -> None:
     """``aggregate variable=V [compact=...]`` and ``disaggregate variable=V`` on a struct
     argument of the top.  A struct passed by value is one port of its bytes (padding
@@ -701,13 +714,7 @@ def _aggregate_pragma(p, opts, views, module, entry) -> None:
     name = opts.get("variable")
     if not name:
         raise _perr(p, "give the struct with variable=NAME")
-    view = next(v for v in views.values() if p in v.pragmas)
-    fn = view.functions[p.function]
-    var = fn.param(name) or fn.variables.get(name)
-    if var is None:
-        known = [q.name for q in fn.params] + list(fn.variables)
-        raise _perr(p, f"{p.function} has no variable '{name}' (its variables and "
-                    f"arguments: {', '.join(known) or 'none'})")
+    fn, var = _pragma_variable(p, views, name)
     top = module.top
     port = next((q for q in top.scalar_params if q.name == name), None) \
         if p.function == top.name else None
@@ -821,13 +828,7 @@ def _stream_pragma(p, words, opts, views, hw, entry, regions) -> list[ChannelDir
     if unknown:
         _pwarn(p, f"option(s) {', '.join(unknown)} ignored")
     depth = _count(p, "depth", opts["depth"], 1) if "depth" in opts else None
-    view = next(v for v in views.values() if p in v.pragmas)
-    fn = view.functions[p.function]
-    var = fn.param(name) or fn.variables.get(name)
-    if var is None:
-        known = [q.name for q in fn.params] + list(fn.variables)
-        raise _perr(p, f"{p.function} has no variable '{name}' (its variables and "
-                    f"arguments: {', '.join(known) or 'none'})")
+    fn, var = _pragma_variable(p, views, name)
     if "hls::stream" not in var.type and not var.is_array:
         raise _perr(p, f"'{name}' is neither an hls::stream nor an array (it is {var.type})")
     if fn.param(name) is not None:
