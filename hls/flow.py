@@ -613,17 +613,19 @@ def fit_device(comp: Compilation, front: Module, ctypes,
     if stuck and asked:
         raise HLSError(f"--fit-device: {opts.top} does not fit: {stuck}")
     how = "--fit-device" if asked else f"fitting the {dev.name} (--no-fit-device: do not)"
+    places = _loop_places(front) if len(steps) > 1 else {}
     for step in steps[1:]:
         if "max_units" in step:
             warn(*where, f"{how}: {step['change']} (--max-units mul=1)")
         for lp in step.get("loops", []):
+            at = places.get(lp["loop"], where)      # the loop's own line
             if "ii" in lp:
-                warn(*where, f"{how}: loop {lp['loop']} is pipelined at II {lp['ii']}, its "
-                             f"multipliers shared: {lp['dsp']} {dev.dsp_cell} fewer for about "
-                             f"{lp['cycles_lost']} more estimated cycles")
+                warn(*at, f"{how}: loop {lp['loop']} is pipelined at II {lp['ii']}, its "
+                          f"multipliers shared: {lp['dsp']} {dev.dsp_cell} fewer for about "
+                          f"{lp['cycles_lost']} more estimated cycles")
             else:
-                warn(*where, f"{how}: loop {lp['loop']} is not pipelined: its {lp['dsp']} "
-                             f"{dev.dsp_cell} bought {lp['cycles_lost']} estimated cycles")
+                warn(*at, f"{how}: loop {lp['loop']} is not pipelined: its {lp['dsp']} "
+                          f"{dev.dsp_cell} bought {lp['cycles_lost']} estimated cycles")
     if stuck:
         warn(*where, f"{opts.top} does not fit: {stuck}; {_will_fail(over)}")
     comp = dataclasses.replace(comp, opts=dataclasses.replace(
@@ -646,6 +648,20 @@ def fit_device(comp: Compilation, front: Module, ctypes,
 
 #: the origin of the loop directives :func:`fit_device` adds
 FIT_ORIGIN = "fitting the part"
+
+
+def _loop_places(module: Module) -> dict[str, tuple[str | None, int | None]]:
+    """Each loop's report name -> (file, line) of its ``for``/``while``/``do`` statement
+    (the file of its latch's branch: a loop inlined from an included file is there)."""
+    out: dict[str, tuple[str | None, int | None]] = {}
+    for f in module.functions:
+        for lp in find_loops(f):
+            line = loop_line(lp)
+            file = next((b.terminator.loc.file for b in lp.latches
+                         if b.terminator.loc is not None and b.terminator.loc.file), None)
+            if line is not None and file is not None:
+                out.setdefault(loop_name(f, lp), (file, line))
+    return out
 
 
 def _fit_moves(report: dict, dirs, excess: int) -> list[tuple]:

@@ -106,13 +106,15 @@ def test_a_design_that_does_not_fit_is_fitted_and_still_computes(capsys):
     assert fit["given_up"] or fit["ii_raised"]
     loops = {lp["name"]: lp for lp in res.report["loops"]}
     assert all(loops[name]["pipelined"] is False for name in fit["given_up"])
+    # each warning is at its loop's line (dsp_heavy/L9: dsp_heavy.c:9)
     for name in fit["given_up"]:
-        assert (f"warning: fitting the LFE5U-25F-8 (--no-fit-device: do not): loop {name} "
-                f"is not pipelined") in err
+        assert (f"dsp_heavy.c:{loops[name]['source_line']}: warning: fitting the LFE5U-25F-8 "
+                f"(--no-fit-device: do not): loop {name} is not pipelined") in err
     for name, ii in fit["ii_raised"].items():
         assert loops[name]["pipelined"] and loops[name]["ii"] == ii
-        assert (f"warning: fitting the LFE5U-25F-8 (--no-fit-device: do not): loop {name} "
-                f"is pipelined at II {ii}, its multipliers shared") in err
+        assert (f"dsp_heavy.c:{loops[name]['source_line']}: warning: fitting the LFE5U-25F-8 "
+                f"(--no-fit-device: do not): loop {name} is pipelined at II {ii}, its "
+                f"multipliers shared") in err
     assert "does not fit" not in err
     # each change is recorded with what it was estimated to free and cost
     first = next(s for s in fit["steps"] if "loops" in s)["loops"]
