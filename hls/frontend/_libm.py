@@ -27,11 +27,13 @@ PREFIX = "__pyhls_libm_"
 #: C name -> the width of its float type
 FUNCTIONS = {"exp": 64, "expf": 32, "log": 64, "logf": 32, "sin": 64, "sinf": 32,
              "cos": 64, "cosf": 32, "tanh": 64, "tanhf": 32, "floor": 64, "floorf": 32,
-             "ceil": 64, "ceilf": 32}
+             "ceil": 64, "ceilf": 32, "trunc": 64, "truncf": 32, "round": 64, "roundf": 32}
+#: the functions computed exactly (by their bits), as glibc does
+EXACT = ("floor", "ceil", "trunc", "round")
 #: the largest error against glibc, in units in the last place, measured by
 #: benchmarks/libm_accuracy.py over edge values and 10^6 random arguments per function
 #: (benchmarks/results/libm_accuracy.md) and checked by tests/test_libm.py
-ULP_BOUND = {name: 0 if name.startswith(("floor", "ceil")) else 3 if name.startswith("tanh")
+ULP_BOUND = {name: 0 if name.startswith(EXACT) else 3 if name.startswith("tanh")
              else 1 for name in FUNCTIONS}
 #: the flags every compile of the library adds: each operation rounds once (no
 #: contraction into a fused multiply-add), no debug information (inlined, its operations

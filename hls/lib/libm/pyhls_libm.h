@@ -444,4 +444,46 @@ static inline float pyhls_round_tof(float x, int up) {
     return pyhls_ffrom(u & ~mask);
 }
 
+/* ------------------------------------------------------------ trunc and round */
+
+/* trunc: the fraction's bits cleared; round (half away from zero): half a unit of the
+ * integer part added to the magnitude first (its carry may reach the exponent) */
+static inline double pyhls_trunc_round(double x, int half_up) {
+    uint64_t u = pyhls_dbits(x);
+    int e = (int)((u >> 52) & 0x7ff) - 1023;
+    uint64_t sign = u & 0x8000000000000000ULL;
+    if (e >= 52)                        /* integral, inf, NaN */
+        return x;
+    if (e < 0) {                        /* |x| < 1: +-0, or +-1 for round of |x| >= 1/2 */
+        if (half_up && e == -1)
+            return pyhls_dfrom(sign | 0x3ff0000000000000ULL);
+        return pyhls_dfrom(sign);
+    }
+    uint64_t mask = 0x000fffffffffffffULL >> e;
+    if ((u & mask) == 0)
+        return x;
+    if (half_up)
+        u += (mask >> 1) + 1;
+    return pyhls_dfrom(u & ~mask);
+}
+
+static inline float pyhls_trunc_roundf(float x, int half_up) {
+    uint32_t u = pyhls_fbits(x);
+    int e = (int)((u >> 23) & 0xff) - 127;
+    uint32_t sign = u & 0x80000000U;
+    if (e >= 23)
+        return x;
+    if (e < 0) {
+        if (half_up && e == -1)
+            return pyhls_ffrom(sign | 0x3f800000U);
+        return pyhls_ffrom(sign);
+    }
+    uint32_t mask = 0x7fffffU >> e;
+    if ((u & mask) == 0)
+        return x;
+    if (half_up)
+        u += (mask >> 1) + 1;
+    return pyhls_ffrom(u & ~mask);
+}
+
 #endif
