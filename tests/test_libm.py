@@ -19,7 +19,7 @@ import pytest
 
 from hls.flow import SynthOptions, ir_module
 from hls.frontend import load
-from hls.frontend._libm import FUNCTIONS, LIBM_DIR, PREFIX, ULP_BOUND, native_library
+from hls.frontend._libm import FUNCTIONS, LIBM_DIR, PREFIX, ULP_BOUND, arity, native_library
 from hls.verify import cosim, ir_differences, run_calls
 from hls.verify._golden import Call
 
@@ -65,6 +65,66 @@ def edge_values(name: str) -> list[float]:
             math.isinf(v) or math.isnan(v) else v for v in vals]
 
 
+def _to_width(x: float, w: int) -> float:
+    """``x`` as a value of width ``w`` (a double beyond float's range: +-inf, as a C
+    conversion makes it)."""
+    if w == 64 or math.isnan(x) or math.isinf(x):
+        return x
+    try:
+        return _from_bits(_bits(x, w), w)
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+def edge_pairs(name: str) -> list[tuple[float, float]]:
+    """A two-argument function's edge cases: every pair of a grid of special values
+    (C99 Annex F's cases for atan2: signed zeros, infinities, NaN, +-1, integers,
+    non-integers, the extreme magnitudes), then quotients at atan2's thresholds."""
+    w = FUNCTIONS[name]
+    big = 1.7976931348623157e308 if w == 64 else 3.4028234663852886e38
+    tiny = 5e-324 if w == 64 else 1.401298464324817e-45
+    least_normal = 2.2250738585072014e-308 if w == 64 else 1.1754943508222875e-38
+    grid = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0,
+            -3.0, 2.5, -2.5, 0.75, 1.25, tiny, -tiny, least_normal, big, -big, 2.0 ** 53,
+            2.0 ** 53 + 2, -(2.0 ** 24 + 1), 2.0 ** 64, -(2.0 ** 70), 1e-300, -1e300, 7.0, -0.1]
+    pairs = [(a, b) for a in grid for b in grid]
+    if name.startswith("atan2"):
+        pairs += [(1.0, 1.0 + 2.0 ** -52), (-1e-10, -1.0), (1e-10, -1.0), (1.0, -1e-10),
+                  (2.0 ** -1000, 2.0 ** 1000), (2.0 ** 900, -(2.0 ** -900)), (3.0, -4.0),
+                  (-4.0, 3.0), (1e-310, 3e-310), (-7e-320, -2e-315)]
+    return [(_to_width(a, w), _to_width(b, w)) for a, b in pairs]
+
+
+def random_pairs(name: str, k: int, seed: int) -> list[tuple[float, float]]:
+    """Random argument pairs: random encodings of both, [-10, 10]^2, and for atan2
+    quotients near 1 and of random magnitude."""
+    w = FUNCTIONS[name]
+    rng = random.Random(f"{name}{seed}")
+    out = []
+    for i in range(k):
+        pick = i % 5
+        if pick == 0:
+            a, b = _from_bits(rng.getrandbits(w), w), _from_bits(rng.getrandbits(w), w)
+        elif pick == 1:
+            a, b = rng.uniform(-10, 10), rng.uniform(-10, 10)
+        else:
+            if pick == 2:
+                a = rng.uniform(-10, 10)
+                b = a * rng.uniform(0.9, 1.1) * rng.choice((1, -1))
+            else:
+                a = math.ldexp(rng.random(), rng.randint(-70, 70)) * rng.choice((1, -1))
+                b = math.ldexp(rng.random(), rng.randint(-70, 70)) * rng.choice((1, -1))
+        out.append((_to_width(a, w), _to_width(b, w)))
+    return out
+
+
+def cases(name: str, k: int, seed: int) -> list[tuple[float, ...]]:
+    """A function's argument tuples: its edge cases, then ``k`` random ones."""
+    if arity(name) == 2:
+        return edge_pairs(name) + random_pairs(name, k, seed)
+    return [(x,) for x in edge_values(name) + random_values(name, k, seed)]
+
+
 def random_values(name: str, k: int, seed: int) -> list[float]:
     """Random encodings (every exponent), the range around zero, and the function's
     interesting range (exp's whole finite range)."""
@@ -97,9 +157,16 @@ def libs(tmp_path_factory):
         t = ctypes.c_double if w == 64 else ctypes.c_float
         f, g = getattr(ours, PREFIX + name), getattr(glibc, name)
         for fn in (f, g):
-            fn.restype, fn.argtypes = t, [t]
+            fn.restype, fn.argtypes = t, [t] * arity(name)
         out[name] = (f, g)
     return out
+
+
+def _special(name: str, args: tuple[float, ...]) -> bool:
+    """A two-argument function's special case: an argument zero, infinite or NaN."""
+    if len(args) < 2:
+        return False
+    return any(v == 0 or math.isinf(v) or math.isnan(v) for v in args)
 
 
 @pytest.mark.parametrize("name", list(FUNCTIONS))
@@ -109,13 +176,16 @@ def test_library_matches_glibc(libs, name):
     NaN.  Random values: within ``ULP_BOUND``."""
     f, g = libs[name]
     w, bound = FUNCTIONS[name], ULP_BOUND[name]
-    for x in edge_values(name):
-        a, b = f(x), g(x)
+    edges = cases(name, 0, 0)
+    for x in edges:
+        a, b = f(*x), g(*x)
         assert math.isnan(a) == math.isnan(b), (name, x, a, b)
         if a == 0 or b == 0 or math.isinf(a) or math.isinf(b):
             assert _bits(a, w) == _bits(b, w), (name, x, a, b)   # zeros and infinities exact
         assert ulp_distance(a, b, w) <= bound, (name, x, a, b)
-    worst = max((ulp_distance(f(x), g(x), w), x) for x in random_values(name, 20000, 0))
+        if _special(name, x):       # Annex F's cases: glibc's result, bit for bit
+            assert math.isnan(a) or _bits(a, w) == _bits(b, w), (name, x, a, b)
+    worst = max((ulp_distance(f(*x), g(*x), w), x) for x in cases(name, 20000, 0)[len(edges):])
     assert worst[0] <= bound, (name, worst)
 
 
@@ -157,6 +227,45 @@ def test_two_over_pi_table():
     assert pio2 == (_pi_bits(200) * 2 ** 62 + 2 ** 199) >> 200
 
 
+def _table(text: str, name: str) -> list[list[float]]:
+    body = text[text.index(name):]
+    body = body[body.index("{") + 1:body.index("};")]
+    return [[float.fromhex(v) for v in re.findall(r"-?0x[0-9a-f.]+p[-+]?\d+", row)]
+            for row in re.findall(r"\{([^{}]*)\}", body)]
+
+
+def _hilo_ok(hi: float, lo: float, exact) -> bool:
+    """hi is ``exact`` rounded and lo the rest rounded (Decimal arithmetic)."""
+    from decimal import Decimal
+    return hi == float(exact) and lo == float(exact - Decimal(hi))
+
+
+def test_atan_table():
+    """atan(k/16) (atan's reduction) in two parts against 60-digit Decimal arithmetic
+    (atan by its series after halving the argument); pi/2 and pi's parts likewise."""
+    from decimal import Decimal, getcontext
+    getcontext().prec = 60
+
+    def atan(x: Decimal) -> Decimal:
+        n = 0
+        while abs(x) > Decimal("0.05"):
+            x, n = x / (1 + (1 + x * x).sqrt()), n + 1
+        total, term, i = Decimal(0), x, 1
+        while abs(term) > Decimal(10) ** -58:
+            total, term, i = total + term / i, -term * x * x, i + 2
+        return total * 2 ** n
+
+    text = (LIBM_DIR / "pyhls_libm.h").read_text()
+    at = _table(text, "pyhls_atan_k16[17][2] = ")
+    assert len(at) == 17 and at[0] == [0.0, 0.0]
+    for k in range(1, 17):
+        assert _hilo_ok(*at[k], atan(Decimal(k) / 16)), k
+    pi = 4 * atan(Decimal(1))
+    consts = dict(re.findall(r"#define (PYHLS_PI\w*) (0x[0-9a-f.]+p-?\d+)", text))
+    assert _hilo_ok(float.fromhex(consts["PYHLS_PIO2_HI"]), float.fromhex(consts["PYHLS_PIO2_LO"]), pi / 2)
+    assert _hilo_ok(float.fromhex(consts["PYHLS_PI_HI"]), float.fromhex(consts["PYHLS_PI_LO"]), pi)
+
+
 ALL = """
 #include <math.h>
 void all(const double x[N], const float y[N], double d[12][N], float f[12][N]) {
@@ -194,6 +303,50 @@ def test_cdfg_matches_native(tmp_path, capsys):
             1: b"".join(struct.pack("<f", v) for v in ys),
             2: bytes(12 * n * 8), 3: bytes(12 * n * 4)}))
     golden = run_calls(m.llvm_ir, "all", calls)
+    bad = ir_differences(m, golden, max_steps=5_000_000)
+    assert not bad, "\n".join(bad)
+
+
+MORE = """
+#include <math.h>
+void more(const double x[N], const double y[N], const float a[N], const float b[N],
+          double d[2][N], float f[2][N]) {
+    for (int i = 0; i < N; i++) {
+        d[0][i] = atan(x[i]); d[1][i] = atan2(x[i], y[i]);
+        f[0][i] = atanf(a[i]); f[1][i] = atan2f(a[i], b[i]);
+    }
+}
+"""
+
+
+def test_cdfg_matches_native_two_arguments(tmp_path, capsys):
+    """atan and atan2 (and their f variants): the CDFG interpreted on edge pairs (a
+    sample of the Annex F grid, thresholds) and random pairs against native execution;
+    a warning per call, the two-argument calls linked as such."""
+    n, k = 16, 4
+    src = write_source(tmp_path, "more.c", MORE)
+    m = ir_module(src, SynthOptions(top="more", cflags=(f"-DN={n}",)), after="frontend")
+    err = capsys.readouterr().err
+    for name in ("atan", "atan2", "atanf", "atan2f"):
+        assert re.search(rf"more\.c:\d+: warning: '{name}' is computed by pyhls's libm", err), err
+    assert not any(op.kind == "call" for f in m.functions for op in f.ops())
+
+    def sample(suffix: str) -> list[tuple[float, float]]:
+        pairs = (edge_pairs("atan2" + suffix)[::17] + edge_pairs("atan2" + suffix)[-10:]
+                 + random_pairs("atan2" + suffix, 4 * n, 1))
+        random.Random(suffix).shuffle(pairs)
+        return pairs[:n * k]
+    dpairs, fpairs = sample(""), sample("f")
+    calls = []
+    for c in range(k):
+        dp, fp = dpairs[c * n:(c + 1) * n], fpairs[c * n:(c + 1) * n]
+        calls.append(Call(scalars={}, mem_in={
+            0: b"".join(struct.pack("<d", p[0]) for p in dp),
+            1: b"".join(struct.pack("<d", p[1]) for p in dp),
+            2: b"".join(struct.pack("<f", p[0]) for p in fp),
+            3: b"".join(struct.pack("<f", p[1]) for p in fp),
+            4: bytes(2 * n * 8), 5: bytes(2 * n * 4)}))
+    golden = run_calls(m.llvm_ir, "more", calls)
     bad = ir_differences(m, golden, max_steps=5_000_000)
     assert not bad, "\n".join(bad)
 
@@ -271,3 +424,33 @@ def test_cosim_double_cos_exp_intrinsics(tmp_path):
                 pipeline=False)
     assert res.passed, res.summary()
     assert len(res.calls) == 2
+
+
+POLAR_KERNEL = """
+#include <math.h>
+void polar(const double x[2], const double y[2], double a[2]) {
+    for (int i = 0; i < 2; i++)
+        a[i] = atan2(y[i], x[i]);
+}
+int main(void) {
+    double x[2] = {0.63, 3.58}, y[2] = {-2.72, 3.99}, a[2];
+    polar(x, y, a);
+    x[0] = 1.73; x[1] = -2.0; y[0] = -1.45; y[1] = -0.0;
+    polar(x, y, a);
+    return 0;
+}
+"""
+
+
+def test_cosim_atan2(tmp_path, capsys, libs):
+    """A two-argument function in hardware: atan2 on arguments where pyhls's results
+    differ from glibc's (checked here), so a golden model on glibc fails; atan2(-0, -2)
+    is -pi."""
+    for x, y in ((0.63, -2.72), (3.58, 3.99), (1.73, -1.45)):
+        assert libs["atan2"][0](y, x) != libs["atan2"][1](y, x), (x, y)
+    src = write_source(tmp_path, "polar.c", POLAR_KERNEL)
+    res = cosim(src, "polar", tb=src, workdir=tmp_path / "cosim", pipeline=False)
+    assert res.passed, res.summary()
+    assert len(res.calls) == 2
+    err = capsys.readouterr().err
+    assert f"polar.c:{line_of(src, '= atan2(')}: warning: 'atan2' is computed by pyhls's libm" in err

@@ -27,7 +27,17 @@ PREFIX = "__pyhls_libm_"
 #: C name -> the width of its float type
 FUNCTIONS = {"exp": 64, "expf": 32, "log": 64, "logf": 32, "sin": 64, "sinf": 32,
              "cos": 64, "cosf": 32, "tanh": 64, "tanhf": 32, "floor": 64, "floorf": 32,
-             "ceil": 64, "ceilf": 32, "trunc": 64, "truncf": 32, "round": 64, "roundf": 32}
+             "ceil": 64, "ceilf": 32, "trunc": 64, "truncf": 32, "round": 64, "roundf": 32,
+             "atan": 64, "atanf": 32, "atan2": 64, "atan2f": 32}
+#: the functions of two arguments (atan2(y, x)); every other takes one
+BINARY = frozenset({"atan2", "atan2f"})
+
+
+def arity(name: str) -> int:
+    """How many arguments the library's function ``name`` takes (all of its float type)."""
+    return 2 if name in BINARY else 1
+
+
 #: the functions computed exactly (by their bits), as glibc does
 EXACT = ("floor", "ceil", "trunc", "round")
 #: the largest error against glibc, in units in the last place, measured by
@@ -91,7 +101,8 @@ def link_libm(mod, cc=None):
         return mod
     lines = [l for l in text.split("\n") if not ((m := _DECLARE.match(l)) and m.group(2) in used)]
     names = sorted(set(used.values()))
-    lines += [f"declare {_CTYPE[FUNCTIONS[n]]} @{PREFIX}{n}({_CTYPE[FUNCTIONS[n]]})" for n in names]
+    lines += [f"declare {_CTYPE[FUNCTIONS[n]]} @{PREFIX}{n}"
+              f"({', '.join([_CTYPE[FUNCTIONS[n]]] * arity(n))})" for n in names]
     text = "\n".join(lines)
     for sym, name in sorted(used.items()):
         text = re.sub(r'@"?' + re.escape(sym) + r'"?(?![-\w.$])', "@" + PREFIX + name, text)

@@ -6,8 +6,9 @@
  *
  * The rules this code keeps, for hardware:
  *  - no loops: range reduction is straight-line (Payne-Hanek in 64/128-bit integers
- *    against a 20-word table of 2/pi), polynomials are Taylor series evaluated by
- *    Horner's rule, with coefficients written as exact fractions (clang rounds them once);
+ *    against a 20-word table of 2/pi; a small table of atan(k/16)), polynomials are
+ *    Taylor series evaluated by Horner's rule, with coefficients written as exact
+ *    fractions (clang rounds them once);
  *  - no fused multiply-add (compiled with -ffp-contract=off): every operation rounds
  *    once, as on the hardware's IEEE units and the golden model's x86-64 SSE2;
  *  - no branch on a NaN's sign or payload (the hardware's units return the canonical
@@ -484,6 +485,178 @@ static inline float pyhls_trunc_roundf(float x, int half_up) {
     if (half_up)
         u += (mask >> 1) + 1;
     return pyhls_ffrom(u & ~mask);
+}
+
+/* ------------------------------------------------ exact sums and products */
+
+/* s + e = a + b exactly (Knuth's two-sum, any magnitudes) */
+static inline double pyhls_two_sum(double a, double b, double *e) {
+    double s = a + b;
+    double bb = s - a;
+    *e = (a - (s - bb)) + (b - bb);
+    return s;
+}
+
+/* p + e = a * b exactly (Dekker, halves by Veltkamp's split with 2^27 + 1; no fused
+ * multiply-add): |a|, |b| < 2^995 and no partial product below 2^-1021 */
+static inline double pyhls_two_prod(double a, double b, double *e) {
+    double ca = 134217729.0 * a, cb = 134217729.0 * b;
+    double ah = ca - (ca - a), bh = cb - (cb - b);
+    double al = a - ah, bl = b - bh;
+    double p = a * b;
+    *e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    return p;
+}
+
+/* ------------------------------------------------------------ atan and atan2 */
+
+/* atan(k/16) for k = 0..16, in two parts (hi rounded, lo the rest rounded): computed
+ * and checked by tests/test_libm.py */
+static const double pyhls_atan_k16[17][2] = {
+    {0x0.0p+0, 0x0.0p+0},
+    {0x1.ff55bb72cfdeap-5, -0x1.c934d86d23f1dp-60},
+    {0x1.fd5ba9aac2f6ep-4, -0x1.cd37686760c17p-59},
+    {0x1.7b97b4bce5b02p-3, 0x1.347b0b4f881cap-58},
+    {0x1.f5b75f92c80ddp-3, 0x1.8ab6e3cf7afbdp-57},
+    {0x1.362773707ebccp-2, -0x1.963a544b672d8p-57},
+    {0x1.6f61941e4def1p-2, -0x1.c63aae6f6e918p-56},
+    {0x1.a64eec3cc23fdp-2, -0x1.24dec1b50b7ffp-56},
+    {0x1.dac670561bb4fp-2, 0x1.a2b7f222f65e2p-56},
+    {0x1.0657e94db30d0p-1, -0x1.d5b495f6349e6p-56},
+    {0x1.1e00babdefeb4p-1, -0x1.928df287a668fp-58},
+    {0x1.345f01cce37bbp-1, 0x1.1021137c71102p-55},
+    {0x1.4978fa3269ee1p-1, 0x1.2419a87f2a458p-56},
+    {0x1.5d58987169b18p-1, 0x1.0028e4bc5e7cap-57},
+    {0x1.700a7c5784634p-1, -0x1.8c34d25aadef6p-56},
+    {0x1.819d0b7158a4dp-1, -0x1.bf76229d3b917p-56},
+    {0x1.921fb54442d18p-1, 0x1.1a62633145c07p-55},
+};
+
+#define PYHLS_PIO2_HI 0x1.921fb54442d18p0
+#define PYHLS_PIO2_LO 0x1.1a62633145c07p-54
+#define PYHLS_PI_HI 0x1.921fb54442d18p1
+#define PYHLS_PI_LO 0x1.1a62633145c07p-53
+
+/* atan(a + da) for 0 <= a <= 2^62 (|da| < ulp(a)) as h + l, |l| a few ulp of h:
+ *  a < 1/8: the Taylor series a - a^3/3 + ... - a^19/19 (the next term below 2^-58 a);
+ *  1/8 <= a <= 1: atan(c) + atan(t), c = k/16 nearest a, t = (16a - k) / (16 + k a),
+ *    |t| <= 1/32 (16a - k exact);
+ *  a > 1: pi/2 - atan(c) - atan(t), c = k/16 nearest 1/a, t = (16 - k a) / (16 a + k)
+ *    with 16 - k a exact (a split so that k times its high part is exact);
+ *  atan(t) = t - t^3/3 + ... + t^13/13 (the next term below 2^-70), and da / (1 + a^2) */
+static inline double pyhls_atan_core(double a, double da, double *lo) {
+    double z, p, t, tz, q;
+    if (a < 0.125) {
+        z = a * a;
+        p = -1.0 / 3 + z * (1.0 / 5 + z * (-1.0 / 7 + z * (1.0 / 9 + z * (-1.0 / 11
+          + z * (1.0 / 13 + z * (-1.0 / 15 + z * (1.0 / 17 + z * (-1.0 / 19))))))));
+        *lo = a * z * p + da / (1.0 + z);
+        return a;
+    }
+    int recip = a > 1.0;
+    int k;
+    if (recip) {
+        k = (int)(16.0 / a + 0.5);
+        double ah = pyhls_dfrom(pyhls_dbits(a) & ~0x1fULL), al = a - ah;
+        t = ((16.0 - k * ah) - k * al) / (16.0 * a + k);
+    } else {
+        k = (int)(16.0 * a + 0.5);
+        t = (16.0 * a - k) / (16.0 + k * a);
+    }
+    tz = t * t;
+    q = -1.0 / 3 + tz * (1.0 / 5 + tz * (-1.0 / 7 + tz * (1.0 / 9 + tz * (-1.0 / 11
+      + tz * (1.0 / 13)))));
+    double at = t + t * tz * q;
+    double dd = da / (1.0 + a * a);
+    double ch = pyhls_atan_k16[k][0], cl = pyhls_atan_k16[k][1];
+    if (recip) {
+        double h = PYHLS_PIO2_HI - ch;     /* exact error: pi/2 > ch */
+        double e = (PYHLS_PIO2_HI - h) - ch;
+        *lo = (e + (PYHLS_PIO2_LO - cl)) - at + dd;
+        return h;
+    }
+    *lo = cl + at + dd;
+    return ch;
+}
+
+static inline double pyhls_atan(double x) {
+    uint64_t u = pyhls_dbits(x);
+    uint64_t a = u & 0x7fffffffffffffffULL;
+    double r;
+    if (a > 0x7ff0000000000000ULL)      /* NaN */
+        return x;
+    if (a < 0x3e40000000000000ULL)      /* |x| < 2^-27: atan x = x rounded */
+        return x;
+    if (a > 0x43d0000000000000ULL) {    /* |x| > 2^62, inf: pi/2 rounded */
+        r = PYHLS_PIO2_HI;
+    } else {
+        double lo, h = pyhls_atan_core(pyhls_dfrom(a), 0.0, &lo);
+        r = h + lo;
+    }
+    return (u >> 63) ? -r : r;
+}
+
+/* atan2(y, x): the special cases of C99 Annex F; otherwise q = |y| / |x| with its
+ * rounding error dq (by an exact product, both scaled first by a power of two that
+ * keeps the product's parts normal), atan(q + dq) = h + l, and pi - (h + l) for x < 0 */
+static inline double pyhls_atan2(double y, double x) {
+    uint64_t ux = pyhls_dbits(x), uy = pyhls_dbits(y);
+    uint64_t ax = ux & 0x7fffffffffffffffULL, ay = uy & 0x7fffffffffffffffULL;
+    int xneg = (int)(ux >> 63), yneg = (int)(uy >> 63);
+    double r;
+    if (ax > 0x7ff0000000000000ULL)     /* NaN */
+        return x;
+    if (ay > 0x7ff0000000000000ULL)
+        return y;
+    if (ay == 0) {                      /* +-0 for x > 0 or +0, +-pi for x < 0 or -0 */
+        if (!xneg)
+            return y;
+        r = PYHLS_PI_HI;
+    } else if (ax == 0) {
+        r = PYHLS_PIO2_HI;
+    } else if (ax == 0x7ff0000000000000ULL) {
+        if (ay == 0x7ff0000000000000ULL)
+            r = xneg ? 0x1.2d97c7f3321d2p1 : 0x1.921fb54442d18p-1;  /* 3pi/4, pi/4 */
+        else
+            r = xneg ? PYHLS_PI_HI : 0.0;
+    } else if (ay == 0x7ff0000000000000ULL) {
+        r = PYHLS_PIO2_HI;
+    } else {
+        int ex = (int)(ax >> 52), ey = (int)(ay >> 52);
+        double fx = pyhls_dfrom(ax), fy = pyhls_dfrom(ay);
+        if (ey - ex > 61) {             /* |y/x| > 2^60: pi/2 rounded (x < 0 too) */
+            r = PYHLS_PIO2_HI;
+        } else if (ex - ey > 61) {      /* |y/x| < 2^-60: |y/x| rounded, or pi rounded */
+            r = xneg ? PYHLS_PI_HI : fy / fx;
+        } else {
+            if (ex > 0x7ff - 100 || ey > 0x7ff - 100) {
+                fx *= 0x1p-600;
+                fy *= 0x1p-600;
+            } else if (ex < 100 || ey < 100) {
+                fx *= 0x1p600;
+                fy *= 0x1p600;
+            }
+            double q = fy / fx, pe;
+            double p = pyhls_two_prod(q, fx, &pe);
+            double dq = ((fy - p) - pe) / fx;
+            double lo, h = pyhls_atan_core(q, dq, &lo);
+            if (xneg) {
+                double s = PYHLS_PI_HI - h;
+                double e = (PYHLS_PI_HI - s) - h;
+                r = s + ((e + PYHLS_PI_LO) - lo);
+            } else {
+                r = h + lo;
+            }
+        }
+    }
+    return yneg ? -r : r;
+}
+
+/* the float functions in double (every float and its result is exact in double; the
+ * one rounding to float is within an ulp) */
+static inline float pyhls_atanf(float x) { return (float)pyhls_atan((double)x); }
+static inline float pyhls_atan2f(float y, float x) {
+    return (float)pyhls_atan2((double)y, (double)x);
 }
 
 #endif
