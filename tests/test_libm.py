@@ -78,8 +78,9 @@ def _to_width(x: float, w: int) -> float:
 
 def edge_pairs(name: str) -> list[tuple[float, float]]:
     """A two-argument function's edge cases: every pair of a grid of special values
-    (C99 Annex F's cases for atan2: signed zeros, infinities, NaN, +-1, integers,
-    non-integers, the extreme magnitudes), then quotients at atan2's thresholds."""
+    (C99 Annex F's cases for pow and atan2: signed zeros, infinities, NaN, +-1, odd and
+    even integers, non-integers, the extreme magnitudes), then pow's overflow and
+    underflow thresholds and bases near 1 with large exponents."""
     w = FUNCTIONS[name]
     big = 1.7976931348623157e308 if w == 64 else 3.4028234663852886e38
     tiny = 5e-324 if w == 64 else 1.401298464324817e-45
@@ -88,7 +89,15 @@ def edge_pairs(name: str) -> list[tuple[float, float]]:
             -3.0, 2.5, -2.5, 0.75, 1.25, tiny, -tiny, least_normal, big, -big, 2.0 ** 53,
             2.0 ** 53 + 2, -(2.0 ** 24 + 1), 2.0 ** 64, -(2.0 ** 70), 1e-300, -1e300, 7.0, -0.1]
     pairs = [(a, b) for a in grid for b in grid]
-    if name.startswith("atan2"):
+    if name.startswith("pow"):
+        lim, sub = (1024, 1074) if w == 64 else (128, 149)
+        pairs += [(2.0, lim), (2.0, lim - 0.0001), (2.0, -sub), (2.0, -sub - 1), (2.0, -sub + 0.5),
+                  (-2.0, lim - 1), (-2.0, -sub + 1), (10.0, 308.25 if w == 64 else 38.5),
+                  (0.5, sub), (0.5, -lim + 1), (1 + 2.0 ** -52 if w == 64 else 1 + 2.0 ** -23, 1e18),
+                  (1 - 2.0 ** -53 if w == 64 else 1 - 2.0 ** -24, 1e18), (1.0000001, 1e7),
+                  (-1.0000001, 1e7 + 1), (0.9999999, -1e7), (-8.0, 1 / 3), (-8.0, 3.0),
+                  (3.0, 0.5), (1e-5, -60.0), (123.0, 140.5), (math.e, 709.0), (0.1, 322.0)]
+    else:
         pairs += [(1.0, 1.0 + 2.0 ** -52), (-1e-10, -1.0), (1e-10, -1.0), (1.0, -1e-10),
                   (2.0 ** -1000, 2.0 ** 1000), (2.0 ** 900, -(2.0 ** -900)), (3.0, -4.0),
                   (-4.0, 3.0), (1e-310, 3e-310), (-7e-320, -2e-315)]
@@ -96,8 +105,10 @@ def edge_pairs(name: str) -> list[tuple[float, float]]:
 
 
 def random_pairs(name: str, k: int, seed: int) -> list[tuple[float, float]]:
-    """Random argument pairs: random encodings of both, [-10, 10]^2, and for atan2
-    quotients near 1 and of random magnitude."""
+    """Random argument pairs: random encodings of both, [-10, 10]^2, and for pow bases in
+    (0, 10) with exponents of -5..5 and -300..300, bases within 10^-6 of 1 with
+    exponents up to 10^8, negative bases with integer exponents; for atan2 quotients
+    near 1 and of random magnitude."""
     w = FUNCTIONS[name]
     rng = random.Random(f"{name}{seed}")
     out = []
@@ -107,6 +118,14 @@ def random_pairs(name: str, k: int, seed: int) -> list[tuple[float, float]]:
             a, b = _from_bits(rng.getrandbits(w), w), _from_bits(rng.getrandbits(w), w)
         elif pick == 1:
             a, b = rng.uniform(-10, 10), rng.uniform(-10, 10)
+        elif name.startswith("pow"):
+            if pick == 2:
+                a, b = rng.uniform(0, 10), rng.uniform(-5, 5)
+            elif pick == 3:
+                a, b = rng.uniform(0, 10), rng.uniform(-300, 300) * (w == 64 or 0.1)
+            else:
+                a, b = (1 + rng.uniform(-1e-6, 1e-6), rng.uniform(-1e8, 1e8)) if rng.random() < 0.5 \
+                    else (-rng.uniform(0, 10), float(rng.randint(-300, 300)))
         else:
             if pick == 2:
                 a = rng.uniform(-10, 10)
@@ -163,10 +182,12 @@ def libs(tmp_path_factory):
 
 
 def _special(name: str, args: tuple[float, ...]) -> bool:
-    """A two-argument function's special case: an argument zero, infinite or NaN."""
+    """A two-argument function's special case: an argument zero, infinite or NaN, or
+    pow's base +-1."""
     if len(args) < 2:
         return False
-    return any(v == 0 or math.isinf(v) or math.isnan(v) for v in args)
+    return (any(v == 0 or math.isinf(v) or math.isnan(v) for v in args)
+            or (name.startswith("pow") and abs(args[0]) == 1))
 
 
 @pytest.mark.parametrize("name", list(FUNCTIONS))
@@ -240,9 +261,11 @@ def _hilo_ok(hi: float, lo: float, exact) -> bool:
     return hi == float(exact) and lo == float(exact - Decimal(hi))
 
 
-def test_atan_table():
-    """atan(k/16) (atan's reduction) in two parts against 60-digit Decimal arithmetic
-    (atan by its series after halving the argument); pi/2 and pi's parts likewise."""
+def test_atan_log_exp2_tables():
+    """atan(k/16) (atan's reduction), -log(1/c) for pow's c = 1 + j/64 and 2^(j/32)
+    (pow's exponential), each in two parts, against 60-digit Decimal arithmetic (atan by
+    its series after halving the argument); 1/c as the double division rounds it; pi/2
+    and pi's parts likewise."""
     from decimal import Decimal, getcontext
     getcontext().prec = 60
 
@@ -260,6 +283,15 @@ def test_atan_table():
     assert len(at) == 17 and at[0] == [0.0, 0.0]
     for k in range(1, 17):
         assert _hilo_ok(*at[k], atan(Decimal(k) / 16)), k
+    logs = _table(text, "pyhls_log_tab[47][3] = ")
+    assert len(logs) == 47
+    for j, (invc, hi, lo) in zip(range(-19, 28), logs):
+        assert invc == 1.0 / (1.0 + j / 64), j
+        assert _hilo_ok(hi, lo, -Decimal(invc).ln()), j
+    exp2 = _table(text, "pyhls_exp2_32[32][2] = ")
+    assert len(exp2) == 32
+    for j, (hi, lo) in enumerate(exp2):
+        assert _hilo_ok(hi, lo, (Decimal(2).ln() * j / 32).exp()), j
     pi = 4 * atan(Decimal(1))
     consts = dict(re.findall(r"#define (PYHLS_PI\w*) (0x[0-9a-f.]+p-?\d+)", text))
     assert _hilo_ok(float.fromhex(consts["PYHLS_PIO2_HI"]), float.fromhex(consts["PYHLS_PIO2_LO"]), pi / 2)
@@ -310,30 +342,30 @@ def test_cdfg_matches_native(tmp_path, capsys):
 MORE = """
 #include <math.h>
 void more(const double x[N], const double y[N], const float a[N], const float b[N],
-          double d[2][N], float f[2][N]) {
+          double d[3][N], float f[3][N]) {
     for (int i = 0; i < N; i++) {
-        d[0][i] = atan(x[i]); d[1][i] = atan2(x[i], y[i]);
-        f[0][i] = atanf(a[i]); f[1][i] = atan2f(a[i], b[i]);
+        d[0][i] = atan(x[i]); d[1][i] = atan2(x[i], y[i]); d[2][i] = pow(x[i], y[i]);
+        f[0][i] = atanf(a[i]); f[1][i] = atan2f(a[i], b[i]); f[2][i] = powf(a[i], b[i]);
     }
 }
 """
 
 
 def test_cdfg_matches_native_two_arguments(tmp_path, capsys):
-    """atan and atan2 (and their f variants): the CDFG interpreted on edge pairs (a
-    sample of the Annex F grid, thresholds) and random pairs against native execution;
-    a warning per call, the two-argument calls linked as such."""
+    """atan, atan2 and pow (and their f variants): the CDFG interpreted on
+    edge pairs (a sample of the Annex F grid, thresholds) and random pairs against native
+    execution; a warning per call, the two-argument calls linked as such."""
     n, k = 16, 4
     src = write_source(tmp_path, "more.c", MORE)
     m = ir_module(src, SynthOptions(top="more", cflags=(f"-DN={n}",)), after="frontend")
     err = capsys.readouterr().err
-    for name in ("atan", "atan2", "atanf", "atan2f"):
+    for name in ("atan", "atan2", "pow", "atanf", "atan2f", "powf"):
         assert re.search(rf"more\.c:\d+: warning: '{name}' is computed by pyhls's libm", err), err
     assert not any(op.kind == "call" for f in m.functions for op in f.ops())
 
     def sample(suffix: str) -> list[tuple[float, float]]:
-        pairs = (edge_pairs("atan2" + suffix)[::17] + edge_pairs("atan2" + suffix)[-10:]
-                 + random_pairs("atan2" + suffix, 4 * n, 1))
+        pairs = (edge_pairs("pow" + suffix)[::17] + edge_pairs("atan2" + suffix)[-10:]
+                 + random_pairs("pow" + suffix, 2 * n, 1) + random_pairs("atan2" + suffix, 2 * n, 1))
         random.Random(suffix).shuffle(pairs)
         return pairs[:n * k]
     dpairs, fpairs = sample(""), sample("f")
@@ -345,7 +377,7 @@ def test_cdfg_matches_native_two_arguments(tmp_path, capsys):
             1: b"".join(struct.pack("<d", p[1]) for p in dp),
             2: b"".join(struct.pack("<f", p[0]) for p in fp),
             3: b"".join(struct.pack("<f", p[1]) for p in fp),
-            4: bytes(2 * n * 8), 5: bytes(2 * n * 4)}))
+            4: bytes(3 * n * 8), 5: bytes(3 * n * 4)}))
     golden = run_calls(m.llvm_ir, "more", calls)
     bad = ir_differences(m, golden, max_steps=5_000_000)
     assert not bad, "\n".join(bad)
@@ -428,29 +460,33 @@ def test_cosim_double_cos_exp_intrinsics(tmp_path):
 
 POLAR_KERNEL = """
 #include <math.h>
-void polar(const double x[2], const double y[2], double a[2]) {
-    for (int i = 0; i < 2; i++)
+void polar(const double x[2], const double y[2], double a[2], double p[2]) {
+    for (int i = 0; i < 2; i++) {
         a[i] = atan2(y[i], x[i]);
+        p[i] = pow(x[i], y[i]);
+    }
 }
 int main(void) {
-    double x[2] = {0.63, 3.58}, y[2] = {-2.72, 3.99}, a[2];
-    polar(x, y, a);
-    x[0] = 1.73; x[1] = -2.0; y[0] = -1.45; y[1] = -0.0;
-    polar(x, y, a);
+    double x[2] = {0.79, 3.24}, y[2] = {-3.45, 0.54}, a[2], p[2];
+    polar(x, y, a, p);
+    x[0] = 1.73; x[1] = -2.0; y[0] = -1.45; y[1] = 3.0;
+    polar(x, y, a, p);
     return 0;
 }
 """
 
 
-def test_cosim_atan2(tmp_path, capsys, libs):
-    """A two-argument function in hardware: atan2 on arguments where pyhls's results
-    differ from glibc's (checked here), so a golden model on glibc fails; atan2(-0, -2)
-    is -pi."""
-    for x, y in ((0.63, -2.72), (3.58, 3.99), (1.73, -1.45)):
+def test_cosim_atan2_pow(tmp_path, capsys, libs):
+    """Two-argument functions in hardware: atan2 and pow on arguments where pyhls's
+    results differ from glibc's (checked here), so a golden model on glibc fails; a
+    negative base with an odd exponent, pow(-2, 3) = -8."""
+    for x, y in ((0.79, -3.45), (3.24, 0.54), (1.73, -1.45)):
         assert libs["atan2"][0](y, x) != libs["atan2"][1](y, x), (x, y)
+        assert libs["pow"][0](x, y) != libs["pow"][1](x, y), (x, y)
     src = write_source(tmp_path, "polar.c", POLAR_KERNEL)
     res = cosim(src, "polar", tb=src, workdir=tmp_path / "cosim", pipeline=False)
     assert res.passed, res.summary()
     assert len(res.calls) == 2
     err = capsys.readouterr().err
     assert f"polar.c:{line_of(src, '= atan2(')}: warning: 'atan2' is computed by pyhls's libm" in err
+    assert f"polar.c:{line_of(src, '= pow(')}: warning: 'pow' is computed by pyhls's libm" in err

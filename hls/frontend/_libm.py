@@ -28,9 +28,9 @@ PREFIX = "__pyhls_libm_"
 FUNCTIONS = {"exp": 64, "expf": 32, "log": 64, "logf": 32, "sin": 64, "sinf": 32,
              "cos": 64, "cosf": 32, "tanh": 64, "tanhf": 32, "floor": 64, "floorf": 32,
              "ceil": 64, "ceilf": 32, "trunc": 64, "truncf": 32, "round": 64, "roundf": 32,
-             "atan": 64, "atanf": 32, "atan2": 64, "atan2f": 32}
-#: the functions of two arguments (atan2(y, x)); every other takes one
-BINARY = frozenset({"atan2", "atan2f"})
+             "atan": 64, "atanf": 32, "atan2": 64, "atan2f": 32, "pow": 64, "powf": 32}
+#: the functions of two arguments (atan2(y, x), pow(x, y)); every other takes one
+BINARY = frozenset({"atan2", "atan2f", "pow", "powf"})
 
 
 def arity(name: str) -> int:

@@ -6,9 +6,9 @@
  *
  * The rules this code keeps, for hardware:
  *  - no loops: range reduction is straight-line (Payne-Hanek in 64/128-bit integers
- *    against a 20-word table of 2/pi; a small table of atan(k/16)), polynomials are
- *    Taylor series evaluated by Horner's rule, with coefficients written as exact
- *    fractions (clang rounds them once);
+ *    against a 20-word table of 2/pi; small tables of atan(k/16), and of 1/c, log c
+ *    and 2^(j/32) for pow), polynomials are Taylor series evaluated by Horner's rule, with
+ *    coefficients written as exact fractions (clang rounds them once);
  *  - no fused multiply-add (compiled with -ffp-contract=off): every operation rounds
  *    once, as on the hardware's IEEE units and the golden model's x86-64 SSE2;
  *  - no branch on a NaN's sign or payload (the hardware's units return the canonical
@@ -657,6 +657,208 @@ static inline double pyhls_atan2(double y, double x) {
 static inline float pyhls_atanf(float x) { return (float)pyhls_atan((double)x); }
 static inline float pyhls_atan2f(float y, float x) {
     return (float)pyhls_atan2((double)y, (double)x);
+}
+
+/* ------------------------------------------------------------------------ pow */
+
+/* 1/c (rounded) for c = 1 + j/64, j = -19..27, and -log(1/c) of that double in two
+ * parts: computed and checked by tests/test_libm.py */
+static const double pyhls_log_tab[47][3] = {
+    {0x1.6c16c16c16c17p+0, -0x1.68ac83e9c6a15p-2, 0x1.acd8a9145ff44p-57},
+    {0x1.642c8590b2164p+0, -0x1.522ae0738a3d7p-2, -0x1.3840b263acb43p-56},
+    {0x1.5c9882b931057p+0, -0x1.3c25277333183p-2, -0x1.152d81af5713ap-56},
+    {0x1.5555555555555p+0, -0x1.269621134db91p-2, -0x1.e0efadd9db02ap-56},
+    {0x1.4e5e0a72f0539p+0, -0x1.1178e8227e47ap-2, -0x1.b8ce2d07f1cb7p-56},
+    {0x1.47ae147ae147bp+0, -0x1.f991c6cb3b37ap-3, -0x1.ecca0cdf30143p-58},
+    {0x1.4141414141414p+0, -0x1.d1037f2655e7bp-3, 0x1.3f3adb7b71cbcp-58},
+    {0x1.3b13b13b13b14p+0, -0x1.a93ed3c8ad9e5p-3, -0x1.bcafa9de97202p-57},
+    {0x1.3521cfb2b78c1p+0, -0x1.823c16551a3c0p-3, -0x1.6dcd318f4187ep-57},
+    {0x1.2f684bda12f68p+0, -0x1.5bf406b543db0p-3, 0x1.1f5b44c0df7f7p-61},
+    {0x1.29e4129e4129ep+0, -0x1.365fcb0159014p-3, -0x1.bea08d2dca256p-57},
+    {0x1.2492492492492p+0, -0x1.1178e8227e47ap-3, 0x1.0e63a5f01c693p-58},
+    {0x1.1f7047dc11f70p+0, -0x1.da7276384469ep-4, -0x1.401fa71733017p-58},
+    {0x1.1a7b9611a7b96p+0, -0x1.9335e5d594988p-4, 0x1.478a85704ccb7p-58},
+    {0x1.15b1e5f75270dp+0, -0x1.4d3115d207eacp-4, -0x1.da7d0b1e10b2fp-60},
+    {0x1.1111111111111p+0, -0x1.08598b59e3a06p-4, 0x1.dd7009902bf32p-58},
+    {0x1.0c9714fbcda3bp+0, -0x1.894aa149fb34bp-5, 0x1.2ba0b44cfaee5p-59},
+    {0x1.0842108421084p+0, -0x1.0415d89e74440p-5, -0x1.c05cf1d753621p-59},
+    {0x1.0410410410410p+0, -0x1.0205658935837p-6, -0x1.27c8e8416e717p-60},
+    {0x1.0000000000000p+0, 0x0.0p+0, 0x0.0p+0},
+    {0x1.f81f81f81f820p-1, 0x1.fc0a8b0fc03c4p-7, -0x1.83092c5964281p-62},
+    {0x1.f07c1f07c1f08p-1, 0x1.f829b0e7832f8p-6, 0x1.33e3f04f1ef25p-60},
+    {0x1.e9131abf0b767p-1, 0x1.77458f632dcffp-5, 0x1.8d3ca87b92968p-63},
+    {0x1.e1e1e1e1e1e1ep-1, 0x1.f0a30c01162a8p-5, 0x1.85f325c5bbacdp-59},
+    {0x1.dae6076b981dbp-1, 0x1.341d7961bd1d0p-4, -0x1.3599f227becbbp-58},
+    {0x1.d41d41d41d41dp-1, 0x1.6f0d28ae56b4ep-4, -0x1.20db323097324p-59},
+    {0x1.cd85689039b0bp-1, 0x1.a926d3a4ad562p-4, -0x1.d7a16eab1e2adp-59},
+    {0x1.c71c71c71c71cp-1, 0x1.e27076e2af2eap-4, -0x1.61578001e015ap-60},
+    {0x1.c0e070381c0e0p-1, 0x1.0d77e7cd08e5bp-3, 0x1.9a5dc5e9030adp-57},
+    {0x1.bacf914c1bad0p-1, 0x1.29552f81ff521p-3, 0x1.301771c407dc0p-57},
+    {0x1.b4e81b4e81b4fp-1, 0x1.44d2b6ccb7d1cp-3, 0x1.7d3d950f87e23p-59},
+    {0x1.af286bca1af28p-1, 0x1.5ff3070a793d6p-3, -0x1.bc60efafc6f6cp-58},
+    {0x1.a98ef606a63bep-1, 0x1.7ab890210d907p-3, -0x1.1072534a57e7dp-57},
+    {0x1.a41a41a41a41ap-1, 0x1.9525a9cf456b6p-3, -0x1.26fb3e2b1d1dap-57},
+    {0x1.9ec8e951033d9p-1, 0x1.af3c94e80bff3p-3, 0x1.a3398064df33ep-57},
+    {0x1.999999999999ap-1, 0x1.c8ff7c79a9a20p-3, -0x1.4f689f8434011p-57},
+    {0x1.948b0fcd6e9e0p-1, 0x1.e27076e2af2e8p-3, -0x1.61578001e015ep-59},
+    {0x1.8f9c18f9c18fap-1, 0x1.fb9186d5e3e29p-3, 0x1.355519b0de535p-57},
+    {0x1.8acb90f6bf3aap-1, 0x1.0a324e27390e2p-2, 0x1.bdcfde8061c03p-56},
+    {0x1.8618618618618p-1, 0x1.1675cababa60fp-2, 0x1.ce63eab883727p-61},
+    {0x1.8181818181818p-1, 0x1.22941fbcf7966p-2, -0x1.dbd7ac258a2bdp-58},
+    {0x1.7d05f417d05f4p-1, 0x1.2e8e2bae11d31p-2, -0x1.1e99b72bd7bf2p-57},
+    {0x1.78a4c8178a4c8p-1, 0x1.3a64c556945eap-2, 0x1.cbcd735d03424p-60},
+    {0x1.745d1745d1746p-1, 0x1.4618bc21c5ec2p-2, -0x1.7a42642661c62p-61},
+    {0x1.702e05c0b8170p-1, 0x1.51aad872df82ep-2, -0x1.d8db0a7cc1543p-56},
+    {0x1.6c16c16c16c17p-1, 0x1.5d1bdbf5809cap-2, -0x1.7dc9c7c23801fp-56},
+    {0x1.6816816816817p-1, 0x1.686c81e9b14adp-2, 0x1.710af840538e3p-56},
+};
+
+/* 2^(j/32) for j = 0..31 in two parts: computed and checked by tests/test_libm.py */
+static const double pyhls_exp2_32[32][2] = {
+    {0x1.0000000000000p+0, 0x0.0p+0},
+    {0x1.059b0d3158574p+0, 0x1.d73e2a475b465p-55},
+    {0x1.0b5586cf9890fp+0, 0x1.8a62e4adc610bp-54},
+    {0x1.11301d0125b51p+0, -0x1.6c51039449b3ap-54},
+    {0x1.172b83c7d517bp+0, -0x1.19041b9d78a76p-55},
+    {0x1.1d4873168b9aap+0, 0x1.e016e00a2643cp-54},
+    {0x1.2387a6e756238p+0, 0x1.9b07eb6c70573p-54},
+    {0x1.29e9df51fdee1p+0, 0x1.612e8afad1255p-55},
+    {0x1.306fe0a31b715p+0, 0x1.6f46ad23182e4p-55},
+    {0x1.371a7373aa9cbp+0, -0x1.63aeabf42eae2p-54},
+    {0x1.3dea64c123422p+0, 0x1.ada0911f09ebcp-55},
+    {0x1.44e086061892dp+0, 0x1.89b7a04ef80d0p-59},
+    {0x1.4bfdad5362a27p+0, 0x1.d4397afec42e2p-56},
+    {0x1.5342b569d4f82p+0, -0x1.07abe1db13cadp-55},
+    {0x1.5ab07dd485429p+0, 0x1.6324c054647adp-54},
+    {0x1.6247eb03a5585p+0, -0x1.383c17e40b497p-54},
+    {0x1.6a09e667f3bcdp+0, -0x1.bdd3413b26456p-54},
+    {0x1.71f75e8ec5f74p+0, -0x1.16e4786887a99p-55},
+    {0x1.7a11473eb0187p+0, -0x1.41577ee04992fp-55},
+    {0x1.82589994cce13p+0, -0x1.d4c1dd41532d8p-54},
+    {0x1.8ace5422aa0dbp+0, 0x1.6e9f156864b27p-54},
+    {0x1.93737b0cdc5e5p+0, -0x1.75fc781b57ebcp-57},
+    {0x1.9c49182a3f090p+0, 0x1.c7c46b071f2bep-56},
+    {0x1.a5503b23e255dp+0, -0x1.d2f6edb8d41e1p-54},
+    {0x1.ae89f995ad3adp+0, 0x1.7a1cd345dcc81p-54},
+    {0x1.b7f76f2fb5e47p+0, -0x1.5584f7e54ac3bp-56},
+    {0x1.c199bdd85529cp+0, 0x1.11065895048ddp-55},
+    {0x1.cb720dcef9069p+0, 0x1.503cbd1e949dbp-56},
+    {0x1.d5818dcfba487p+0, 0x1.2ed02d75b3707p-55},
+    {0x1.dfc97337b9b5fp+0, -0x1.1a5cd4f184b5cp-54},
+    {0x1.ea4afa2a490dap+0, -0x1.e9c23179c2893p-54},
+    {0x1.f50765b6e4540p+0, 0x1.9d3e12dd8a18bp-54},
+};
+
+/* y: 0 not an integer, 1 an odd integer, 2 an even integer (ay: |y|'s bits, finite) */
+static inline int pyhls_int_kind(uint64_t ay) {
+    int e = (int)(ay >> 52) - 1023;
+    if (e >= 53)
+        return 2;
+    if (e < 0)
+        return 0;
+    uint64_t m = (ay & 0x000fffffffffffffULL) | (1ULL << 52);
+    uint64_t mask = (1ULL << (52 - e)) - 1;
+    if (m & mask)
+        return 0;
+    return ((m >> (52 - e)) & 1) ? 1 : 2;
+}
+
+/* pow(x, y): Annex F's special cases; otherwise |x|^y = e^(y log|x|) with log|x| as a
+ * double-double (x = 2^k m, m in [sqrt(2)/2, sqrt(2)), m / c = 1 + z exactly for the
+ * c = 1 + j/64 nearest m, |z| < 0.0112, log(1 + z) = z - z^2/2 + z^3 (1/3 - ... + z^8/11)
+ * with z and z^2/2 in two parts) times y as a double-double (w = y log|x|, error below
+ * 2^-64 |w|), then e^w = 2^n 2^(j/32) e^r, |r| <= ln2/64 (r in two parts), 2^(j/32)
+ * from a 32-entry table in two parts, e^r - 1 by Taylor's series to r^7/7!, the power
+ * of two applied in two exact halves (a subnormal result rounds twice: within an ulp) */
+static inline double pyhls_pow(double x, double y) {
+    uint64_t ux = pyhls_dbits(x), uy = pyhls_dbits(y);
+    uint64_t ax = ux & 0x7fffffffffffffffULL, ay = uy & 0x7fffffffffffffffULL;
+    int xneg = (int)(ux >> 63), yneg = (int)(uy >> 63);
+    if (ay == 0 || ux == 0x3ff0000000000000ULL)     /* pow(x, +-0), pow(1, y): 1, NaN too */
+        return 1.0;
+    if (ax > 0x7ff0000000000000ULL)
+        return x;
+    if (ay > 0x7ff0000000000000ULL)
+        return y;
+    if (ay == 0x7ff0000000000000ULL) {  /* y = +-inf: |x| = 1: 1; else 0 or inf */
+        if (ax == 0x3ff0000000000000ULL)
+            return 1.0;
+        return ((ax < 0x3ff0000000000000ULL) == yneg) ? PYHLS_INF : 0.0;
+    }
+    int kind = pyhls_int_kind(ay);
+    int sneg = xneg && kind == 1;       /* the result's sign */
+    if (ax == 0 || ax == 0x7ff0000000000000ULL) {  /* +-0 (y < 0: inf), +-inf (y > 0: inf) */
+        int big = (ax == 0) == yneg;
+        double r = big ? PYHLS_INF : 0.0;
+        return sneg ? -r : r;
+    }
+    if (xneg && kind == 0)              /* a negative number to a non-integer power */
+        return PYHLS_NAN;
+    if (ax == 0x3ff0000000000000ULL)    /* x = -1, y an integer */
+        return sneg ? -1.0 : 1.0;
+    if (ay >= 0x43f0000000000000ULL)    /* |y| >= 2^64 (an even integer): |y log x| > 2^11 */
+        return ((ax < 0x3ff0000000000000ULL) == yneg) ? PYHLS_INF : 0.0;
+    if (ay < 0x3bd0000000000000ULL)     /* |y| < 2^-66: |y log x| < 2^-56, 1 rounded */
+        return 1.0;
+    /* log|x| = k ln2 + log m */
+    uint64_t u = ax;
+    int k = 0;
+    if ((u >> 52) == 0) {               /* subnormal: scaled into the normal range */
+        u = pyhls_dbits(pyhls_dfrom(u) * 0x1p54);
+        k = -54;
+    }
+    uint64_t mb = u & 0x000fffffffffffffULL;
+    k += (int)(u >> 52) - 1023;
+    if (mb > 0x6a09e667f3bccULL) {
+        k += 1;
+        mb |= 0x3feULL << 52;
+    } else {
+        mb |= 0x3ffULL << 52;
+    }
+    double m = pyhls_dfrom(mb);
+    int j = (int)((m - 1.0) * 64.0 + 19.5);      /* (m - 1) 64 exact: j + 19 nearest */
+    double pl, ph = pyhls_two_prod(m, pyhls_log_tab[j][0], &pl);
+    double zl, zh = pyhls_two_sum(ph - 1.0, pl, &zl);   /* ph - 1 exact */
+    double sql, sqh = pyhls_two_prod(zh, zh, &sql);
+    double P = 1.0 / 3 + zh * (-1.0 / 4 + zh * (1.0 / 5 + zh * (-1.0 / 6 + zh * (1.0 / 7
+             + zh * (-1.0 / 8 + zh * (1.0 / 9 + zh * (-1.0 / 10 + zh * (1.0 / 11))))))));
+    double t2, t1 = pyhls_two_sum(zh, -0.5 * sqh, &t2);
+    double dk = (double)k;
+    double e1, s1 = pyhls_two_sum(dk * PYHLS_LN2_HI, pyhls_log_tab[j][1], &e1);
+    double e2, s2 = pyhls_two_sum(s1, t1, &e2);
+    double lo = ((e1 + e2) + t2) + (dk * PYHLS_LN2_LO + pyhls_log_tab[j][2])
+              + ((zl - zh * zl) - 0.5 * sql + zh * sqh * P);
+    double Lh = s2 + lo;
+    double Ll = (s2 - Lh) + lo;
+    /* w = y log|x| */
+    double we, wh = pyhls_two_prod(y, Lh, &we);
+    double wl = we + y * Ll;
+    double w = wh + wl;
+    wl = (wh - w) + wl;
+    wh = w;
+    double r;
+    if (wh > 710.0) {
+        r = PYHLS_INF;
+    } else if (wh < -746.0) {
+        r = 0.0;
+    } else {
+        /* w = (32 n + j) ln2/32 + r, |r| <= ln2/64 */
+        int N = (int)(wh * (32 * PYHLS_INV_LN2) + (wh < 0 ? -0.5 : 0.5));
+        int j = N & 31, n = (N - j) / 32;
+        double rh = wh - N * (PYHLS_LN2_HI / 32);     /* exact */
+        double rl = wl - N * (PYHLS_LN2_LO / 32);
+        double p = rh + rl;
+        double q = 1.0 / 2 + p * (1.0 / 6 + p * (1.0 / 24 + p * (1.0 / 120 + p * (1.0 / 720
+                 + p * 1.0 / 5040))));
+        double S = rh + (rl + p * p * q);               /* e^r - 1 */
+        double th = pyhls_exp2_32[j][0], tl = pyhls_exp2_32[j][1];
+        r = pyhls_scale(th + (tl + th * S), n);
+    }
+    return sneg ? -r : r;
+}
+
+static inline float pyhls_powf(float x, float y) {
+    return (float)pyhls_pow((double)x, (double)y);
 }
 
 #endif
