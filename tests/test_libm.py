@@ -56,11 +56,14 @@ def edge_values(name: str) -> list[float]:
             math.pi / 2, math.pi, math.pi / 4, 2 ** 52 + 0.5, 1e-9, 100.0, -100.0,
             1.5, -1.5, 0.49999999999999994, -0.49999999999999994, 2 ** 52 - 0.5, 2 ** 51 + 0.5,
             0.125, 1 / 16, 3 / 32, 2.0 ** -27, 2.0 ** 62, 2.0 ** 63, 33.0, 10.5]
-    if w == 64:     # exp's overflow and underflow thresholds, and around them
+    if w == 64:     # exp's and exp2's overflow and underflow thresholds, and around them
         vals += [709.782712893384, 709.78271289338397, 709.7827128933841, 710.0, -708.4,
-                 -745.1332191019411, -745.1332191019412, -745.2, -746.0, 1e300, -1e300]
+                 -745.1332191019411, -745.1332191019412, -745.2, -746.0, 1e300, -1e300,
+                 1023.0, 1023.9999999999999, 1024.0, -1022.5, -1074.0, -1074.5, -1075.0,
+                 -1075.0000000000002, 1000.0, 1e-5, 1e23]
     else:
-        vals += [88.72283, 88.72284, 89.0, -87.33654, -103.97208, -103.9721, -104.0, 3e38]
+        vals += [88.72283, 88.72284, 89.0, -87.33654, -103.97208, -103.9721, -104.0, 3e38,
+                 127.0, 127.99999, 128.0, -126.5, -149.0, -149.5, -150.0, -150.00002, 1000.0]
     return [v if w == 64 else _from_bits(_bits(v, 32), 32) if abs(v) < 3.5e38 or
             math.isinf(v) or math.isnan(v) else v for v in vals]
 
@@ -157,7 +160,8 @@ def random_values(name: str, k: int, seed: int) -> list[float]:
         elif pick == 1:
             x = rng.uniform(-10, 10)
         elif pick == 2:
-            lo, hi = ((-746, 710) if w == 64 else (-104, 89)) if name.startswith("exp") else (-1e3, 1e3)
+            lo, hi = ((-1080, 1030) if w == 64 else (-155, 130)) if name.startswith("exp2") else \
+                ((-746, 710) if w == 64 else (-104, 89)) if name.startswith("exp") else (-1e3, 1e3)
             x = rng.uniform(lo, hi)
         else:
             x = math.ldexp(rng.random(), rng.randint(-70, 70)) * rng.choice((1, -1))
@@ -296,6 +300,12 @@ def test_atan_log_exp2_tables():
     consts = dict(re.findall(r"#define (PYHLS_PI\w*) (0x[0-9a-f.]+p-?\d+)", text))
     assert _hilo_ok(float.fromhex(consts["PYHLS_PIO2_HI"]), float.fromhex(consts["PYHLS_PIO2_LO"]), pi / 2)
     assert _hilo_ok(float.fromhex(consts["PYHLS_PI_HI"]), float.fromhex(consts["PYHLS_PI_LO"]), pi)
+    consts = {k: float.fromhex(v) for k, v in
+              re.findall(r"#define (PYHLS_\w+) (-?0x[0-9a-f.]+p-?\d+)\n", text)}
+    ln2, ln10 = Decimal(2).ln(), Decimal(10).ln()
+    assert _hilo_ok(consts["PYHLS_INV_LN2_HI"], consts["PYHLS_INV_LN2_LO"], 1 / ln2)
+    assert _hilo_ok(consts["PYHLS_INV_LN10_HI"], consts["PYHLS_INV_LN10_LO"], 1 / ln10)
+    assert _hilo_ok(consts["PYHLS_LN2_D_HI"], consts["PYHLS_LN2_D_LO"], ln2)
 
 
 ALL = """
@@ -308,6 +318,8 @@ void all(const double x[N], const float y[N], double d[12][N], float f[12][N]) {
         f[4][i] = floorf(y[i]); f[5][i] = ceilf(y[i]);
         d[6][i] = tanh(x[i]); f[6][i] = tanhf(y[i]);
         d[7][i] = trunc(x[i]); d[8][i] = round(x[i]); f[7][i] = truncf(y[i]); f[8][i] = roundf(y[i]);
+        d[9][i] = exp2(x[i]); d[10][i] = log2(x[i]); d[11][i] = log10(x[i]);
+        f[9][i] = exp2f(y[i]); f[10][i] = log2f(y[i]); f[11][i] = log10f(y[i]);
     }
 }
 """
@@ -316,7 +328,7 @@ void all(const double x[N], const float y[N], double d[12][N], float f[12][N]) {
 def test_cdfg_matches_native(tmp_path, capsys):
     """Every function's CDFG, as the frontend makes it, interpreted on edge and random values
     against native execution of the same canonicalised module; a warning per call."""
-    n = 12
+    n = 16
     src = write_source(tmp_path, "all.c", ALL)
     m = ir_module(src, SynthOptions(top="all", cflags=(f"-DN={n}",)), after="frontend")
     err = capsys.readouterr().err

@@ -763,13 +763,71 @@ static inline int pyhls_int_kind(uint64_t ay) {
     return ((m >> (52 - e)) & 1) ? 1 : 2;
 }
 
+/* log m as h + l (returned: h) for |x| = 2^k m (ax: its bits, finite, nonzero; k set),
+ * m in [sqrt(2)/2, sqrt(2)): m / c = 1 + z exactly for the c = 1 + j/64 nearest m
+ * (a Dekker product with the table's 1/c), |z| < 0.0112, log m = -log(1/c) + log(1 + z),
+ * log(1 + z) = z - z^2/2 + z^3 (1/3 - ... + z^8/11) with z and z^2/2 in two parts:
+ * the error below 2^-66 |log m| */
+static inline double pyhls_logm_dd(uint64_t ax, int *kp, double *lo) {
+    uint64_t u = ax;
+    int k = 0;
+    if ((u >> 52) == 0) {               /* subnormal: scaled into the normal range */
+        u = pyhls_dbits(pyhls_dfrom(u) * 0x1p54);
+        k = -54;
+    }
+    uint64_t mb = u & 0x000fffffffffffffULL;
+    k += (int)(u >> 52) - 1023;
+    if (mb > 0x6a09e667f3bccULL) {
+        k += 1;
+        mb |= 0x3feULL << 52;
+    } else {
+        mb |= 0x3ffULL << 52;
+    }
+    *kp = k;
+    double m = pyhls_dfrom(mb);
+    int j = (int)((m - 1.0) * 64.0 + 19.5);      /* (m - 1) 64 exact: j + 19 nearest */
+    double pl, ph = pyhls_two_prod(m, pyhls_log_tab[j][0], &pl);
+    double zl, zh = pyhls_two_sum(ph - 1.0, pl, &zl);   /* ph - 1 exact */
+    double sql, sqh = pyhls_two_prod(zh, zh, &sql);
+    double P = 1.0 / 3 + zh * (-1.0 / 4 + zh * (1.0 / 5 + zh * (-1.0 / 6 + zh * (1.0 / 7
+             + zh * (-1.0 / 8 + zh * (1.0 / 9 + zh * (-1.0 / 10 + zh * (1.0 / 11))))))));
+    double t2, t1 = pyhls_two_sum(zh, -0.5 * sqh, &t2);
+    double e1, s1 = pyhls_two_sum(pyhls_log_tab[j][1], t1, &e1);
+    double l = (e1 + t2) + pyhls_log_tab[j][2] + ((zl - zh * zl) - 0.5 * sql + zh * sqh * P);
+    double h = s1 + l;
+    *lo = (s1 - h) + l;
+    return h;
+}
+
+/* log|x| as h + l (returned: h), ax as for pyhls_logm_dd */
+static inline double pyhls_ln_dd(uint64_t ax, double *lo) {
+    int k;
+    double ml, mh = pyhls_logm_dd(ax, &k, &ml);
+    double dk = (double)k;
+    double e, s = pyhls_two_sum(dk * PYHLS_LN2_HI, mh, &e);
+    double l = e + (dk * PYHLS_LN2_LO + ml);
+    double h = s + l;
+    *lo = (s - h) + l;
+    return h;
+}
+
+/* 2^(N/32) e^(rh + rl) for |rh + rl| <= ln2/64 (+ a little) and N/32 in [-1100, 1030]:
+ * 2^n 2^(j/32) (1 + S), N = 32 n + j, 2^(j/32) from the table in two parts, S = e^r - 1
+ * by Taylor's series to r^7/7!, the power of two applied in two exact halves (a
+ * subnormal result rounds twice: within an ulp) */
+static inline double pyhls_exp_core(int N, double rh, double rl) {
+    int j = N & 31, n = (N - j) / 32;
+    double p = rh + rl;
+    double q = 1.0 / 2 + p * (1.0 / 6 + p * (1.0 / 24 + p * (1.0 / 120 + p * (1.0 / 720
+             + p * 1.0 / 5040))));
+    double S = rh + (rl + p * p * q);
+    double th = pyhls_exp2_32[j][0], tl = pyhls_exp2_32[j][1];
+    return pyhls_scale(th + (tl + th * S), n);
+}
+
 /* pow(x, y): Annex F's special cases; otherwise |x|^y = e^(y log|x|) with log|x| as a
- * double-double (x = 2^k m, m in [sqrt(2)/2, sqrt(2)), m / c = 1 + z exactly for the
- * c = 1 + j/64 nearest m, |z| < 0.0112, log(1 + z) = z - z^2/2 + z^3 (1/3 - ... + z^8/11)
- * with z and z^2/2 in two parts) times y as a double-double (w = y log|x|, error below
- * 2^-64 |w|), then e^w = 2^n 2^(j/32) e^r, |r| <= ln2/64 (r in two parts), 2^(j/32)
- * from a 32-entry table in two parts, e^r - 1 by Taylor's series to r^7/7!, the power
- * of two applied in two exact halves (a subnormal result rounds twice: within an ulp) */
+ * double-double (pyhls_ln_dd) times y as a double-double (w = y log|x|, error below
+ * 2^-64 |w|), then e^w = 2^(N/32) e^r, |r| <= ln2/64 (r in two parts: pyhls_exp_core) */
 static inline double pyhls_pow(double x, double y) {
     uint64_t ux = pyhls_dbits(x), uy = pyhls_dbits(y);
     uint64_t ax = ux & 0x7fffffffffffffffULL, ay = uy & 0x7fffffffffffffffULL;
@@ -800,36 +858,7 @@ static inline double pyhls_pow(double x, double y) {
         return ((ax < 0x3ff0000000000000ULL) == yneg) ? PYHLS_INF : 0.0;
     if (ay < 0x3bd0000000000000ULL)     /* |y| < 2^-66: |y log x| < 2^-56, 1 rounded */
         return 1.0;
-    /* log|x| = k ln2 + log m */
-    uint64_t u = ax;
-    int k = 0;
-    if ((u >> 52) == 0) {               /* subnormal: scaled into the normal range */
-        u = pyhls_dbits(pyhls_dfrom(u) * 0x1p54);
-        k = -54;
-    }
-    uint64_t mb = u & 0x000fffffffffffffULL;
-    k += (int)(u >> 52) - 1023;
-    if (mb > 0x6a09e667f3bccULL) {
-        k += 1;
-        mb |= 0x3feULL << 52;
-    } else {
-        mb |= 0x3ffULL << 52;
-    }
-    double m = pyhls_dfrom(mb);
-    int j = (int)((m - 1.0) * 64.0 + 19.5);      /* (m - 1) 64 exact: j + 19 nearest */
-    double pl, ph = pyhls_two_prod(m, pyhls_log_tab[j][0], &pl);
-    double zl, zh = pyhls_two_sum(ph - 1.0, pl, &zl);   /* ph - 1 exact */
-    double sql, sqh = pyhls_two_prod(zh, zh, &sql);
-    double P = 1.0 / 3 + zh * (-1.0 / 4 + zh * (1.0 / 5 + zh * (-1.0 / 6 + zh * (1.0 / 7
-             + zh * (-1.0 / 8 + zh * (1.0 / 9 + zh * (-1.0 / 10 + zh * (1.0 / 11))))))));
-    double t2, t1 = pyhls_two_sum(zh, -0.5 * sqh, &t2);
-    double dk = (double)k;
-    double e1, s1 = pyhls_two_sum(dk * PYHLS_LN2_HI, pyhls_log_tab[j][1], &e1);
-    double e2, s2 = pyhls_two_sum(s1, t1, &e2);
-    double lo = ((e1 + e2) + t2) + (dk * PYHLS_LN2_LO + pyhls_log_tab[j][2])
-              + ((zl - zh * zl) - 0.5 * sql + zh * sqh * P);
-    double Lh = s2 + lo;
-    double Ll = (s2 - Lh) + lo;
+    double Ll, Lh = pyhls_ln_dd(ax, &Ll);
     /* w = y log|x| */
     double we, wh = pyhls_two_prod(y, Lh, &we);
     double wl = we + y * Ll;
@@ -842,17 +871,11 @@ static inline double pyhls_pow(double x, double y) {
     } else if (wh < -746.0) {
         r = 0.0;
     } else {
-        /* w = (32 n + j) ln2/32 + r, |r| <= ln2/64 */
+        /* w = N ln2/32 + r, |r| <= ln2/64 */
         int N = (int)(wh * (32 * PYHLS_INV_LN2) + (wh < 0 ? -0.5 : 0.5));
-        int j = N & 31, n = (N - j) / 32;
         double rh = wh - N * (PYHLS_LN2_HI / 32);     /* exact */
         double rl = wl - N * (PYHLS_LN2_LO / 32);
-        double p = rh + rl;
-        double q = 1.0 / 2 + p * (1.0 / 6 + p * (1.0 / 24 + p * (1.0 / 120 + p * (1.0 / 720
-                 + p * 1.0 / 5040))));
-        double S = rh + (rl + p * p * q);               /* e^r - 1 */
-        double th = pyhls_exp2_32[j][0], tl = pyhls_exp2_32[j][1];
-        r = pyhls_scale(th + (tl + th * S), n);
+        r = pyhls_exp_core(N, rh, rl);
     }
     return sneg ? -r : r;
 }
@@ -860,5 +883,85 @@ static inline double pyhls_pow(double x, double y) {
 static inline float pyhls_powf(float x, float y) {
     return (float)pyhls_pow((double)x, (double)y);
 }
+
+/* ------------------------------------------------------ exp2, log2, log10 */
+
+/* 1/ln2 and 1/ln10 in two parts (the tests check them) */
+#define PYHLS_INV_LN2_HI 0x1.71547652b82fep0
+#define PYHLS_INV_LN2_LO 0x1.777d0ffda0d24p-56
+#define PYHLS_INV_LN10_HI 0x1.bcb7b1526e50ep-2
+#define PYHLS_INV_LN10_LO 0x1.95355baaafad3p-57
+/* ln2 rounded and the rest rounded */
+#define PYHLS_LN2_D_HI 0x1.62e42fefa39efp-1
+#define PYHLS_LN2_D_LO 0x1.abc9e3b39803fp-56
+
+/* 2^x = 2^(N/32) 2^f, N = 32x rounded, f = x - N/32 exact, 2^f = e^(f ln2) with f ln2
+ * an exact product: exact for multiples of 1/32 that it can represent */
+static inline double pyhls_exp2(double x) {
+    if (x != x)
+        return x;
+    if (x >= 1024.0)
+        return PYHLS_INF;
+    if (x < -1080.0)
+        return 0.0;
+    double a = x < 0 ? -x : x;
+    if (a < 0x1p-60)                    /* 1 + x ln2 rounds to 1 */
+        return 1.0;
+    int N = (int)(x * 32.0 + (x < 0 ? -0.5 : 0.5));
+    double f = (x * 32.0 - N) * (1.0 / 32);         /* exact */
+    double rl, rh = pyhls_two_prod(f, PYHLS_LN2_D_HI, &rl);
+    rl += f * PYHLS_LN2_D_LO;
+    return pyhls_exp_core(N, rh, rl);
+}
+
+/* the cases log2 and log10 share with log: NaN, negative, zero, inf (1 with a result) */
+static inline int pyhls_log_special(double x, double *r) {
+    if (x != x) {
+        *r = x;
+        return 1;
+    }
+    if (x < 0) {
+        *r = PYHLS_NAN;
+        return 1;
+    }
+    if (x == 0) {
+        *r = -PYHLS_INF;
+        return 1;
+    }
+    if (x == PYHLS_INF) {
+        *r = x;
+        return 1;
+    }
+    return 0;
+}
+
+/* log2 x = k + log m / ln2 (log m in two parts times 1/ln2 in two parts): exact for
+ * powers of two */
+static inline double pyhls_log2(double x) {
+    double r;
+    if (pyhls_log_special(x, &r))
+        return r;
+    int k;
+    double ml, mh = pyhls_logm_dd(pyhls_dbits(x), &k, &ml);
+    double pl, ph = pyhls_two_prod(mh, PYHLS_INV_LN2_HI, &pl);
+    pl += mh * PYHLS_INV_LN2_LO + ml * PYHLS_INV_LN2_HI;
+    double e, s = pyhls_two_sum((double)k, ph, &e);
+    return s + (e + pl);
+}
+
+/* log10 x = log x / ln10 (log x in two parts times 1/ln10 in two parts) */
+static inline double pyhls_log10(double x) {
+    double r;
+    if (pyhls_log_special(x, &r))
+        return r;
+    double Ll, Lh = pyhls_ln_dd(pyhls_dbits(x), &Ll);
+    double pl, ph = pyhls_two_prod(Lh, PYHLS_INV_LN10_HI, &pl);
+    pl += Lh * PYHLS_INV_LN10_LO + Ll * PYHLS_INV_LN10_HI;
+    return ph + pl;
+}
+
+static inline float pyhls_exp2f(float x) { return (float)pyhls_exp2((double)x); }
+static inline float pyhls_log2f(float x) { return (float)pyhls_log2((double)x); }
+static inline float pyhls_log10f(float x) { return (float)pyhls_log10((double)x); }
 
 #endif
