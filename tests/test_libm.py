@@ -310,7 +310,7 @@ def test_atan_log_exp2_tables():
 
 ALL = """
 #include <math.h>
-void all(const double x[N], const float y[N], double d[12][N], float f[12][N]) {
+void all(const double x[N], const float y[N], double d[15][N], float f[15][N]) {
     for (int i = 0; i < N; i++) {
         d[0][i] = exp(x[i]); d[1][i] = log(x[i]); d[2][i] = sin(x[i]); d[3][i] = cos(x[i]);
         d[4][i] = floor(x[i]); d[5][i] = ceil(x[i]);
@@ -320,6 +320,8 @@ void all(const double x[N], const float y[N], double d[12][N], float f[12][N]) {
         d[7][i] = trunc(x[i]); d[8][i] = round(x[i]); f[7][i] = truncf(y[i]); f[8][i] = roundf(y[i]);
         d[9][i] = exp2(x[i]); d[10][i] = log2(x[i]); d[11][i] = log10(x[i]);
         f[9][i] = exp2f(y[i]); f[10][i] = log2f(y[i]); f[11][i] = log10f(y[i]);
+        d[12][i] = tan(x[i]); d[13][i] = sinh(x[i]); d[14][i] = cosh(x[i]);
+        f[12][i] = tanf(y[i]); f[13][i] = sinhf(y[i]); f[14][i] = coshf(y[i]);
     }
 }
 """
@@ -345,7 +347,7 @@ def test_cdfg_matches_native(tmp_path, capsys):
         calls.append(Call(scalars={}, mem_in={
             0: b"".join(struct.pack("<d", v) for v in xs),
             1: b"".join(struct.pack("<f", v) for v in ys),
-            2: bytes(12 * n * 8), 3: bytes(12 * n * 4)}))
+            2: bytes(15 * n * 8), 3: bytes(15 * n * 4)}))
     golden = run_calls(m.llvm_ir, "all", calls)
     bad = ir_differences(m, golden, max_steps=5_000_000)
     assert not bad, "\n".join(bad)

@@ -320,16 +320,10 @@ static inline float pyhls_kcosf(float r, float lo) {
     return w + (((1.0f - w) - hz) + (z * z * q - r * lo));
 }
 
-/* sin (want_cos 0) or cos (1) of a double */
-static inline double pyhls_sincos(double x, int want_cos) {
-    uint64_t u = pyhls_dbits(x);
-    uint64_t a = u & 0x7fffffffffffffffULL;
-    int sign = (int)(u >> 63);
-    if (a >= 0x7ff0000000000000ULL)     /* NaN: itself; inf: a NaN made anew */
-        return a > 0x7ff0000000000000ULL ? x : PYHLS_NAN;
-    if (a < 0x3e50000000000000ULL)      /* |x| < 2^-26: sin x = x, cos x = 1 rounded */
-        return want_cos ? 1.0 : x;
-    double ax = pyhls_dfrom(a), r = ax, lo = 0.0;
+/* |x| = n pi/2 + r + lo (a: |x|'s bits, finite, |x| >= 2^-27), |r| <= pi/4: returns n mod 4
+ * (0 and r = |x| below pi/4) */
+static inline int pyhls_reduce_pio2(uint64_t a, double *rp, double *lop) {
+    double r = pyhls_dfrom(a), lo = 0.0;
     int n = 0;
     if (a >= 0x3fe921fb54442d18ULL) {   /* |x| >= pi/4 */
         pyhls_u128 P;
@@ -346,6 +340,22 @@ static inline double pyhls_sincos(double x, int want_cos) {
             lo = -lo;
         }
     }
+    *rp = r;
+    *lop = lo;
+    return n;
+}
+
+/* sin (want_cos 0) or cos (1) of a double */
+static inline double pyhls_sincos(double x, int want_cos) {
+    uint64_t u = pyhls_dbits(x);
+    uint64_t a = u & 0x7fffffffffffffffULL;
+    int sign = (int)(u >> 63);
+    if (a >= 0x7ff0000000000000ULL)     /* NaN: itself; inf: a NaN made anew */
+        return a > 0x7ff0000000000000ULL ? x : PYHLS_NAN;
+    if (a < 0x3e50000000000000ULL)      /* |x| < 2^-26: sin x = x, cos x = 1 rounded */
+        return want_cos ? 1.0 : x;
+    double r, lo;
+    int n = pyhls_reduce_pio2(a, &r, &lo);
     double s;
     if (want_cos) {
         /* cos: n 0 cos r, 1 -sin r, 2 -cos r, 3 sin r (even in x) */
@@ -963,5 +973,118 @@ static inline double pyhls_log10(double x) {
 static inline float pyhls_exp2f(float x) { return (float)pyhls_exp2((double)x); }
 static inline float pyhls_log2f(float x) { return (float)pyhls_log2((double)x); }
 static inline float pyhls_log10f(float x) { return (float)pyhls_log10((double)x); }
+
+/* ------------------------------------------------------------------------ tan */
+
+/* tan |x| = sin r / cos r (n even) or -cos r / sin r (n odd), r + lo the reduced
+ * argument: both kernels kept in two parts (sin: r + the rest; cos: 1 - r^2/2 rounded +
+ * the rest, r^2's rounding error included), their quotient q with its remainder from an
+ * exact product */
+static inline double pyhls_tan(double x) {
+    uint64_t u = pyhls_dbits(x);
+    uint64_t a = u & 0x7fffffffffffffffULL;
+    if (a >= 0x7ff0000000000000ULL)     /* NaN: itself; inf: a NaN made anew */
+        return a > 0x7ff0000000000000ULL ? x : PYHLS_NAN;
+    if (a < 0x3e40000000000000ULL)      /* |x| < 2^-27: tan x = x rounded */
+        return x;
+    double r, lo;
+    int n = pyhls_reduce_pio2(a, &r, &lo);
+    double z = r * r;
+    double p = -1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880
+             + z * (-1.0 / 39916800 + z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0
+             + z * (1.0 / 355687428096000.0 + z * (-1.0 / 121645100408832000.0
+             + z * (1.0 / 51090942171709440000.0)))))))));
+    double sh = r, sl = r * z * p + lo * (1.0 - 0.5 * z);
+    double hz = 0.5 * z;
+    double ch = 1.0 - hz;
+    double q4 = 1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800
+              + z * (1.0 / 479001600 + z * (-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0
+              + z * (-1.0 / 6402373705728000.0 + z * (1.0 / 2432902008176640000.0))))))));
+    double zl;
+    pyhls_two_prod(r, r, &zl);                       /* r^2 = z + zl exactly */
+    double cl = ((1.0 - ch) - hz) + (z * z * q4 - (r * lo + 0.5 * zl));
+    double nh = sh, nl = sl, dh = ch, dl = cl;
+    if (n & 1) {
+        nh = -ch;
+        nl = -cl;
+        dh = sh;
+        dl = sl;
+    }
+    double v = nh + nl, w = dh + dl;               /* each pair renormalised */
+    nl = (nh - v) + nl;
+    dl = (dh - w) + dl;
+    nh = v;
+    dh = w;
+    double q = nh / dh;
+    double pe, pp = pyhls_two_prod(q, dh, &pe);
+    double t = q + (((nh - pp) - pe) + (nl - q * dl)) / dh;
+    return (u >> 63) ? -t : t;
+}
+
+/* ------------------------------------------------------------ sinh and cosh */
+
+/* e^a as h + l (returned: h, |l| < ulp(h)) for 0 <= a < 23: 2^(N/32) (1 + S) */
+static inline double pyhls_exp_small_dd(double a, double *lo) {
+    int N = (int)(a * (32 * PYHLS_INV_LN2) + 0.5);
+    int j = N & 31, n = N >> 5;
+    double rh = a - N * (PYHLS_LN2_HI / 32);          /* exact */
+    double rl = -(N * (PYHLS_LN2_LO / 32));
+    double p = rh + rl;
+    double q = 1.0 / 2 + p * (1.0 / 6 + p * (1.0 / 24 + p * (1.0 / 120 + p * (1.0 / 720
+             + p * 1.0 / 5040))));
+    double S = rh + (rl + p * p * q);
+    double th = pyhls_exp2_32[j][0], tl = pyhls_exp2_32[j][1];
+    double sc = pyhls_pow2(n);
+    double l = tl + th * S;
+    double h = th + l;                               /* renormalised: |l| < ulp(h) */
+    *lo = ((th - h) + l) * sc;
+    return h * sc;
+}
+
+/* sinh (want_cosh 0) or cosh (1): |x| < 1/2 by Taylor's series (to x^17/17!, x^16/16!);
+ * then (e^|x| -+ e^-|x|) / 2 with e^|x| and its reciprocal in two parts; beyond 22
+ * e^|x| / 2 (as 2^(N/32 - 1) e^r, which overflows only when the result does) */
+static inline double pyhls_sinhcosh(double x, int want_cosh) {
+    uint64_t u = pyhls_dbits(x);
+    uint64_t ua = u & 0x7fffffffffffffffULL;
+    int neg = (int)(u >> 63) && !want_cosh;
+    double a = pyhls_dfrom(ua), r;
+    if (ua > 0x7ff0000000000000ULL)     /* NaN */
+        return x;
+    if (ua < 0x3e40000000000000ULL)     /* |x| < 2^-27: sinh x = x, cosh x = 1 rounded */
+        return want_cosh ? 1.0 : x;
+    if (a < 0.5) {
+        double z = a * a;
+        if (want_cosh) {
+            double c = 1.0 / 24 + z * (1.0 / 720 + z * (1.0 / 40320 + z * (1.0 / 3628800
+                     + z * (1.0 / 479001600 + z * (1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0
+                     + z * (1.0 / 6402373705728000.0)))))));
+            return 1.0 + (0.5 * z + z * z * c);
+        }
+        double s = 1.0 / 6 + z * (1.0 / 120 + z * (1.0 / 5040 + z * (1.0 / 362880
+                 + z * (1.0 / 39916800 + z * (1.0 / 6227020800.0 + z * (1.0 / 1307674368000.0
+                 + z * (1.0 / 355687428096000.0)))))));
+        r = a + a * z * s;
+    } else if (a < 22.0) {
+        double l, h = pyhls_exp_small_dd(a, &l);
+        double ih = 1.0 / h;                         /* 1 / (h + l) = ih + il */
+        double pe, pp = pyhls_two_prod(h, ih, &pe);
+        double il = ih * (((1.0 - pp) - pe) - l * ih);
+        double e, t = pyhls_two_sum(h, want_cosh ? ih : -ih, &e);
+        r = 0.5 * (t + (e + (want_cosh ? l + il : l - il)));
+    } else if (a < 711.0) {
+        int N = (int)(a * (32 * PYHLS_INV_LN2) + 0.5);
+        double rh = a - N * (PYHLS_LN2_HI / 32);     /* exact */
+        double rl = -(N * (PYHLS_LN2_LO / 32));
+        r = pyhls_exp_core(N - 32, rh, rl);
+    } else {
+        r = PYHLS_INF;
+    }
+    return neg ? -r : r;
+}
+
+static inline float pyhls_tanf(float x) { return (float)pyhls_tan((double)x); }
+static inline float pyhls_sinhf(float x) { return (float)pyhls_sinhcosh((double)x, 0); }
+static inline float pyhls_coshf(float x) { return (float)pyhls_sinhcosh((double)x, 1); }
 
 #endif
