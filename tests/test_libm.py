@@ -55,7 +55,8 @@ def edge_values(name: str) -> list[float]:
             least_normal * 0.75, big, -big, 1.0, -1.0, 0.5, -0.5, 2.5, -2.5, 1e22, -1e22,
             math.pi / 2, math.pi, math.pi / 4, 2 ** 52 + 0.5, 1e-9, 100.0, -100.0,
             1.5, -1.5, 0.49999999999999994, -0.49999999999999994, 2 ** 52 - 0.5, 2 ** 51 + 0.5,
-            0.125, 1 / 16, 3 / 32, 2.0 ** -27, 2.0 ** 62, 2.0 ** 63, 33.0, 10.5]
+            0.125, 1 / 16, 3 / 32, 2.0 ** -27, 2.0 ** 62, 2.0 ** 63, 33.0, 10.5,
+            0.9999999999999999, -0.9999999999999999, 0.7071067811865476, 2.0 ** -58]
     if w == 64:     # exp's and exp2's overflow and underflow thresholds, and around them
         vals += [709.782712893384, 709.78271289338397, 709.7827128933841, 710.0, -708.4,
                  -745.1332191019411, -745.1332191019412, -745.2, -746.0, 1e300, -1e300,
@@ -81,9 +82,10 @@ def _to_width(x: float, w: int) -> float:
 
 def edge_pairs(name: str) -> list[tuple[float, float]]:
     """A two-argument function's edge cases: every pair of a grid of special values
-    (C99 Annex F's cases for pow and atan2: signed zeros, infinities, NaN, +-1, odd and
-    even integers, non-integers, the extreme magnitudes), then pow's overflow and
-    underflow thresholds and bases near 1 with large exponents."""
+    (C99 Annex F's cases for pow, atan2 and hypot: signed zeros, infinities, NaN, +-1,
+    odd and even integers, non-integers, the extreme magnitudes), then pow's overflow and
+    underflow thresholds and bases near 1 with large exponents, or atan2's and hypot's
+    quotients at their thresholds, and hypot's exact, overflowing and subnormal cases."""
     w = FUNCTIONS[name]
     big = 1.7976931348623157e308 if w == 64 else 3.4028234663852886e38
     tiny = 5e-324 if w == 64 else 1.401298464324817e-45
@@ -100,10 +102,14 @@ def edge_pairs(name: str) -> list[tuple[float, float]]:
                   (1 - 2.0 ** -53 if w == 64 else 1 - 2.0 ** -24, 1e18), (1.0000001, 1e7),
                   (-1.0000001, 1e7 + 1), (0.9999999, -1e7), (-8.0, 1 / 3), (-8.0, 3.0),
                   (3.0, 0.5), (1e-5, -60.0), (123.0, 140.5), (math.e, 709.0), (0.1, 322.0)]
-    else:
+    else:   # atan2's and hypot's quotients at the thresholds
         pairs += [(1.0, 1.0 + 2.0 ** -52), (-1e-10, -1.0), (1e-10, -1.0), (1.0, -1e-10),
                   (2.0 ** -1000, 2.0 ** 1000), (2.0 ** 900, -(2.0 ** -900)), (3.0, -4.0),
                   (-4.0, 3.0), (1e-310, 3e-310), (-7e-320, -2e-315)]
+    if name.startswith("hypot"):
+        pairs += [(3.0, 4.0), (-5.0, 12.0), (1e308, 1e308), (big, 1.0), (1e-310, 3e-310),
+                  (tiny, tiny), (2.0 ** 500, 2.0 ** 499), (2.0 ** -500, 2.0 ** -540),
+                  (1.0, 2.0 ** -27), (1.0, 2.0 ** -60), (1e154, 1e154), (1e-160, 1e-160)]
     return [(_to_width(a, w), _to_width(b, w)) for a, b in pairs]
 
 
@@ -161,7 +167,8 @@ def random_values(name: str, k: int, seed: int) -> list[float]:
             x = rng.uniform(-10, 10)
         elif pick == 2:
             lo, hi = ((-1080, 1030) if w == 64 else (-155, 130)) if name.startswith("exp2") else \
-                ((-746, 710) if w == 64 else (-104, 89)) if name.startswith("exp") else (-1e3, 1e3)
+                ((-746, 710) if w == 64 else (-104, 89)) if name.startswith("exp") else \
+                (-1, 1) if name.startswith(("asin", "acos")) else (-1e3, 1e3)
             x = rng.uniform(lo, hi)
         else:
             x = math.ldexp(rng.random(), rng.randint(-70, 70)) * rng.choice((1, -1))
@@ -310,7 +317,7 @@ def test_atan_log_exp2_tables():
 
 ALL = """
 #include <math.h>
-void all(const double x[N], const float y[N], double d[15][N], float f[15][N]) {
+void all(const double x[N], const float y[N], double d[9][N], float f[9][N]) {
     for (int i = 0; i < N; i++) {
         d[0][i] = exp(x[i]); d[1][i] = log(x[i]); d[2][i] = sin(x[i]); d[3][i] = cos(x[i]);
         d[4][i] = floor(x[i]); d[5][i] = ceil(x[i]);
@@ -318,36 +325,50 @@ void all(const double x[N], const float y[N], double d[15][N], float f[15][N]) {
         f[4][i] = floorf(y[i]); f[5][i] = ceilf(y[i]);
         d[6][i] = tanh(x[i]); f[6][i] = tanhf(y[i]);
         d[7][i] = trunc(x[i]); d[8][i] = round(x[i]); f[7][i] = truncf(y[i]); f[8][i] = roundf(y[i]);
-        d[9][i] = exp2(x[i]); d[10][i] = log2(x[i]); d[11][i] = log10(x[i]);
-        f[9][i] = exp2f(y[i]); f[10][i] = log2f(y[i]); f[11][i] = log10f(y[i]);
-        d[12][i] = tan(x[i]); d[13][i] = sinh(x[i]); d[14][i] = cosh(x[i]);
-        f[12][i] = tanf(y[i]); f[13][i] = sinhf(y[i]); f[14][i] = coshf(y[i]);
+    }
+}
+"""
+
+UNARY = """
+#include <math.h>
+void all(const double x[N], const float y[N], double d[8][N], float f[8][N]) {
+    for (int i = 0; i < N; i++) {
+        d[0][i] = exp2(x[i]); d[1][i] = log2(x[i]); d[2][i] = log10(x[i]); d[3][i] = tan(x[i]);
+        d[4][i] = sinh(x[i]); d[5][i] = cosh(x[i]); d[6][i] = asin(x[i]); d[7][i] = acos(x[i]);
+        f[0][i] = exp2f(y[i]); f[1][i] = log2f(y[i]); f[2][i] = log10f(y[i]); f[3][i] = tanf(y[i]);
+        f[4][i] = sinhf(y[i]); f[5][i] = coshf(y[i]); f[6][i] = asinf(y[i]); f[7][i] = acosf(y[i]);
     }
 }
 """
 
 
-def test_cdfg_matches_native(tmp_path, capsys):
-    """Every function's CDFG, as the frontend makes it, interpreted on edge and random values
-    against native execution of the same canonicalised module; a warning per call."""
+@pytest.mark.parametrize("kernel", ["first", "more"])
+def test_cdfg_matches_native(tmp_path, capsys, kernel):
+    """Every one-argument function's CDFG, as the frontend makes it, interpreted on edge
+    and random values against native execution of the same canonicalised module (two
+    kernels: the first functions, and those added since); a warning per call."""
     n = 16
-    src = write_source(tmp_path, "all.c", ALL)
+    text, rows, rand = (ALL, 9, "sin") if kernel == "first" else (UNARY, 8, "asin")
+    src = write_source(tmp_path, "all.c", text)
     m = ir_module(src, SynthOptions(top="all", cflags=(f"-DN={n}",)), after="frontend")
     err = capsys.readouterr().err
-    for name in re.findall(r"= (\w+)\(", ALL):
+    for name in re.findall(r"= (\w+)\(", text):
         assert re.search(rf"all\.c:\d+: warning: '{name}' is computed by pyhls's libm", err), err
-    assert "within 1 ulp of glibc's" in err and "exact, as glibc's" in err
-    assert "'tanh' is computed by pyhls's libm, synthesised with the design (within 3 ulp" in err
-    assert "'round' is computed by pyhls's libm, synthesised with the design (exact" in err
+    if kernel == "first":
+        assert "within 1 ulp of glibc's" in err and "exact, as glibc's" in err
+        assert "'tanh' is computed by pyhls's libm, synthesised with the design (within 3 ulp" in err
+        assert "'round' is computed by pyhls's libm, synthesised with the design (exact" in err
+    else:
+        assert "'sinh' is computed by pyhls's libm, synthesised with the design (within 2 ulp" in err
     assert not any(op.kind == "call" for f in m.functions for op in f.ops())
     calls = []
     for k in range(4):
-        xs = (edge_values("exp") + random_values("sin", n, k))[k * n:(k + 1) * n]
-        ys = (edge_values("expf") + random_values("sinf", n, k))[k * n:(k + 1) * n]
+        xs = (edge_values("exp") + random_values(rand, n, k))[k * n:(k + 1) * n]
+        ys = (edge_values("expf") + random_values(rand + "f", n, k))[k * n:(k + 1) * n]
         calls.append(Call(scalars={}, mem_in={
             0: b"".join(struct.pack("<d", v) for v in xs),
             1: b"".join(struct.pack("<f", v) for v in ys),
-            2: bytes(15 * n * 8), 3: bytes(15 * n * 4)}))
+            2: bytes(rows * n * 8), 3: bytes(rows * n * 4)}))
     golden = run_calls(m.llvm_ir, "all", calls)
     bad = ir_differences(m, golden, max_steps=5_000_000)
     assert not bad, "\n".join(bad)
@@ -356,30 +377,32 @@ def test_cdfg_matches_native(tmp_path, capsys):
 MORE = """
 #include <math.h>
 void more(const double x[N], const double y[N], const float a[N], const float b[N],
-          double d[3][N], float f[3][N]) {
+          double d[4][N], float f[4][N]) {
     for (int i = 0; i < N; i++) {
         d[0][i] = atan(x[i]); d[1][i] = atan2(x[i], y[i]); d[2][i] = pow(x[i], y[i]);
         f[0][i] = atanf(a[i]); f[1][i] = atan2f(a[i], b[i]); f[2][i] = powf(a[i], b[i]);
+        d[3][i] = hypot(x[i], y[i]); f[3][i] = hypotf(a[i], b[i]);
     }
 }
 """
 
 
 def test_cdfg_matches_native_two_arguments(tmp_path, capsys):
-    """atan, atan2 and pow (and their f variants): the CDFG interpreted on
+    """atan, atan2, pow and hypot (and their f variants): the CDFG interpreted on
     edge pairs (a sample of the Annex F grid, thresholds) and random pairs against native
     execution; a warning per call, the two-argument calls linked as such."""
     n, k = 16, 4
     src = write_source(tmp_path, "more.c", MORE)
     m = ir_module(src, SynthOptions(top="more", cflags=(f"-DN={n}",)), after="frontend")
     err = capsys.readouterr().err
-    for name in ("atan", "atan2", "pow", "atanf", "atan2f", "powf"):
+    for name in ("atan", "atan2", "pow", "atanf", "atan2f", "powf", "hypot", "hypotf"):
         assert re.search(rf"more\.c:\d+: warning: '{name}' is computed by pyhls's libm", err), err
     assert not any(op.kind == "call" for f in m.functions for op in f.ops())
 
     def sample(suffix: str) -> list[tuple[float, float]]:
         pairs = (edge_pairs("pow" + suffix)[::17] + edge_pairs("atan2" + suffix)[-10:]
-                 + random_pairs("pow" + suffix, 2 * n, 1) + random_pairs("atan2" + suffix, 2 * n, 1))
+                 + edge_pairs("hypot" + suffix)[-12:] + random_pairs("pow" + suffix, 2 * n, 1)
+                 + random_pairs("atan2" + suffix, 2 * n, 1))
         random.Random(suffix).shuffle(pairs)
         return pairs[:n * k]
     dpairs, fpairs = sample(""), sample("f")
@@ -391,7 +414,7 @@ def test_cdfg_matches_native_two_arguments(tmp_path, capsys):
             1: b"".join(struct.pack("<d", p[1]) for p in dp),
             2: b"".join(struct.pack("<f", p[0]) for p in fp),
             3: b"".join(struct.pack("<f", p[1]) for p in fp),
-            4: bytes(3 * n * 8), 5: bytes(3 * n * 4)}))
+            4: bytes(4 * n * 8), 5: bytes(4 * n * 4)}))
     golden = run_calls(m.llvm_ir, "more", calls)
     bad = ir_differences(m, golden, max_steps=5_000_000)
     assert not bad, "\n".join(bad)

@@ -30,9 +30,11 @@ FUNCTIONS = {"exp": 64, "expf": 32, "log": 64, "logf": 32, "sin": 64, "sinf": 32
              "ceil": 64, "ceilf": 32, "trunc": 64, "truncf": 32, "round": 64, "roundf": 32,
              "atan": 64, "atanf": 32, "atan2": 64, "atan2f": 32, "pow": 64, "powf": 32,
              "exp2": 64, "exp2f": 32, "log2": 64, "log2f": 32, "log10": 64, "log10f": 32,
-             "tan": 64, "tanf": 32, "sinh": 64, "sinhf": 32, "cosh": 64, "coshf": 32}
-#: the functions of two arguments (atan2(y, x), pow(x, y)); every other takes one
-BINARY = frozenset({"atan2", "atan2f", "pow", "powf"})
+             "tan": 64, "tanf": 32, "sinh": 64, "sinhf": 32, "cosh": 64, "coshf": 32,
+             "hypot": 64, "hypotf": 32, "asin": 64, "asinf": 32, "acos": 64, "acosf": 32}
+#: the functions of two arguments (atan2(y, x), pow(x, y), hypot(x, y)); every other
+#: takes one
+BINARY = frozenset({"atan2", "atan2f", "pow", "powf", "hypot", "hypotf"})
 
 
 def arity(name: str) -> int:

@@ -1087,4 +1087,127 @@ static inline float pyhls_tanf(float x) { return (float)pyhls_tan((double)x); }
 static inline float pyhls_sinhf(float x) { return (float)pyhls_sinhcosh((double)x, 0); }
 static inline float pyhls_coshf(float x) { return (float)pyhls_sinhcosh((double)x, 1); }
 
+/* ------------------------------------------------------------ hypot, asin, acos */
+
+/* sqrt(h + l) as s + sl (returned: s) for h > 0, |l| < ulp(h): the square-root unit's
+ * s corrected by the remainder from an exact product */
+static inline double pyhls_sqrt_dd(double h, double l, double *lo) {
+    double s = __builtin_sqrt(h);
+    double pe, p = pyhls_two_prod(s, s, &pe);
+    *lo = (((h - p) - pe) + l) / (2.0 * s);        /* h - p exact */
+    return s;
+}
+
+/* hypot(x, y): an infinity wins over a NaN; else sqrt(a^2 + b^2) (a >= b) with both
+ * squares exact and their sum in two parts, scaled by 2^-+600 near the ends of the
+ * range, the square root corrected to nearly the last bit */
+static inline double pyhls_hypot(double x, double y) {
+    uint64_t ax = pyhls_dbits(x) & 0x7fffffffffffffffULL, ay = pyhls_dbits(y) & 0x7fffffffffffffffULL;
+    if (ax == 0x7ff0000000000000ULL || ay == 0x7ff0000000000000ULL)
+        return PYHLS_INF;
+    if (ax > 0x7ff0000000000000ULL)
+        return x;
+    if (ay > 0x7ff0000000000000ULL)
+        return y;
+    if (ax < ay) {
+        uint64_t t = ax;
+        ax = ay;
+        ay = t;
+    }
+    double a = pyhls_dfrom(ax), b = pyhls_dfrom(ay);
+    if (ay == 0 || (int)(ax >> 52) - (int)(ay >> 52) > 60)  /* b below half an ulp of a */
+        return a + b;
+    double sc = 1.0;
+    if (ax > 0x5f30000000000000ULL) {   /* a > 2^500 */
+        a *= 0x1p-600;
+        b *= 0x1p-600;
+        sc = 0x1p600;
+    } else if (ay < 0x20b0000000000000ULL) {   /* b < 2^-500 */
+        a *= 0x1p600;
+        b *= 0x1p600;
+        sc = 0x1p-600;
+    }
+    double al, ah = pyhls_two_prod(a, a, &al);
+    double bl, bh = pyhls_two_prod(b, b, &bl);
+    double e, h = pyhls_two_sum(ah, bh, &e);
+    double l = e + (al + bl);
+    double v = h + l;
+    l = (h - v) + l;
+    double sl, s = pyhls_sqrt_dd(v, l, &sl);
+    return (s + sl) * sc;
+}
+
+/* sqrt(1 - a^2) as s + sl (returned: s) for 0 <= a < 1: 1 - a^2 in two parts */
+static inline double pyhls_cos_of_sin(double a, double *lo) {
+    double pl, ph = pyhls_two_prod(a, a, &pl);
+    double e, h = pyhls_two_sum(1.0, -ph, &e);
+    double l = e - pl;
+    double v = h + l;
+    l = (h - v) + l;
+    return pyhls_sqrt_dd(v, l, lo);
+}
+
+/* atan(n / (d + dl)) as h + l (returned: h) for n, d > 0, n / d <= 2^62: the quotient
+ * with its error (exact product) to pyhls_atan_core */
+static inline double pyhls_atan_ratio(double n, double d, double dl, double *lo) {
+    double q = n / d;
+    double pe, p = pyhls_two_prod(q, d, &pe);
+    double dq = (((n - p) - pe) - q * dl) / d;    /* n - p exact */
+    return pyhls_atan_core(q, dq, lo);
+}
+
+/* asin x = atan(|x| / sqrt(1 - x^2)), the root in two parts */
+static inline double pyhls_asin(double x) {
+    uint64_t u = pyhls_dbits(x);
+    uint64_t ua = u & 0x7fffffffffffffffULL;
+    double r;
+    if (ua > 0x7ff0000000000000ULL)     /* NaN */
+        return x;
+    if (ua > 0x3ff0000000000000ULL)     /* |x| > 1, inf: a NaN made anew */
+        return PYHLS_NAN;
+    if (ua < 0x3e40000000000000ULL)     /* |x| < 2^-27: asin x = x rounded */
+        return x;
+    if (ua == 0x3ff0000000000000ULL) {
+        r = PYHLS_PIO2_HI;
+    } else {
+        double a = pyhls_dfrom(ua);
+        double sl, s = pyhls_cos_of_sin(a, &sl);
+        double lo, h = pyhls_atan_ratio(a, s, sl, &lo);
+        r = h + lo;
+    }
+    return (u >> 63) ? -r : r;
+}
+
+/* acos x = atan(sqrt(1 - x^2) / |x|), pi minus it for x < 0 */
+static inline double pyhls_acos(double x) {
+    uint64_t u = pyhls_dbits(x);
+    uint64_t ua = u & 0x7fffffffffffffffULL;
+    if (ua > 0x7ff0000000000000ULL)
+        return x;
+    if (ua > 0x3ff0000000000000ULL)
+        return PYHLS_NAN;
+    if (ua < 0x3c60000000000000ULL)     /* |x| < 2^-57: pi/2 rounded */
+        return PYHLS_PIO2_HI;
+    if (ua == 0x3ff0000000000000ULL)    /* +0, pi rounded */
+        return (u >> 63) ? PYHLS_PI_HI : 0.0;
+    double a = pyhls_dfrom(ua);
+    double sl, s = pyhls_cos_of_sin(a, &sl);
+    double q = s / a;
+    double pe, p = pyhls_two_prod(q, a, &pe);
+    double dq = (((s - p) - pe) + sl) / a;
+    double lo, h = pyhls_atan_core(q, dq, &lo);
+    if (u >> 63) {
+        double t = PYHLS_PI_HI - h;
+        double e = (PYHLS_PI_HI - t) - h;
+        return t + ((e + PYHLS_PI_LO) - lo);
+    }
+    return h + lo;
+}
+
+static inline float pyhls_hypotf(float x, float y) {
+    return (float)pyhls_hypot((double)x, (double)y);
+}
+static inline float pyhls_asinf(float x) { return (float)pyhls_asin((double)x); }
+static inline float pyhls_acosf(float x) { return (float)pyhls_acos((double)x); }
+
 #endif
