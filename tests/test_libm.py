@@ -85,7 +85,8 @@ def edge_pairs(name: str) -> list[tuple[float, float]]:
     (C99 Annex F's cases for pow, atan2 and hypot: signed zeros, infinities, NaN, +-1,
     odd and even integers, non-integers, the extreme magnitudes), then pow's overflow and
     underflow thresholds and bases near 1 with large exponents, or atan2's and hypot's
-    quotients at their thresholds, and hypot's exact, overflowing and subnormal cases."""
+    quotients at their thresholds, hypot's exact, overflowing and subnormal cases and
+    fmod's largest exponent differences."""
     w = FUNCTIONS[name]
     big = 1.7976931348623157e308 if w == 64 else 3.4028234663852886e38
     tiny = 5e-324 if w == 64 else 1.401298464324817e-45
@@ -106,6 +107,10 @@ def edge_pairs(name: str) -> list[tuple[float, float]]:
         pairs += [(1.0, 1.0 + 2.0 ** -52), (-1e-10, -1.0), (1e-10, -1.0), (1.0, -1e-10),
                   (2.0 ** -1000, 2.0 ** 1000), (2.0 ** 900, -(2.0 ** -900)), (3.0, -4.0),
                   (-4.0, 3.0), (1e-310, 3e-310), (-7e-320, -2e-315)]
+    if name.startswith("fmod"):
+        pairs += [(1e308, 1e-308), (big, tiny), (-big, 3.0), (7.5, 2.0), (-7.5, 2.0),
+                  (7.5, -2.0), (1e300, 3.0), (5e-324 * 7, 5e-324 * 2), (1e-310, 3e-320),
+                  (2.0 ** 60, 0.1), (-(2.0 ** 1000), math.pi), (6.0, 3.0)]
     if name.startswith("hypot"):
         pairs += [(3.0, 4.0), (-5.0, 12.0), (1e308, 1e308), (big, 1.0), (1e-310, 3e-310),
                   (tiny, tiny), (2.0 ** 500, 2.0 ** 499), (2.0 ** -500, 2.0 ** -540),
@@ -377,31 +382,36 @@ def test_cdfg_matches_native(tmp_path, capsys, kernel):
 MORE = """
 #include <math.h>
 void more(const double x[N], const double y[N], const float a[N], const float b[N],
-          double d[4][N], float f[4][N]) {
+          double d[5][N], float f[5][N]) {
     for (int i = 0; i < N; i++) {
         d[0][i] = atan(x[i]); d[1][i] = atan2(x[i], y[i]); d[2][i] = pow(x[i], y[i]);
         f[0][i] = atanf(a[i]); f[1][i] = atan2f(a[i], b[i]); f[2][i] = powf(a[i], b[i]);
         d[3][i] = hypot(x[i], y[i]); f[3][i] = hypotf(a[i], b[i]);
+        d[4][i] = fmod(x[i], y[i]); f[4][i] = fmodf(a[i], b[i]);
     }
 }
 """
 
 
 def test_cdfg_matches_native_two_arguments(tmp_path, capsys):
-    """atan, atan2, pow and hypot (and their f variants): the CDFG interpreted on
+    """atan, atan2, pow, hypot and fmod (and their f variants), as the intrinsics and the
+    frem instruction clang makes of them under -fno-math-errno: the CDFG interpreted on
     edge pairs (a sample of the Annex F grid, thresholds) and random pairs against native
     execution; a warning per call, the two-argument calls linked as such."""
     n, k = 16, 4
     src = write_source(tmp_path, "more.c", MORE)
-    m = ir_module(src, SynthOptions(top="more", cflags=(f"-DN={n}",)), after="frontend")
+    flags = (f"-DN={n}", "-fno-math-errno")     # llvm.pow.f64, ..., fmod as frem
+    m = ir_module(src, SynthOptions(top="more", cflags=flags), after="frontend")
     err = capsys.readouterr().err
-    for name in ("atan", "atan2", "pow", "atanf", "atan2f", "powf", "hypot", "hypotf"):
+    for name in ("atan", "atan2", "pow", "atanf", "atan2f", "powf", "hypot", "hypotf", "fmod",
+                 "fmodf"):
         assert re.search(rf"more\.c:\d+: warning: '{name}' is computed by pyhls's libm", err), err
     assert not any(op.kind == "call" for f in m.functions for op in f.ops())
 
     def sample(suffix: str) -> list[tuple[float, float]]:
         pairs = (edge_pairs("pow" + suffix)[::17] + edge_pairs("atan2" + suffix)[-10:]
-                 + edge_pairs("hypot" + suffix)[-12:] + random_pairs("pow" + suffix, 2 * n, 1)
+                 + edge_pairs("hypot" + suffix)[-12:] + edge_pairs("fmod" + suffix)[-12:]
+                 + random_pairs("pow" + suffix, 2 * n, 1)
                  + random_pairs("atan2" + suffix, 2 * n, 1))
         random.Random(suffix).shuffle(pairs)
         return pairs[:n * k]
@@ -414,10 +424,25 @@ def test_cdfg_matches_native_two_arguments(tmp_path, capsys):
             1: b"".join(struct.pack("<d", p[1]) for p in dp),
             2: b"".join(struct.pack("<f", p[0]) for p in fp),
             3: b"".join(struct.pack("<f", p[1]) for p in fp),
-            4: bytes(4 * n * 8), 5: bytes(4 * n * 4)}))
+            4: bytes(5 * n * 8), 5: bytes(5 * n * 4)}))
     golden = run_calls(m.llvm_ir, "more", calls)
     bad = ir_differences(m, golden, max_steps=5_000_000)
     assert not bad, "\n".join(bad)
+
+
+def test_frem_becomes_fmod():
+    """LLVM's frem (clang's fmod under -fno-math-errno; fast-math flags too) is a call of
+    the library's fmod or fmodf, its metadata kept; a vector frem is left alone."""
+    from hls.frontend._libm import _rewrite_frem
+    text = ("  %r = frem fast double %a, %b, !dbg !7\n"
+            "  %s = frem float %c, 2.500000e+00\n"
+            "  %v = frem <2 x double> %p, %q\n")
+    out, used = _rewrite_frem(text)
+    assert used == {"fmod", "fmodf"}
+    assert out.splitlines() == [
+        f"  %r = call double @{PREFIX}fmod(double %a, double %b), !dbg !7",
+        f"  %s = call float @{PREFIX}fmodf(float %c, float 2.500000e+00)",
+        "  %v = frem <2 x double> %p, %q"]
 
 
 def test_user_definition_wins(tmp_path, capsys):

@@ -5,7 +5,7 @@
  * benchmarks/libm_accuracy.py (benchmarks/results/libm_accuracy.md).
  *
  * The rules this code keeps, for hardware:
- *  - no loops: range reduction is straight-line (Payne-Hanek in 64/128-bit integers
+ *  - no loops but fmod's long division: range reduction is straight-line (Payne-Hanek in 64/128-bit integers
  *    against a 20-word table of 2/pi; small tables of atan(k/16), and of 1/c, log c
  *    and 2^(j/32) for pow), polynomials are Taylor series evaluated by Horner's rule, with
  *    coefficients written as exact fractions (clang rounds them once);
@@ -1209,5 +1209,56 @@ static inline float pyhls_hypotf(float x, float y) {
 }
 static inline float pyhls_asinf(float x) { return (float)pyhls_asin((double)x); }
 static inline float pyhls_acosf(float x) { return (float)pyhls_acos((double)x); }
+
+/* ------------------------------------------------------------------------ fmod */
+
+/* fmod(x, y), exact: |x| = mx 2^ex, |y| = my 2^ey (integers below 2^53); the remainder
+ * of mx 2^(ex - ey) by my by long division, 11 bits an iteration (r < my < 2^53, so
+ * r << 11 fits 64 bits): the library's one loop, at most 191 iterations (ex - ey <= 2097) */
+static inline double pyhls_fmod(double x, double y) {
+    uint64_t ux = pyhls_dbits(x), uy = pyhls_dbits(y);
+    uint64_t ax = ux & 0x7fffffffffffffffULL, ay = uy & 0x7fffffffffffffffULL;
+    uint64_t sign = ux & 0x8000000000000000ULL;
+    if (ax > 0x7ff0000000000000ULL)     /* NaN */
+        return x;
+    if (ay > 0x7ff0000000000000ULL)
+        return y;
+    if (ax == 0x7ff0000000000000ULL || ay == 0)   /* fmod(inf, y), fmod(x, 0): a NaN */
+        return PYHLS_NAN;
+    if (ax < ay)                        /* |x| < |y| (y = inf too): x */
+        return x;
+    if (ax == ay)
+        return pyhls_dfrom(sign);
+    int ex = (int)(ax >> 52), ey = (int)(ay >> 52);
+    uint64_t mx = ax & 0x000fffffffffffffULL, my = ay & 0x000fffffffffffffULL;
+    if (ex) {
+        mx |= 1ULL << 52;
+    } else {
+        ex = 1;                         /* subnormal: the least normal's exponent */
+    }
+    if (ey) {
+        my |= 1ULL << 52;
+    } else {
+        ey = 1;
+    }
+    int d = ex - ey;                    /* >= 0 since |x| > |y| */
+    uint64_t r = mx % my;
+    while (d > 0) {
+        int s = d < 11 ? d : 11;
+        r = (r << s) % my;
+        d -= s;
+    }
+    if (r == 0)
+        return pyhls_dfrom(sign);
+    /* r 2^(ey - 1075): exact (the remainder is a multiple of y's last place) */
+    int k = ey - 1075, k1 = k >> 1;
+    double v = (double)(int64_t)r * pyhls_pow2(k1) * pyhls_pow2(k - k1);
+    return sign ? -v : v;
+}
+
+/* exact in double, so exact rounded to float */
+static inline float pyhls_fmodf(float x, float y) {
+    return (float)pyhls_fmod((double)x, (double)y);
+}
 
 #endif
