@@ -1,8 +1,9 @@
 """The accuracy of pyhls's libm (hls/lib/libm) against glibc: the library built natively
 (hls.frontend._libm.native_library, the same C and flags the frontend compiles), each
 function run on its edge values and on N random arguments (random encodings of every
-exponent, [-10, 10], the function's working range, random magnitudes 2^-70..2^70), and
-the largest distance to glibc's result in units in the last place, with the argument
+exponent, [-10, 10], the function's working range, random magnitudes 2^-70..2^70; for
+pow and atan2 a grid of special-value pairs and random pairs: tests/test_libm.py's
+edge_pairs and random_pairs), and the largest distance to glibc's result in units in the last place, with the argument
 that shows it.  Writes benchmarks/results/libm_accuracy.md (and .json with --json).
 
     python benchmarks/libm_accuracy.py [--n 1000000] [--seed 0] [--cosim]
@@ -28,9 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from hls.frontend._libm import FUNCTIONS, PREFIX, ULP_BOUND, native_library  # noqa: E402
-from test_libm import (DOUBLE_KERNEL, DOUBLE_TB, FLOAT_KERNEL, edge_values,  # noqa: E402
-                       random_values, ulp_distance)
+from hls.frontend._libm import FUNCTIONS, PREFIX, ULP_BOUND, arity, native_library  # noqa: E402
+from test_libm import DOUBLE_KERNEL, DOUBLE_TB, FLOAT_KERNEL, cases, ulp_distance  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -44,16 +44,16 @@ def measure(n: int, seed: int) -> list[dict]:
             t = ctypes.c_double if w == 64 else ctypes.c_float
             f, g = getattr(ours, PREFIX + name), getattr(glibc, name)
             for fn in (f, g):
-                fn.restype, fn.argtypes = t, [t]
+                fn.restype, fn.argtypes = t, [t] * arity(name)
             t0 = time.perf_counter()
-            xs = edge_values(name) + random_values(name, n, seed)
+            xs = cases(name, n, seed)
             hist: dict[int, int] = {}
             worst, at = 0.0, None
             for x in xs:
-                u = ulp_distance(f(x), g(x), w)
+                u = ulp_distance(f(*x), g(*x), w)
                 hist[int(min(u, 99))] = hist.get(int(min(u, 99)), 0) + 1
                 if u > worst:
-                    worst, at = u, x
+                    worst, at = u, x if len(x) > 1 else x[0]
             rows.append({"function": name, "bits": w, "arguments": len(xs),
                          "max_ulp": worst, "at": at, "bound": ULP_BOUND[name],
                          "exact_share": hist.get(0, 0) / len(xs),
