@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import subprocess
 import sys
 import tempfile
@@ -90,19 +91,23 @@ def discover(chstone: Path | None, polybench: Path | None) -> list[dict]:
     return progs
 
 
-def run_one(prog: dict, pnr: bool, max_cycles: int, close: int = 0) -> dict:
+def run_one(prog: dict, pnr: bool, max_cycles: int, close: int = 0, seeds: int = 1) -> dict:
     from hls.errors import HLSError
     from hls.flow import SynthOptions, synthesize
     from hls.verify import cosim
 
     row: dict = {"name": prog["name"], "suite": prog["suite"], "bambu": prog["bambu_cycles"]}
-    src = Path(prog["source"])
+    # the source by its name, from its own directory: the Verilog's hls_src attributes
+    # name it as given, and a path into this run's temporary copy of the suite would
+    # make every run's netlist, and so its placement, another one
+    os.chdir(Path(prog["source"]).parent)
+    src = Path(Path(prog["source"]).name)
     for target in ("generic", "ecp5"):
         t0 = time.perf_counter()
         try:
             opts = SynthOptions(top="main", target=target, clock_period_ns=prog["clock_ns"],
                                 cflags=tuple(prog["cflags"]),
-                                place_route=pnr and target == "ecp5",
+                                place_route=pnr and target == "ecp5", pnr_seeds=seeds,
                                 close_timing=close if pnr and target == "ecp5" else 0)
             res = synthesize(src, opts)
             r = cosim(src, "main", synth=res, max_cycles=max_cycles, cflags=tuple(prog["cflags"]))
@@ -119,7 +124,8 @@ def run_one(prog: dict, pnr: bool, max_cycles: int, close: int = 0) -> dict:
                                    lut4=t["utilisation"].get("TRELLIS_COMB", 0),
                                    ff=t["utilisation"].get("TRELLIS_FF", 0),
                                    mult18=t["utilisation"].get("MULT18X18D", 0),
-                                   dp16kd=t["utilisation"].get("DP16KD", 0))
+                                   dp16kd=t["utilisation"].get("DP16KD", 0),
+                                   seed=t["seed"], seeds=[x["fmax_mhz"] for x in t["seeds"]])
                 if t.get("closure"):
                     row[target]["attempts"] = len(t["closure"]["attempts"])
             if res.report.get("fit_device", {}).get("given_up"):
@@ -130,6 +136,13 @@ def run_one(prog: dict, pnr: bool, max_cycles: int, close: int = 0) -> dict:
             row[target] = {"error": f"{type(e).__name__}: {e}\n{traceback.format_exc()[-800:]}"}
         row[target]["s"] = round(time.perf_counter() - t0, 1)
     return row
+
+
+def _seeds(e: dict) -> str:
+    """The placements tried, when more than one was (``--pnr-seeds``)."""
+    tries = e.get("seeds") or []
+    return "" if len(tries) < 2 else (f" (seed {e['seed']}; tried "
+                                      + ", ".join(f"{f:.1f}" for f in tries if f) + ")")
 
 
 def render(rows: list[dict]) -> list[str]:
@@ -159,7 +172,7 @@ def render(rows: list[dict]) -> list[str]:
         lines.append(
             f"| {r['name']} | {r['suite']} | {r['bambu'] or '-'} | {cg} | {ce} | "
             f"{ce / cg:.2f} | {'-' if rb is None else f'{rb:.2f}'} | {e.get('fmax_est') or '-'} | "
-            f"{e.get('fmax', '-')} | {'-' if 'met' not in e else ('yes' if e['met'] else '**no**')}"
+            f"{e.get('fmax', '-')}{_seeds(e)} | {'-' if 'met' not in e else ('yes' if e['met'] else '**no**')}"
             f"{tries} | "
             f"{e.get('lut4', '-')} | {e.get('ff', '-')} | {e.get('mult18', '-')} | {e.get('dp16kd', '-')} | "
             f"{', '.join(p.split('/')[-1] for p in e.get('path', []))} |")
@@ -186,6 +199,8 @@ def main(argv=None) -> int:
     ap.add_argument("--max-cycles", type=int, default=20_000_000)
     ap.add_argument("--close-timing", type=int, default=0, metavar="N",
                     help="synthesise the ecp5 designs with --close-timing N")
+    ap.add_argument("--pnr-seeds", type=int, default=1, metavar="N",
+                    help="place with nextpnr seeds 1 to N until one meets the clock")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "suites_ecp5.json")
     args = ap.parse_args(argv)
     ch = args.chstone or _from_mirror("ferrandi+CHStone")
@@ -209,7 +224,8 @@ def main(argv=None) -> int:
         return lines
 
     with ProcessPoolExecutor(args.jobs) as ex:
-        futs = [ex.submit(run_one, p, not args.no_pnr, args.max_cycles, args.close_timing) for p in todo]
+        futs = [ex.submit(run_one, p, not args.no_pnr, args.max_cycles, args.close_timing,
+                          args.pnr_seeds) for p in todo]
         for f in as_completed(futs):
             rows.append(f.result())
             print(json.dumps(rows[-1]), flush=True)

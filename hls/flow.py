@@ -161,6 +161,9 @@ class SynthOptions:
     #: synthesise, place and route the design with the target's open flow (hls.pnr;
     #: ``--target ecp5``) and record report["timing"]; 10-90 s
     place_route: bool = False
+    #: place with nextpnr seeds 1 to N until one placement meets the clock (every try
+    #: reported in report["timing"]["seeds"])
+    pnr_seeds: int = 1
     #: clock uncertainty in ns (Vitis HLS's ``-clock_uncertainty``): kept free in every
     #: cycle on top of the target's step overhead; None: 0
     clock_uncertainty_ns: float | None = None
@@ -477,7 +480,7 @@ def prepare(path, opts: SynthOptions, inp: LoadedInput | None = None) -> tuple[C
     target = synth_target(opts)
     _print_ir_names(opts)
     if opts.place_route:
-        flow_for_target(target)            # no open flow for the target: say so first
+        flow_for_target(target, opts.pnr_seeds)  # no open flow for the target: say so first
     comp, front = _compile(path, opts, inp, target)
     # the C types name the AXI4-Lite registers and the Vitis package's arguments (a
     # platform with AXI ports, Alveo) and show co-simulated values as C shows them (every
@@ -926,7 +929,8 @@ def _run_tools(res: SynthResult, opts: SynthOptions, name: str) -> None:
     if opts.place_route:
         t4 = time.perf_counter()
         progress.stage("place and route", name)
-        report["timing"] = place_and_route(verilog, res.interface, target, res.schedules)
+        report["timing"] = place_and_route(verilog, res.interface, target, res.schedules,
+                                           opts.pnr_seeds)
         report["time_s"]["place_route"] = round(time.perf_counter() - t4, 3)
     display_report(report, [f.name for f in res.module.functions])
 
@@ -980,13 +984,15 @@ def estimated_fmax_mhz(target: Target, schedules) -> float | None:
     return round(1000.0 / path, 3) if path > 0 else None
 
 
-def place_and_route(verilog: str, iface: TopInterface, target: Target, schedules) -> dict:
+def place_and_route(verilog: str, iface: TopInterface, target: Target, schedules,
+                    seeds: int = 1) -> dict:
     """``report["timing"]``: the design in its place-and-route harness (hls.pnr) through
-    the target's open flow, against the target's clock."""
+    the target's open flow, against the target's clock, placed with seeds 1 to ``seeds``
+    until one placement meets it."""
     if target.platform.axi:
         raise HLSError("--place-route: Alveo tops (AXI adapters) have no open flow; "
                        "use --target ecp5")
-    flow = flow_for_target(target)
+    flow = flow_for_target(target, seeds)
     wrapped = pnr_harness(verilog, iface)
     result = flow.run(wrapped, HARNESS_TOP, target.clock_period_ns)
     return timing_report(result, wrapped, estimated_fmax_mhz(target, schedules))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from hls.cli import main
-from hls.errors import HLSError
+from hls.errors import HLSError, ToolError
 from hls.pnr import Ecp5Flow, PnrResult, critical_path_summary, timing_line, timing_report
 from hls.pnr import verilog_sources, yowasp_available
 from hls.pnr._flow import parse_report
@@ -141,6 +141,83 @@ def test_critical_path_maps_back_to_signals_and_source_lines():
     assert met["met"] and timing_line(met, "k").startswith("timing met")
 
 
+_FAKE_YOSYS = """#!{py}
+import json, pathlib
+pathlib.Path("design.json").write_text("{{}}")
+pathlib.Path("stat.json").write_text(json.dumps({{"design": {{"num_cells_by_type": {{"LUT4": 7}}}}}}))
+with open("calls", "a") as f:
+    f.write("yosys\\n")
+"""
+
+_FAKE_NEXTPNR = """#!{py}
+import json, sys
+args = sys.argv[1:]
+seed = int(args[args.index("--seed") + 1])
+fmax = {fmax}.get(seed)
+with open("calls", "a") as f:
+    f.write(f"nextpnr {{seed}}\\n")
+if fmax is None:
+    sys.exit(3)
+rep = {{"fmax": {{"clk": {{"achieved": fmax, "constraint": 100.0}}}},
+        "utilization": {{"TRELLIS_COMB": {{"used": seed, "available": 83640}}}}}}
+open(args[args.index("--report") + 1], "w").write(json.dumps(rep))
+"""
+
+
+def _fake_tools(monkeypatch, tmp_path, fmax):
+    import sys
+    for name, text in (("yosys", _FAKE_YOSYS), ("nextpnr", _FAKE_NEXTPNR)):
+        exe = tmp_path / name
+        exe.write_text(text.format(py=sys.executable, fmax=fmax))
+        exe.chmod(0o755)
+    monkeypatch.setenv("PYHLS_YOSYS", str(tmp_path / "yosys"))
+    monkeypatch.setenv("PYHLS_NEXTPNR_ECP5", str(tmp_path / "nextpnr"))
+
+
+def test_seeds_are_tried_until_a_placement_meets_the_clock(monkeypatch, tmp_path):
+    # placements of one netlist with stand-in tools: seed 2 is the first to meet
+    _fake_tools(monkeypatch, tmp_path, {1: 96.4, 2: 100.8, 3: 130.0})
+    res = Ecp5Flow(seeds=(1, 2, 3)).run("module top(); endmodule", "top", 10.0)
+    assert (res.seed, res.fmax_mhz, res.met) == (2, 100.8, True)
+    assert res.tries == ((1, 96.4), (2, 100.8))            # seed 3 never ran
+    assert res.utilisation == {"TRELLIS_COMB": 2}           # seed 2's own report
+    t = timing_report(res, "", None)
+    assert t["seed"] == 2 and t["seeds"] == [{"seed": 1, "fmax_mhz": 96.4},
+                                             {"seed": 2, "fmax_mhz": 100.8}]
+    assert "nextpnr seed 2; placements tried: 96.4, 100.8 MHz" in timing_line(t, "top")
+    # none meets: the fastest is kept, the earliest of equals
+    _fake_tools(monkeypatch, tmp_path, {1: 91.0, 2: 95.5, 3: 95.5})
+    res = Ecp5Flow(seeds=(1, 2, 3)).run("module top(); endmodule", "top", 10.0)
+    assert (res.seed, res.fmax_mhz, res.met) == (2, 95.5, False) and len(res.tries) == 3
+    # one seed (the default): one placement, and the line is as it always was
+    res = Ecp5Flow().run("module top(); endmodule", "top", 10.0)
+    t = timing_report(res, "", None)
+    assert res.tries == ((1, 91.0),) and t["seeds"] == [{"seed": 1, "fmax_mhz": 91.0}]
+    assert "seed" not in timing_line(t, "top")
+    # a seed whose run fails is an error naming it, not a skipped placement
+    _fake_tools(monkeypatch, tmp_path, {1: 91.0})
+    with pytest.raises(ToolError, match="seed 2"):
+        Ecp5Flow(seeds=(1, 2)).run("module top(); endmodule", "top", 10.0)
+    with pytest.raises(ToolError, match="positive integers"):
+        Ecp5Flow(seeds=(0,))
+
+
+def test_pnr_seeds_reach_the_report_through_the_cli(monkeypatch, tmp_path, capsys):
+    _fake_tools(monkeypatch, tmp_path, {1: 90.0, 2: 99.0, 3: 104.0, 4: 120.0})
+    out = tmp_path / "o"
+    rc = main(["synth", str(KERNELS / "area.c"), "--top", "xor_buf", "--depth", "a=1024",
+               "--target", "ecp5", "--pnr-seeds", "4", "-o", str(out)])
+    assert rc == 0
+    t = json.loads((out / "report.json").read_text())["timing"]
+    assert t["met"] and t["seed"] == 3 and [s["seed"] for s in t["seeds"]] == [1, 2, 3]
+    assert "placements tried: 90.0, 99.0, 104.0 MHz" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as e:        # argparse's usage error
+        main(["synth", str(KERNELS / "area.c"), "--top", "xor_buf", "--depth", "a=1024",
+              "--target", "ecp5", "--pnr-seeds", "0", "-o", str(tmp_path / "p")])
+    assert e.value.code == 2 and not (tmp_path / "p").exists()
+    assert "--pnr-seeds: expected an integer > 0" in capsys.readouterr().err
+
+
 def test_place_route_needs_an_open_flow(tmp_path, capsys):
     k = KERNELS / "area.c"
     rc = main(["synth", str(k), "--top", "xor_buf", "--depth", "a=1024", "--place-route",
@@ -245,7 +322,7 @@ def _close(monkeypatch, fmaxes, n=3, **kw):
     from hls.flow import SynthOptions, synthesize
 
     flow = _ScriptedFlow(fmaxes)
-    monkeypatch.setattr(hls.flow, "flow_for_target", lambda target: flow)
+    monkeypatch.setattr(hls.flow, "flow_for_target", lambda target, seeds=1: flow)
     src = KERNELS / "latency.c"
     res = synthesize(src, SynthOptions(top="nest", target="ecp5", depth={"a": 64, "out": 8},
                                        close_timing=n, **kw))
@@ -307,7 +384,7 @@ def test_close_timing_slows_the_ops_on_the_path(monkeypatch):
     from hls.scheduling import op_key, op_timing
 
     flow = _PathFlow([71.0, 104.0])
-    monkeypatch.setattr(hls.flow, "flow_for_target", lambda target: flow)
+    monkeypatch.setattr(hls.flow, "flow_for_target", lambda target, seeds=1: flow)
     res = synthesize(KERNELS / "latency.c", SynthOptions(top="nest", target="ecp5",
                                                          depth={"a": 64, "out": 8}, close_timing=2))
     c = res.report["timing"]["closure"]
@@ -335,7 +412,7 @@ def test_close_timing_gives_back_annotation_a_second_try(monkeypatch):
 
     flow = _PathFlow([71.0, 70.0, 69.5, 90.0])
     flow.every = True
-    monkeypatch.setattr(hls.flow, "flow_for_target", lambda target: flow)
+    monkeypatch.setattr(hls.flow, "flow_for_target", lambda target, seeds=1: flow)
     res = synthesize(KERNELS / "latency.c", SynthOptions(top="nest", target="ecp5",
                                                          depth={"a": 64, "out": 8}, close_timing=5))
     c = res.report["timing"]["closure"]

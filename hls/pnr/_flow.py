@@ -5,13 +5,16 @@ working directory)::
 
     yosys   read_verilog design.v; synth_ecp5 -top TOP -json design.json
     nextpnr-ecp5 --85k --speed 8 --package CABGA381 --json design.json --out-of-context
-                 --freq MHZ --seed 1 --timing-allow-fail --report report.json
+                 --freq MHZ --seed S --timing-allow-fail --report report-S.json
 
 ``--out-of-context``: a kernel sits inside a user's design, so its ports get no I/O buffers
 and its clock no global buffer (nextpnr then routes the clock on fabric, which is slower
 than a global network: the figures are pessimistic by the clock skew that leaves).
 nextpnr is single-threaded here and seeded, so the result is the same on every run of the
-same Verilog with the same tool versions.
+same Verilog with the same tool versions.  Placement is a search: the same netlist placed
+with another seed reaches another fmax, a few per cent apart.  With ``seeds`` (1 by
+default; ``--pnr-seeds N``), the netlist is placed with seeds 1, 2, ... until one
+placement meets the clock, as a user of any FPGA flow does; every try is reported.
 
 Which tools: ``$PYHLS_YOSYS`` / ``$PYHLS_NEXTPNR_ECP5`` (native executables), else the
 PyPI packages in a child Python.  The first run of a YoWASP package compiles its
@@ -20,6 +23,7 @@ WebAssembly (about 2.5 minutes; cached in ``~/.cache/YoWASP``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -78,6 +82,9 @@ class PnrResult:
     utilisation: dict = field(default_factory=dict)
     cells: dict = field(default_factory=dict)
     tools: str = ""
+    #: the nextpnr seed of this placement, and every (seed, fmax_mhz) tried, in order
+    seed: int = 1
+    tries: tuple = ()
 
     @property
     def met(self) -> bool:
@@ -115,12 +122,15 @@ class Ecp5Flow(PnrFlow):
 
     name = "yosys+nextpnr-ecp5"
 
-    def __init__(self, part: str = "85k", speed: int = 8, package: str = "CABGA381", seed: int = 1):
+    def __init__(self, part: str = "85k", speed: int = 8, package: str = "CABGA381",
+                 seeds: tuple[int, ...] = (1,)):
         if part not in ECP5_PARTS:
             raise ToolError(f"unknown ECP5 part '{part}'; known: {', '.join(ECP5_PARTS)}")
         if speed not in (6, 7, 8):
             raise ToolError(f"ECP5 speed grade must be 6, 7 or 8, not {speed!r}")
-        self.part, self.speed, self.package, self.seed = part, speed, package, seed
+        if not seeds or any(not isinstance(x, int) or x < 1 for x in seeds):
+            raise ToolError(f"nextpnr seeds must be positive integers, not {seeds!r}")
+        self.part, self.speed, self.package, self.seeds = part, speed, package, tuple(seeds)
         self.device = _device_name(part, speed, package)
 
     def synth_script(self, top: str) -> str:
@@ -129,17 +139,19 @@ class Ecp5Flow(PnrFlow):
         return (f"read_verilog design.v; synth_ecp5 -top {top} -json design.json; "
                 f"tee -q -o stat.json stat -json")
 
-    def nextpnr_args(self, clock_ns: float) -> list[str]:
+    def nextpnr_args(self, clock_ns: float, seed: int = 1) -> list[str]:
         mhz = f"{1000.0 / clock_ns:.6g}"
         return [ECP5_PARTS[self.part], "--speed", str(self.speed), "--package", self.package,
                 "--json", "design.json", "--out-of-context", "--freq", mhz,
-                "--seed", str(self.seed), "--threads", "1", "--timing-allow-fail",
-                "--report", "report.json", "-l", "nextpnr.log", "-q"]
+                "--seed", str(seed), "--threads", "1", "--timing-allow-fail",
+                "--report", f"report-{seed}.json", "-l", f"nextpnr-{seed}.log", "-q"]
 
     def run(self, verilog: str, top: str, clock_ns: float, *,
             timeout: float | None = 3600) -> PnrResult:
         """Synthesise, place and route ``verilog`` (top module ``top``) against a clock of
-        ``clock_ns``.  Raises :class:`~hls.errors.ToolError` when a tool is missing, fails
+        ``clock_ns``: Yosys once, then nextpnr with each of ``seeds`` in turn until a
+        placement meets the clock.  The result is that placement, else the one with the
+        highest fmax (the earliest seed of equals); its ``tries`` lists them all.  Raises :class:`~hls.errors.ToolError` when a tool is missing, fails
         (with the last lines of its log) or runs past ``timeout`` seconds (each)."""
         if not clock_ns > 0:
             raise ToolError(f"clock period must be positive, not {clock_ns!r}")
@@ -156,21 +168,35 @@ class Ecp5Flow(PnrFlow):
                                 + _tail(log.read_text(errors="replace") if log.exists() else proc.stdout))
             stat = json.loads(Path(d, "stat.json").read_text())
             cells = dict(sorted(stat.get("design", {}).get("num_cells_by_type", {}).items()))
-            proc = _run([*pnr, *self.nextpnr_args(clock_ns)], d, f"nextpnr ({psrc})", timeout)
-            rep = Path(d, "report.json")
-            if proc.returncode != 0 or not rep.exists():
-                log = Path(d, "nextpnr.log")
-                text = log.read_text(errors="replace") if log.exists() else proc.stdout
-                over = over_capacity(text)
-                if over:     # the design, not the tool: say what does not fit
-                    raise HLSError(f"{top} does not fit {self.device}: " + ", ".join(
-                        f"{u} {c} of {n} ({100 * u // n} %)" for c, u, n in over)
-                        + "; choose a larger part (--target ecp5:PART) or a design with fewer "
-                          "parallel operations (less unrolling, --max-units)")
-                raise ToolError(f"nextpnr ({psrc}) failed with exit status {proc.returncode} on "
-                                f"{top}\n" + _tail(text))
-            report = json.loads(rep.read_text())
-        return parse_report(report, self, clock_ns, cells, f"{ysrc}; {psrc}")
+            best: PnrResult | None = None
+            tries = []
+            for seed in self.seeds:
+                res = self._place(pnr, psrc, d, top, clock_ns, seed, cells, f"{ysrc}; {psrc}", timeout)
+                tries.append((seed, res.fmax_mhz))
+                if best is None or (res.met, res.fmax_mhz or 0.0) > (best.met, best.fmax_mhz or 0.0):
+                    best = res
+                if res.met:
+                    break
+        return dataclasses.replace(best, tries=tuple(tries))
+
+    def _place(self, pnr: list[str], psrc: str, d: str, top: str, clock_ns: float, seed: int,
+               cells: dict, tools: str, timeout: float | None) -> PnrResult:
+        """One placement and routing of ``d``'s design.json with nextpnr seed ``seed``."""
+        proc = _run([*pnr, *self.nextpnr_args(clock_ns, seed)], d, f"nextpnr ({psrc})", timeout)
+        rep = Path(d, f"report-{seed}.json")
+        if proc.returncode != 0 or not rep.exists():
+            log = Path(d, f"nextpnr-{seed}.log")
+            text = log.read_text(errors="replace") if log.exists() else proc.stdout
+            over = over_capacity(text)
+            if over:     # the design, not the tool: say what does not fit
+                raise HLSError(f"{top} does not fit {self.device}: " + ", ".join(
+                    f"{u} {c} of {n} ({100 * u // n} %)" for c, u, n in over)
+                    + "; choose a larger part (--target ecp5:PART) or a design with fewer "
+                      "parallel operations (less unrolling, --max-units)")
+            raise ToolError(f"nextpnr ({psrc}) failed with exit status {proc.returncode} on "
+                            f"{top} (seed {seed})\n" + _tail(text))
+        res = parse_report(json.loads(rep.read_text()), self, clock_ns, cells, tools)
+        return dataclasses.replace(res, seed=seed)
 
 
 def over_capacity(log: str) -> list[tuple[str, int, int]]:
@@ -215,10 +241,11 @@ def parse_report(report: dict, flow: PnrFlow, clock_ns: float, cells: dict, tool
     return PnrResult(flow.name, flow.device, float(clock_ns), fmax, path, util, cells, tools)
 
 
-def flow_for_target(target) -> PnrFlow:
-    """The place-and-route flow that checks ``target`` (a :class:`hls.targets.Target`)."""
+def flow_for_target(target, seeds: int = 1) -> PnrFlow:
+    """The place-and-route flow that checks ``target`` (a :class:`hls.targets.Target`),
+    placing with nextpnr seeds 1 to ``seeds`` until one meets the clock."""
     if target.family == "ecp5":
         part, speed = target.part
-        return Ecp5Flow(part, speed)
+        return Ecp5Flow(part, speed, seeds=tuple(range(1, seeds + 1)))
     raise ToolError(f"place and route: no open flow for target '{target.name}' "
                     f"(family {target.family}); use --target ecp5")

@@ -109,6 +109,10 @@ def timing_report(result: PnrResult, verilog: str, fmax_estimated_mhz: float | N
         "critical_path": critical_path_summary(result, verilog),
         "utilisation": result.utilisation,
         "cells": result.cells,
+        "seed": result.seed,
+        # every placement tried (``--pnr-seeds``), in order: the first that met, else all
+        "seeds": [{"seed": s, "fmax_mhz": f} for s, f in result.tries] or
+                 [{"seed": result.seed, "fmax_mhz": result.fmax_mhz}],
     }
 
 
@@ -116,9 +120,13 @@ def timing_line(timing: dict, top: str) -> str:
     """One line for the user: met, or missed with the path and the clock reached."""
     cp = timing["critical_path"]
     where = ", ".join(cp["source_lines"][:4]) or " -> ".join(s["signal"] for s in cp["through"][:4])
+    tries = timing.get("seeds", [])
+    seed = "" if len(tries) < 2 else (
+        f", nextpnr seed {timing['seed']}; placements tried: "
+        + ", ".join(f"{t['fmax_mhz']:.1f}" if t["fmax_mhz"] else "-" for t in tries) + " MHz")
     if timing["met"]:
         return (f"timing met after place and route: {timing['fmax_mhz']:.1f} MHz >= "
-                f"{timing['clock_mhz']:.1f} MHz ({timing['device']})")
+                f"{timing['clock_mhz']:.1f} MHz ({timing['device']}{seed})")
     return (f"timing NOT met after place and route: {top} reaches {timing['fmax_mhz']:.1f} MHz, "
-            f"not {timing['clock_mhz']:.1f} MHz ({timing['device']}); critical path "
+            f"not {timing['clock_mhz']:.1f} MHz ({timing['device']}{seed}); critical path "
             f"{cp['delay_ns']:.2f} ns through {where or 'control logic'}")
