@@ -1176,7 +1176,8 @@ def _schedule(module: Module, comp: Compilation, profit: Profitability | None,
         _single_port(module, opts)     # the banks of an automatic partition are new memories
         for f in module.functions:
             if f in redo:
-                run_passes(f, options={"div-by-constant": divconst_options(opts)})
+                run_passes(f, options={"div-by-constant": divconst_options(opts),
+                                       "forward-stores": ScalarOptions(top=module.top.name)})
                 schedule_and_bind(f)
     return schedules, bindings
 
@@ -1526,6 +1527,7 @@ def lower_module(module: Module, opts: SynthOptions, dirs, platform: Platform,
                                                  top=module.top.name),
             "unroll": UnrollOptions(directives=dirs, auto=unroll, keep=keep),
             "partition": PartitionOptions(directives=dirs, platform=platform),
+            "forward-stores": ScalarOptions(top=module.top.name),
             "scalar-replacement": ScalarOptions(top=module.top.name),
             "load-reuse": ScalarOptions(top=module.top.name),
             "small-memories": SmallMemoryOptions(enabled=opts.small_memories,

@@ -152,7 +152,8 @@ def test_every_pass_has_a_case():
 
 
 def test_stages_are_the_pipeline():
-    assert STAGES == ("frontend", "plm", "licm", "if-conversion", "unroll", "partition", "scalar-replacement",
+    assert STAGES == ("frontend", "plm", "licm", "if-conversion", "unroll", "partition", "forward-stores",
+                      "scalar-replacement",
                       "load-reuse", "combine-loads", "div-by-constant", "narrow-widths",
                       "tail-duplication", "small-memories", "share-memories")
 
@@ -228,7 +229,8 @@ def test_print_ir_after(capsys, tmp_path):
                   str(tmp_path / "o"), "--print-ir-after", "all", "--print-ir-to", str(dump)]) == 0
     heads = re.findall(r"^; ----- IR after (\S+) -----$", dump.read_text(), re.MULTILINE)
     # if-conversion and unroll run (pipelining is on), and the pipeline stops at --after
-    assert heads == ["frontend", "licm", "if-conversion", "unroll", "partition", "scalar-replacement",
+    assert heads == ["frontend", "licm", "if-conversion", "unroll", "partition", "forward-stores",
+                     "scalar-replacement",
                      "load-reuse", "combine-loads"]
 
 

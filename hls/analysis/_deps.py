@@ -77,10 +77,13 @@ class Residual:
         return f"Residual(lo={self.lo}, terms={self.terms!r}, rem={self.rem})"
 
 
-def trailing_zeros(v, depth: int = 0) -> int:
+def trailing_zeros(v, depth: int = 0, assumed: dict | None = None) -> int:
     """Low bits of the IR value ``v`` known to be zero in every execution (a lower bound:
     constants, and what mul, shl, add, sub, and, or, select and width changes keep of
-    their operands')."""
+    their operands').  A ``phi`` has the zeros every incoming value has, found as the
+    greatest fixpoint on its cycles: a loop counter that starts at 0 and steps by 4
+    (``for (jj = 0; jj < N; jj += 4)``) keeps two zero bits in every iteration, by
+    induction on the iterations (``assumed``: the phis being solved, and their guess)."""
     w = getattr(v, "width", 0) or 0
     if isinstance(v, Const):
         x = v.value & ((1 << w) - 1) if w else v.value
@@ -89,18 +92,34 @@ def trailing_zeros(v, depth: int = 0) -> int:
         return 0
     ops = v.operands
     k = v.kind
+    if k == "phi":
+        assumed = {} if assumed is None else assumed
+        if v in assumed:
+            return assumed[v]
+        guess = w
+        while True:
+            assumed[v] = guess
+            n = min([guess, *(trailing_zeros(x, depth + 1, assumed) for _, x in v.incoming)])
+            if n >= guess:
+                break
+            guess = n
+        del assumed[v]
+        return n
     if k == "mul":
-        n = trailing_zeros(ops[0], depth + 1) + trailing_zeros(ops[1], depth + 1)
+        n = trailing_zeros(ops[0], depth + 1, assumed) + trailing_zeros(ops[1], depth + 1, assumed)
     elif k == "shl" and isinstance(ops[1], Const):
-        n = trailing_zeros(ops[0], depth + 1) + ops[1].value
+        n = trailing_zeros(ops[0], depth + 1, assumed) + ops[1].value
     elif k in ("add", "sub", "or"):
-        n = min(trailing_zeros(ops[0], depth + 1), trailing_zeros(ops[1], depth + 1))
+        n = min(trailing_zeros(ops[0], depth + 1, assumed),
+                trailing_zeros(ops[1], depth + 1, assumed))
     elif k == "and":
-        n = max(trailing_zeros(ops[0], depth + 1), trailing_zeros(ops[1], depth + 1))
+        n = max(trailing_zeros(ops[0], depth + 1, assumed),
+                trailing_zeros(ops[1], depth + 1, assumed))
     elif k == "select":
-        n = min(trailing_zeros(ops[1], depth + 1), trailing_zeros(ops[2], depth + 1))
+        n = min(trailing_zeros(ops[1], depth + 1, assumed),
+                trailing_zeros(ops[2], depth + 1, assumed))
     elif k in ("trunc", "zext", "sext"):
-        n = trailing_zeros(ops[0], depth + 1)
+        n = trailing_zeros(ops[0], depth + 1, assumed)
     else:
         return 0
     return min(n, w) if w else n

@@ -19,6 +19,7 @@ from ._divconst import DivConstOptions, divide_by_constants, magic_unsigned
 from ._ifconv import candidates as if_conversion_candidates
 from ._ifconv import if_convert
 from ._licm import hoist_invariants
+from ._forward import forward_stores
 from ._loadcomb import combine_loads
 from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
@@ -125,6 +126,9 @@ PASSES: tuple[Pass, ...] = (
          _unroll, options=UnrollOptions),
     Pass("partition", "split arrays into banks as [[array]] directives ask",
          _partition, scope="module", options=PartitionOptions),
+    Pass("forward-stores", "a load of a word the block just stored or loaded -> that value; "
+         "a store overwritten unread -> removed",
+         lambda f, o: forward_stores(f, f.name == o.top), options=ScalarOptions),
     Pass("scalar-replacement", "a word a loop reads/writes at one invariant address -> a register",
          lambda f, o: replace_scalars(f, f.name == o.top), options=ScalarOptions),
     Pass("load-reuse", "a stencil's load of the word an earlier iteration loaded -> a register",
@@ -179,6 +183,7 @@ __all__ = [
     "auto_unrollable",
     "auto_partition_plan",
     "combine_loads",
+    "forward_stores",
     "DivConstOptions",
     "divide_by_constants",
     "if_convert",
