@@ -355,7 +355,7 @@ def _random_block(rng: random.Random, k: int) -> str:
         lane = rng.randrange(0, 4, size)
         a, g = address(), guard()
         ops = f"{a}" + ("" if g is None else f", {g}")
-        gattr = "" if g is None else f", guard: 1"
+        gattr = "" if g is None else ", guard: 1"
         if rng.random() < 0.5:
             v = fresh()
             lines.append(f"  {v}:i{8 * size} = load {ops} {{mem: {mem}, size: {size}, "
@@ -365,7 +365,7 @@ def _random_block(rng: random.Random, k: int) -> str:
         else:
             d = value(8 * size)
             ops = f"{a}, {d}" + ("" if g is None else f", {g}")
-            gattr = "" if g is None else f", guard: 2"
+            gattr = "" if g is None else ", guard: 2"
             lines.append(f"  store {ops} {{mem: {mem}, size: {size}, lane: {lane}{gattr}}}")
     acc = "%p0"
     for w in (8, 16, 32):
