@@ -112,7 +112,8 @@ def test_timing_closure_runs_the_frontend_once(counts, monkeypatch):
     that uncertainty gives."""
     made = []
 
-    def fake_place_and_route(verilog, iface, target, schedules):
+    def fake_place_and_route(verilog, iface, target, schedules, seeds):
+        assert seeds == 1                      # --pnr-seeds reaches it: 1 by default
         made.append(target.uncertainty_ns)
         met = len(made) > 1
         return {"clock_ns": target.clock_period_ns, "met": met,
