@@ -407,20 +407,13 @@ def test_store_forwarding_random_blocks(is_top):
         verify(f)
         calls = [Call(scalars={2: rng.choice(edge), 3: rng.choice(edge + [rng.getrandbits(32)])},
                       mem_in={0: rng.randbytes(32), 1: rng.randbytes(32)}) for _ in range(30)]
-        ref = [_outcome(f, c) for c in calls]
-        text = print_module(m)
         args_before = sum(op.mem.kind == "arg" for op in f.ops() if op.mem is not None)
-        n = forward_stores(f, is_top=is_top)
-        verify(f)
+        n, k_compared = _rewrite_keeps_outcomes(
+            m, calls, lambda f: forward_stores(f, is_top=is_top), "forward-stores")
         changed += n > 0
+        compared += k_compared
         if not is_top:
             assert sum(op.mem.kind == "arg" for op in f.ops() if op.mem is not None) == args_before
-        for c, want in zip(calls, ref):
-            if want is None:
-                continue
-            got = _outcome(f, c)
-            assert got == want, f"call {c.scalars} of\n{text}\nafter forward-stores:\n{print_module(m)}"
-            compared += 1
     assert changed >= (60 if is_top else 25) and compared >= 1500, (changed, compared)
 
 
@@ -1085,6 +1078,25 @@ end
 """
 
 
+def _rewrite_keeps_outcomes(m: Module, calls: list[Call], rewrite, stage: str) -> tuple[int, int]:
+    """Run ``rewrite`` on ``m``'s top; every call with a defined outcome before it (see
+    :func:`_outcome`) has the same one after it.  Returns (what ``rewrite`` returned, how
+    many calls were compared)."""
+    f = m.top
+    ref = [_outcome(f, c) for c in calls]
+    text = print_module(m)
+    n = rewrite(f)
+    verify(f)
+    compared = 0
+    for c, want in zip(calls, ref):
+        if want is None:
+            continue
+        got = _outcome(f, c)
+        assert got == want, f"call {c.scalars} of\n{text}\nafter {stage}:\n{print_module(m)}"
+        compared += 1
+    return n, compared
+
+
 def _outcome(func, call: Call):
     """The return value and the pointer arguments' memories of ``func`` on ``call``
     (the ROM is read-only: a speculated load of it touches it, nothing more), or None
@@ -1112,17 +1124,10 @@ def test_licm_random_loops(is_top):
         calls = [Call(scalars={2: rng.choice(edge), 3: rng.choice(edge),
                                4: rng.getrandbits(32), 5: rng.choice([0, 1, 2, 3, 5])},
                       mem_in={0: rng.randbytes(32), 1: rng.randbytes(32)}) for _ in range(40)]
-        ref = [_outcome(f, c) for c in calls]
-        text = print_module(m)
-        n = hoist_invariants(f, is_top=is_top)
-        verify(f)
+        n, k_compared = _rewrite_keeps_outcomes(
+            m, calls, lambda f: hoist_invariants(f, is_top=is_top), "licm")
         hoisted += n > 0
-        for c, want in zip(calls, ref):
-            if want is None:
-                continue
-            got = _outcome(f, c)
-            assert got == want, f"call {c.scalars} of\n{text}\nafter licm:\n{print_module(m)}"
-            compared += 1
+        compared += k_compared
     assert hoisted >= 45 and compared >= 600, (hoisted, compared)
 
 

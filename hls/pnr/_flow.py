@@ -151,8 +151,9 @@ class Ecp5Flow(PnrFlow):
         """Synthesise, place and route ``verilog`` (top module ``top``) against a clock of
         ``clock_ns``: Yosys once, then nextpnr with each of ``seeds`` in turn until a
         placement meets the clock.  The result is that placement, else the one with the
-        highest fmax (the earliest seed of equals); its ``tries`` lists them all.  Raises :class:`~hls.errors.ToolError` when a tool is missing, fails
-        (with the last lines of its log) or runs past ``timeout`` seconds (each)."""
+        highest fmax (the earliest seed of equals); its ``tries`` lists them all.  Raises
+        :class:`~hls.errors.ToolError` when a tool is missing, fails (with the last lines
+        of its log) or runs past ``timeout`` seconds (each)."""
         if not clock_ns > 0:
             raise ToolError(f"clock period must be positive, not {clock_ns!r}")
         yosys, ysrc = yosys_command()
