@@ -1401,7 +1401,7 @@ def plan_unrolling_with(comp: Compilation, front: Module, profit: Profitability,
     # 2. pipelined innermost loops unrolled by 2, then by 4 where 2 paid
     tried = {key: t.cycles for key, t in base.items()
              if t.inner and t.piped and auto_unrollable(t.loop) and not asked(t.loop)
-             and t.per_entry >= 4}
+             and t.per_entry >= 2}
     for factor in UNROLL_FACTORS:
         if not tried:
             break

@@ -296,6 +296,46 @@ def test_scalar_replacement(tmp_path):
     d.check("all passes")
 
 
+GUARDED_FLAGS_C = r"""
+#include <stdint.h>
+int32_t flags;                             /* softfloat's float_exception_flags: not */
+int32_t tab[4];                            /* static, so clang keeps every access */
+static void raise_flag(int32_t f) { flags |= f; }
+static void bump(int32_t v) { tab[2] += v; }
+int32_t flg(const int32_t *x, int n, int t) {
+    flags = t & 3;
+    tab[2] = t;
+    for (int j = 0; j < n; j++) {          /* every access of both words is guarded */
+        int32_t v = x[j];
+        if (v > t) raise_flag(1 << (v & 7));
+        if (v & 1) raise_flag(16);
+        if ((v & 6) == 2) bump(v);
+        if (v < 0) raise_flag(32);
+    }
+    return flags ^ tab[2];
+}
+"""
+
+
+def test_scalar_replacement_of_guarded_constant_words(tmp_path):
+    """A word of the accelerator's own arrays at a constant address is always valid: it
+    lives in a register over the loop even when every access of the loop is guarded
+    (softfloat's ``float_exception_flags |= flags``, 14 port slots and a recurrence
+    through memory per call otherwise).  The words' final values reach the result."""
+    m = _load(tmp_path, "g.c", GUARDED_FLAGS_C, "flg", {"x": 16})
+    assert if_convert(m.top) == 1
+    rng = random.Random(11)
+    edge = edge_values(32)
+    scal = [{1: n, 2: t} for n in (0, 1, 3, 16) for t in edge[:6] + [rng.getrandbits(32)]]
+    d = Differential(m, _array_calls(rng, {0: 64}, scal))
+    assert replace_scalars(m.top, is_top=True) == 2   # flags and tab[2]
+    verify(m.top)
+    (lp,) = [lp for lp in find_loops(m.top) if lp.blocks == [lp.header]]
+    assert not [op for op in lp.header.ops if op.mem is not None and op.mem.kind == "global"]
+    d.check("scalar-replacement")
+    assert d.compared >= 30
+
+
 # ----------------------------------------------------------------- store forwarding
 
 def _random_block(rng: random.Random, k: int) -> str:
