@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from hls.analysis import find_loops
 from hls.cli import main as cli
 from hls.errors import CosimError, UnsupportedError
 from hls.flow import SynthOptions, synthesize
-from hls.frontend import load
+from hls.frontend import FrontendOptions, load
 from hls.verify import cosim
 from hls.verify import run_cosim_main
 from hls.verify._flow import golden_ir, name_aborts
@@ -58,6 +59,27 @@ def test_mem_builtins_become_loops():
     m = load(PROGS / "memmove_overlap.c", "main")
     blocks = [b.name for b in m.top.blocks]
     assert any("move_up" in b for b in blocks) and any("move_down" in b for b in blocks)
+
+
+def test_short_mem_builtins_stay_straight_line_but_a_memmove_within_an_array(tmp_path):
+    """A memset or memcpy of up to UNROLL_MEM_ELEMS element stores is straight-line
+    whatever its bytes; a memmove within one array beyond UNROLL_MEMMOVE_BYTES stays a
+    loop (all its loads before all its stores straight-line cost CHStone adpcm's encoder
+    14 states an iteration: its delay line of 22 ints)."""
+    src = tmp_path / "mm.c"
+    src.write_text("#include <stdint.h>\n"
+                   "int32_t acc[20], line[24], out[24];\n"
+                   "int f(const int32_t *p, int v) {\n"
+                   "  __builtin_memset(acc, v, sizeof acc);\n"           # 80 bytes
+                   "  __builtin_memcpy(out, p, 88);\n"                   # 22 words
+                   "  __builtin_memmove(line + 2, line, 88);\n"          # within line: a loop
+                   "  return acc[3] + out[5] + line[7];\n}\n")
+    m = load(src, "f", FrontendOptions(depth={"p": 24}))
+    (lp,) = find_loops(m.top)
+    assert {op.mem.name for b in lp.blocks for op in b.ops if op.kind == "store"} == {"line"}
+    outside = [op.mem.name for b in m.top.blocks if b not in lp.blocks for op in b.ops
+               if op.kind == "store"]
+    assert outside.count("out") == 22 and 10 <= outside.count("acc") <= 20, outside
 
 
 def test_exit_status_is_the_golden_return():

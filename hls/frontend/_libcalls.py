@@ -136,7 +136,8 @@ class LibraryCalls:
         src = self._ptr(args[1]) if base != "memset" else None
         aligns = [int(a) for a in re.findall(r"align (\d+)", text)] or [1]
         same = src is not None and src.mem is dst.mem
-        limit = UNROLL_MEMMOVE_BYTES if base == "memmove" and same else UNROLL_MEM_BYTES
+        move = base == "memmove" and same
+        limit = UNROLL_MEMMOVE_BYTES if move else UNROLL_MEM_BYTES
         if isinstance(n, Const):
             nres, nbits = n.value, OFF_W
         else:
@@ -156,7 +157,7 @@ class LibraryCalls:
             else:
                 word = byte if chunk == 1 else self._emit("concat", [byte] * chunk, 8 * chunk)
         if isinstance(n, Const) and (n.value <= limit or (
-                limit == UNROLL_MEM_BYTES and n.value <= UNROLL_MEM_ELEMS * chunk)):
+                not move and n.value <= UNROLL_MEM_ELEMS * chunk)):
             self._mem_unrolled(dst, src, word, n.value, chunk)
             return
         if isinstance(n, Const):
