@@ -1293,8 +1293,10 @@ def plan_unrolling_with(comp: Compilation, front: Module, profit: Profitability,
        becomes one block and may be pipelined over the whole nest.  Kept where the
        parent's estimate is at most :data:`UNROLL_GAIN` of the nest's before (the inner
        loop's estimate and the parent's own states);
-    2. with every pipelined innermost loop that nothing asks to unroll or pipeline at a
-       given II unrolled by 2, then by 4 those that paid, with automatic partitioning
+    2. with every pipelined innermost loop of at least 2 iterations per entry that nothing
+       asks to unroll or pipeline at a given II unrolled by 2, then by 4 those that paid
+       (a loop of a data-dependent trip count too: a ``while`` loop of 3 iterations per
+       entry in the profile runs in 1 or 2), with automatic partitioning
        (spare ports of dual-port memories, or banks, and spare units take the copies).  A
        factor is kept where the loop's estimated cycles (:class:`hls.scheduling.LoopEstimate`,
        the unrolled loop running fewer iterations) are at most :data:`UNROLL_GAIN` of the
