@@ -10,7 +10,10 @@ The execution model the problems encode (and ``hls.rtl`` implements):
 * Memories are synchronous RAMs with two ports: loads return data one step after issue
   (latency 1), stores commit at the end of their step, reads are read-first.  Within a
   block, per memory, in program order: store -> load and store -> store need one step
-  (``d = 1``); load -> store may share a step (read-first).  A ``call`` hands the ports
+  (``d = 1``); load -> store may share a step (read-first).  Accesses of provably
+  different words (affine addresses in the same terms whose constants differ: a delay
+  line's ``d[5] = d[4]; d[4] = d[3]; ...``) need no order, except two stores on a target
+  whose RAMs take one write a cycle.  A ``call`` hands the ports
   of every memory it touches to the callee for its whole step, so memory ops on those
   memories keep clear of it (load -> call ``d = 2``: the load's data must be captured
   before the callee drives the port).
@@ -33,6 +36,7 @@ from ._problem import SchedEdge, SchedOp, SchedProblem, Schedule
 from ._resources import MemoryPorts, UnitClass, cap_for
 from ..errors import ScheduleError
 from ._pipeline import LoopPipeline, schedule_loop, why_not_pipelined
+from ._words import distinct_words, word_keys
 from ._profit import LoopEstimate, Profitability
 from ._sdc import sdc_schedule
 
@@ -216,13 +220,20 @@ def build_block_problem(block: Block, target: Target,
             for pred, v in phi.incoming:
                 if pred is block and isinstance(v, Op) and v in index and v is not ops[sink]:
                     edges.append(SchedEdge(index[v], sink))
-    # memory ordering, in program order
+    # memory ordering, in program order (accesses of provably different words are free)
+    words = word_keys(block, ops)
+    # (a target whose RAMs take one write a cycle keeps stores apart: two in a step would
+    # cost the memory its second port for every access, flow.two_writers)
+    single_writer = target.tech.ram_single_writer
     last: dict[object, list[Op]] = {}
     for i, op in enumerate(ops):
         if op.kind in ("load", "store"):
             key = op.mem
             for prev in last.get(key, []):
                 j = index[prev]
+                if prev in words and op in words and distinct_words(words[prev], words[op]) \
+                        and not (single_writer and prev.kind == op.kind == "store"):
+                    continue
                 if prev.kind == "store":
                     edges.append(SchedEdge(j, i, 1))
                 elif prev.kind == "call":

@@ -52,6 +52,7 @@ from ..ir import Block, Op, op_def
 from ..targets import Target
 from ..targets._fp import fp_unit_key
 from ._check import check
+from ._words import distinct_words, word_keys
 from ._modulo import ModuloEdge, ModuloProblem, ModuloSchedule, compute_mii, modulo_schedule
 from ._problem import SchedOp
 from ._resources import DedicatedUnit, MemoryPorts, UnitClass, stores_first
@@ -77,6 +78,8 @@ class LoopModel:
     #: shared unit class -> (instances, the most ops one instance serves: the operand
     #: multiplexer whose delay the shared ops' timing includes); empty: nothing shared
     shared: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    #: the target's RAMs take one write a cycle: stores of different words stay ordered
+    single_writer: bool = False
 
     @cached_property
     def id(self) -> Mapping[Op, int]:
@@ -230,10 +233,14 @@ def build_loop_model(block: Block, target: Target, trip_count: int | None,
                 edges.append(ModuloEdge(idx[v], i))
     # memory order inside an iteration (as the block scheduler does)
     seen: dict[object, list[Op]] = {}
+    words = word_keys(block, ops)
+    single_writer = target.tech.ram_single_writer
     for op in ops:
         if op.kind not in ("load", "store"):
             continue
         for prev in seen.get(op.mem, []):
+            if _unordered(prev, op, words, single_writer):
+                continue
             if prev.kind == "store":
                 order(prev, op, 1, 0)
             elif op.kind == "store":
@@ -254,7 +261,15 @@ def build_loop_model(block: Block, target: Target, trip_count: int | None,
                          target.chain_budget_ns, block.name)
     used = {str(r) for r in caps}
     return LoopModel(block, prob, tuple(ops), cond_op,
-                     {c: v for c, v in sorted(shared.items()) if c in used})
+                     {c: v for c, v in sorted(shared.items()) if c in used}, single_writer)
+
+
+def _unordered(a: Op, c: Op, words: dict, single_writer: bool) -> bool:
+    """Accesses ``a`` then ``c`` of one memory in an iteration that need no order: of
+    provably different words (:func:`~hls.scheduling._words.distinct_words`),
+    unless both store where the RAMs take one write a cycle."""
+    return (a in words and c in words and distinct_words(words[a], words[c])
+            and not (single_writer and a.kind == c.kind == "store"))
 
 
 def check_loop_model(m: LoopModel) -> None:
@@ -279,9 +294,12 @@ def check_loop_model(m: LoopModel) -> None:
         if isinstance(v, Op) and v.block is b and (m.id.get(v), m.id.get(op), d, True) not in weight:
             bad.append(f"{op.kind} reads {v.kind} ({d} iteration(s) earlier) without a data edge")
     mem = [op for op in body if op.kind in ("load", "store")]
+    words = word_keys(b, mem)
     for k, a in enumerate(mem):
         for c in mem[k + 1:]:
             need = 1 if a.kind == "store" else 0 if c.kind == "store" else None
+            if need is not None and _unordered(a, c, words, m.single_writer):
+                need = None
             if a.mem == c.mem and need is not None and \
                     weight.get((m.id[a], m.id[c], 0, False), -1) < need:
                 bad.append(f"{a.kind} -> {c.kind} of one memory out of program order")
