@@ -12,7 +12,8 @@ port) when it is on chip and small:
 
 * a local array or a ROM (a constant global): memories the design instantiates itself,
   not ports that a testbench or an AXI adapter serves;
-* at most :data:`MAX_WORDS` words and :data:`MAX_BITS` bits (one LUT RAM column deep);
+* at most :data:`MAX_WORDS` words and :data:`MAX_BITS` bits (one LUT RAM column deep;
+  a ROM, logic of one LUT per bit, :data:`MAX_ROM_BITS`);
 * never handed to a callee as a pointer argument: the callee reads through its port set
   on the synchronous model.
 
@@ -30,6 +31,9 @@ from ..ir import MemoryObject, Module
 
 MAX_WORDS = 64
 MAX_BITS = 2048
+#: a ROM is logic, not a RAM column: one LUT per bit of a word up to MAX_WORDS deep, so
+#: only its words' width bounds it (CHStone mips' 44 instructions of 64 bits)
+MAX_ROM_BITS = MAX_WORDS * 64
 
 
 def small_memories(module: Module, exclude=frozenset()) -> list[MemoryObject]:
@@ -50,7 +54,8 @@ def small_memories(module: Module, exclude=frozenset()) -> list[MemoryObject]:
             continue
         if not (mem.kind == "local" or (mem.kind == "global" and mem.readonly)):
             continue
-        if mem.depth_words > MAX_WORDS or mem.depth_words * mem.word_bytes * 8 > MAX_BITS:
+        if mem.depth_words > MAX_WORDS or mem.depth_words * mem.word_bytes * 8 > (
+                MAX_ROM_BITS if mem.readonly else MAX_BITS):
             continue
         mem.async_read = True
         out.append(mem)
