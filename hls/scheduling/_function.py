@@ -10,10 +10,9 @@ The execution model the problems encode (and ``hls.rtl`` implements):
 * Memories are synchronous RAMs with two ports: loads return data one step after issue
   (latency 1), stores commit at the end of their step, reads are read-first.  Within a
   block, per memory, in program order: store -> load and store -> store need one step
-  (``d = 1``); load -> store may share a step (read-first).  Accesses of provably
-  different words (affine addresses in the same terms whose constants differ: a delay
-  line's ``d[5] = d[4]; d[4] = d[3]; ...``) need no order, except two stores on a target
-  whose RAMs take one write a cycle.  A ``call`` hands the ports
+  (``d = 1``); load -> store may share a step (read-first).  A store and a load of
+  provably different words (affine addresses in the same terms whose constants differ:
+  a delay line's ``d[5] = d[4]; d[4] = d[3]; ...``) need no order; two stores keep theirs.  A ``call`` hands the ports
   of every memory it touches to the callee for its whole step, so memory ops on those
   memories keep clear of it (load -> call ``d = 2``: the load's data must be captured
   before the callee drives the port).
@@ -221,10 +220,11 @@ def build_block_problem(block: Block, target: Target,
                 if pred is block and isinstance(v, Op) and v in index and v is not ops[sink]:
                     edges.append(SchedEdge(index[v], sink))
     # memory ordering, in program order (accesses of provably different words are free)
+    # (two stores stay a step apart: on a target whose RAMs take one write a cycle two
+    # in a step would cost the memory its second port for every access,
+    # flow.two_writers; elsewhere they tie a straight-line clear to both ports, which
+    # kept matvec_t_i16's accumulator from the cyclic banks its unrolled loop needs)
     words = word_keys(block, ops)
-    # (a target whose RAMs take one write a cycle keeps stores apart: two in a step would
-    # cost the memory its second port for every access, flow.two_writers)
-    single_writer = target.tech.ram_single_writer
     last: dict[object, list[Op]] = {}
     for i, op in enumerate(ops):
         if op.kind in ("load", "store"):
@@ -232,7 +232,7 @@ def build_block_problem(block: Block, target: Target,
             for prev in last.get(key, []):
                 j = index[prev]
                 if prev in words and op in words and distinct_words(words[prev], words[op]) \
-                        and not (single_writer and prev.kind == op.kind == "store"):
+                        and not prev.kind == op.kind == "store":
                     continue
                 if prev.kind == "store":
                     edges.append(SchedEdge(j, i, 1))
