@@ -497,13 +497,24 @@ def test_search_prerank():
     assert len(one.estimated) == 1 and len(one.evaluated) >= len(plain.evaluated) - 1
 
 
+# scale with a second read of ``a`` in reverse (``a[15 - i]``): banks of ``a`` then cost
+# where they buy nothing, so some estimated points fall behind two Pareto layers (with
+# SCALE's one read, every point of the space is on the first two)
+SCALE_REVERSED = """
+void scale(const int a[16], int b[16]) {
+    for (int i = 0; i < 16; i++)
+        b[i] = a[i] * 3 + a[15 - i];
+}
+"""
+
+
 def test_pyhls_dse_prerank(tmp_path, monkeypatch):
     """``pyhls dse --prerank N``: dse.json counts the points estimated and evaluated,
     the space shows the II knob, every evaluated point that was estimated has the costs
     its estimate gave (one cost model: the estimate only skips the RTL), and the
     estimated points not evaluated are off the first two layers of what was known; two
     workers give the same dse.json."""
-    (tmp_path / "scale.c").write_text(SCALE)
+    (tmp_path / "scale.c").write_text(SCALE_REVERSED)
     doc = _dse(tmp_path, 1, monkeypatch, "--max-points", "4", "--prerank", "12",
                "--no-cache")
     pre = doc["prerank"]
