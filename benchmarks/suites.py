@@ -167,11 +167,14 @@ def _generic_table(rows: list[dict], cyc) -> list[str]:
     lines.append("")
     lines.append(f"{sum(1 for r in rows if r.get('generic', {}).get('passed'))} of "
                  f"{len(rows)} co-simulate.")
-    for suite, xs in ratios.items():
-        gm = math.exp(sum(map(math.log, xs)) / len(xs))
-        lines.append(f"{suite}: geometric mean of cycles / Bambu's = {gm:.2f} over {len(xs)} "
-                     f"programs (worst {max(xs):.2f}).")
-    return lines
+    return lines + _geomeans("cycles", ratios)
+
+
+def _geomeans(what: str, ratios: dict[str, list]) -> list[str]:
+    """One line per suite: the geometric mean and the worst of its ratios to Bambu."""
+    return [f"{suite}: geometric mean of {what} / Bambu's = "
+            f"{math.exp(sum(map(math.log, xs)) / len(xs)):.2f} over {len(xs)} programs "
+            f"(worst {max(xs):.2f})." for suite, xs in ratios.items()]
 
 
 def render(rows: list[dict]) -> list[str]:
@@ -219,12 +222,7 @@ def render(rows: list[dict]) -> list[str]:
     lines.append(f"{len(met)} of {len(placed)} placed designs meet their clock; "
                  f"{sum(1 for r in rows if r.get('ecp5', {}).get('passed'))} of {len(rows)} "
                  "co-simulate on ecp5.")
-    for which, per in (("generic", generic), ("ecp5", ratios)):
-        for suite, xs in per.items():
-            gm = math.exp(sum(map(math.log, xs)) / len(xs))
-            lines.append(f"{suite}: geometric mean of {which} cycles / Bambu's = {gm:.2f} "
-                         f"over {len(xs)} programs (worst {max(xs):.2f}).")
-    return lines
+    return lines + _geomeans("generic cycles", generic) + _geomeans("ecp5 cycles", ratios)
 
 
 def main(argv=None) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from hls.flow import SynthOptions, synthesize
-from hls.scheduling import _function, _pipeline
+from hls.scheduling import _words
 from hls.verify import cosim
 
 DELAY_LINE = r"""
@@ -62,8 +62,7 @@ def test_different_words_need_no_order(tmp_path, monkeypatch, target):
     for mem in ("d", "shift_t"):      # in a block two stores keep their order
         assert max(_stores_per_step(res, mem)) == 1, mem
     # the same design with every access ordered, as before: longer
-    monkeypatch.setattr(_function, "distinct_words", lambda a, b: False)
-    monkeypatch.setattr(_pipeline, "distinct_words", lambda a, b: False)
+    monkeypatch.setattr(_words, "distinct_words", lambda a, b: False)
     ordered = synthesize(src, opts)
     assert _length(res) < _length(ordered)
     (loop,) = [lp for lp in res.report["loops"] if lp["source_line"] == 6]

@@ -35,7 +35,7 @@ from ._problem import SchedEdge, SchedOp, SchedProblem, Schedule
 from ._resources import MemoryPorts, UnitClass, cap_for
 from ..errors import ScheduleError
 from ._pipeline import LoopPipeline, schedule_loop, why_not_pipelined
-from ._words import distinct_words, word_keys
+from ._words import unordered, word_keys
 from ._profit import LoopEstimate, Profitability
 from ._sdc import sdc_schedule
 
@@ -231,8 +231,7 @@ def build_block_problem(block: Block, target: Target,
             key = op.mem
             for prev in last.get(key, []):
                 j = index[prev]
-                if prev in words and op in words and distinct_words(words[prev], words[op]) \
-                        and not prev.kind == op.kind == "store":
+                if unordered(prev, op, words, two_stores=False):
                     continue
                 if prev.kind == "store":
                     edges.append(SchedEdge(j, i, 1))

@@ -52,7 +52,7 @@ from ..ir import Block, Op, op_def
 from ..targets import Target
 from ..targets._fp import fp_unit_key
 from ._check import check
-from ._words import distinct_words, word_keys
+from ._words import unordered, word_keys
 from ._modulo import ModuloEdge, ModuloProblem, ModuloSchedule, compute_mii, modulo_schedule
 from ._problem import SchedOp
 from ._resources import DedicatedUnit, MemoryPorts, UnitClass, stores_first
@@ -239,7 +239,7 @@ def build_loop_model(block: Block, target: Target, trip_count: int | None,
         if op.kind not in ("load", "store"):
             continue
         for prev in seen.get(op.mem, []):
-            if _unordered(prev, op, words, single_writer):
+            if unordered(prev, op, words, two_stores=not single_writer):
                 continue
             if prev.kind == "store":
                 order(prev, op, 1, 0)
@@ -262,14 +262,6 @@ def build_loop_model(block: Block, target: Target, trip_count: int | None,
     used = {str(r) for r in caps}
     return LoopModel(block, prob, tuple(ops), cond_op,
                      {c: v for c, v in sorted(shared.items()) if c in used}, single_writer)
-
-
-def _unordered(a: Op, c: Op, words: dict, single_writer: bool) -> bool:
-    """Accesses ``a`` then ``c`` of one memory in an iteration that need no order: of
-    provably different words (:func:`~hls.scheduling._words.distinct_words`),
-    unless both store where the RAMs take one write a cycle."""
-    return (a in words and c in words and distinct_words(words[a], words[c])
-            and not (single_writer and a.kind == c.kind == "store"))
 
 
 def check_loop_model(m: LoopModel) -> None:
@@ -298,7 +290,7 @@ def check_loop_model(m: LoopModel) -> None:
     for k, a in enumerate(mem):
         for c in mem[k + 1:]:
             need = 1 if a.kind == "store" else 0 if c.kind == "store" else None
-            if need is not None and _unordered(a, c, words, m.single_writer):
+            if need is not None and unordered(a, c, words, two_stores=not m.single_writer):
                 need = None
             if a.mem == c.mem and need is not None and \
                     weight.get((m.id[a], m.id[c], 0, False), -1) < need:

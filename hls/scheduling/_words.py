@@ -20,7 +20,15 @@ def word_keys(block: Block, ops: list[Op]) -> dict[Op, tuple]:
 def distinct_words(k1, k2) -> bool:
     """Two word-address keys that can never be equal: affine forms in the same terms
     whose constants differ modulo the address width (``a[4]`` and ``a[5]``; ``a[i]`` and
-    ``a[i + 1]``).  Their accesses need no order: a store and a load, or two stores, of
-    different words may share a step (as many as the memory has ports)."""
+    ``a[i + 1]``)."""
     from ..transforms._forward import _distinct
     return _distinct(k1, k2)
+
+
+def unordered(a: Op, c: Op, words: dict, two_stores: bool) -> bool:
+    """Do accesses ``a`` then ``c`` of one memory need no order?  Yes when their words
+    (``words``: :func:`word_keys`) are provably different, except for two stores unless
+    ``two_stores`` (a store and a load of different words may share a step; two stores
+    only where the schedule lets them)."""
+    return (a in words and c in words and distinct_words(words[a], words[c])
+            and (two_stores or not a.kind == c.kind == "store"))

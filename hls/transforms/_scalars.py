@@ -32,7 +32,8 @@ are left alone.
 from __future__ import annotations
 
 from ..analysis import AffineAnalysis, find_loops
-from ..ir import Block, Const, Function, Op, op_def, replace_uses
+from ..ir import Block, Function, Op, op_def, replace_uses
+from ._forward import _affine
 from ._loadcomb import _addr_key
 
 
@@ -99,29 +100,23 @@ def _promote(func: Function, b: Block, is_top: bool) -> int:
         (key, word), = groups.items()
         if not any(op.kind == "store" for op in word) and len(word) < 2:
             continue  # one load of an invariant word: nothing to save
-        if all("guard" in op.attrs for op in word) and not _always_valid(mem, word[0]):
+        if all("guard" in op.attrs for op in word) and not _always_valid(mem, key):
             continue  # the loop may never touch the word: its address may not be valid
         _rewrite(func, b, accs, word, chains[key], shapes.pop()[3])
         n += 1
     return n
 
 
-def _always_valid(mem, op: Op) -> bool:
-    """Is ``op``'s address a constant word of ``mem``, an array of the accelerator's own
-    (a global or local, not a bank)?  Loading it before the loop and storing the value
-    back after it is then safe even when every access of the loop is guarded: a global
-    flag word such as softfloat's ``float_exception_flags |= flags``."""
-    a = op.operands[0]
+def _always_valid(mem, key) -> bool:
+    """Is the word address ``key`` (:func:`_addr_key`) a constant word of ``mem``, an
+    array of the accelerator's own (a global or local, not a bank)?  Loading it before
+    the loop and storing the value back after it is then safe even when every access of
+    the loop is guarded: a global flag word such as softfloat's
+    ``float_exception_flags |= flags``."""
     if mem.kind not in ("global", "local") or mem.bank is not None or mem.stream:
         return False
-    if isinstance(a, Const):
-        c = a.value
-    else:
-        f = AffineAnalysis(op.block).form(a) if isinstance(a, Op) else None
-        if f is None or f.terms or f.bits < a.width:
-            return False
-        c = f.const
-    return 0 <= c < mem.depth_words
+    k = _affine(key)
+    return k is not None and not k[2] and 0 <= k[3] < mem.depth_words
 
 
 def _edge_block(func: Function, src: Block, dst: Block, name: str) -> Block:
