@@ -59,6 +59,7 @@ from .scheduling import (
     op_timing,
     pipeline_unit_class,
     schedule_function,
+    schedule_memo,
     unroll_factor,
 )
 from .targets import Platform, Target, get_target
@@ -495,7 +496,8 @@ def _synthesize(path: str | Path, opts: SynthOptions, inp: LoadedInput | None = 
     # the frontend runs once: the planning trials, the design and a design built again
     # each lower a clone of its module (Module.clone), which stays as the frontend made it
     comp, front, ctypes = prepare(path, opts, inp)
-    return _build_fitted(comp, front, ctypes, t0)[1]
+    with schedule_memo():     # a loop each planning trial schedules again is solved once
+        return _build_fitted(comp, front, ctypes, t0)[1]
 
 
 def _build_fitted(comp: Compilation, front: Module, ctypes,

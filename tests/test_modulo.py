@@ -12,6 +12,8 @@ from hls.scheduling import (
     ModuloEdge,
     ModuloProblem,
     ModuloSchedule,
+    OrderConstraint,
+    SameCycle,
     SchedEdge,
     SchedOp,
     SchedProblem,
@@ -478,3 +480,98 @@ def test_unknown_iis_then_non_overlapped_fallback(monkeypatch):
     assert s.method == "fallback" and not s.optimal_ii
     assert all(a.status == "unknown" for a in s.attempts[:-1])
     assert s.attempts[-1].status == "fallback" and s.ii == s.attempts[-1].ii
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_longest_paths_against_bellman_ford(seed):
+    """``_longest`` (Bellman-Ford over arcs in depth-first order) against networkx's
+    Bellman-Ford on the negated weights, forwards and backwards, on random graphs with
+    loop-carried back arcs and negative weights: the same distances, and ``None``
+    exactly when a positive cycle exists."""
+    import networkx as nx
+
+    from hls.scheduling._modulo import _longest, _positive_cycle
+    rng = random.Random(seed)
+    for _ in range(40):
+        n = rng.randint(1, 14)
+        ids = rng.sample(range(100), n)
+        cons = []
+        for _ in range(rng.randint(0, 3 * n)):
+            u, v = rng.choice(ids), rng.choice(ids)
+            cons.append((u, v, rng.randint(-2, 4), rng.choice((0, 0, 0, 1, 2))))
+        ii = rng.randint(1, 6)
+        base = {i: rng.randint(0, 3) for i in ids}
+        for reverse in (False, True):
+            g = nx.DiGraph()
+            g.add_node("src")
+            for i in ids:
+                g.add_edge("src", i, weight=-base[i])
+            for u, v, w, d in cons:
+                a, b = (v, u) if reverse else (u, v)
+                c = -(w - ii * d)
+                if a == b:
+                    c = min(c, g.edges[a, b]["weight"]) if g.has_edge(a, b) else c
+                elif g.has_edge(a, b):
+                    c = min(c, g.edges[a, b]["weight"])
+                g.add_edge(a, b, weight=c)
+            try:
+                want = {i: -d for i, d in nx.single_source_bellman_ford_path_length(
+                    g, "src").items() if i != "src"}
+            except nx.NetworkXUnbounded:
+                want = None
+            assert _longest(ids, cons, ii, reverse=reverse, base=base) == want
+        if want is None:             # (no path either way: a positive cycle)
+            # the recurrence reported: a cycle of arcs whose weights sum above 0
+            cyc = _positive_cycle(ids, cons, ii)
+            assert cyc[0] == min(cyc) and len(set(cyc)) == len(cyc)
+            best = {}
+            for u, v, w, d in cons:
+                best[u, v] = max(best.get((u, v), -10**9), w - ii * d)
+            assert sum(best[a, b] for a, b in zip(cyc, cyc[1:] + cyc[:1])) > 0
+
+
+def _renumbered(p: ModuloProblem, f) -> ModuloProblem:
+    """``p`` with every op id ``i`` replaced by ``f(i)`` (edges and constraints too)."""
+    return ModuloProblem([dataclasses.replace(o, id=f(o.id)) for o in p.ops],
+                         [dataclasses.replace(e, src=f(e.src), dst=f(e.dst)) for e in p.edges],
+                         p.resources, p.clock_period_ns, p.name,
+                         [dataclasses.replace(c, src=f(c.src), dst=f(c.dst))
+                          if isinstance(c, OrderConstraint) else
+                          dataclasses.replace(c, a=f(c.a), b=f(c.b)) for c in p.constraints])
+
+
+def test_schedule_memo_answers_a_renumbered_problem_as_a_fresh_solve(monkeypatch):
+    """Within ``schedule_memo`` a problem solved before, its ids renumbered in the same
+    order (what a planning trial lowers again), is answered from memory, with the steps
+    and figures of a fresh solve of it; a problem that differs in anything else (an op's
+    latency, an edge, a constraint, the resources, the options) is solved again."""
+    import hls.scheduling._modulo as mod
+    base = random_problem(3, 24)
+    base = dataclasses.replace(base, constraints=(OrderConstraint(2, 9, 2, 1), SameCycle(4, 5)))
+    shifted = _renumbered(base, lambda i: 1000 + 3 * i)
+    solves = []
+    real = mod._modulo_schedule
+    monkeypatch.setattr(mod, "_modulo_schedule", lambda *a: solves.append(a[0]) or real(*a))
+    fresh = modulo_schedule(shifted)
+    assert len(solves) == 1
+    variants = [
+        dataclasses.replace(base, ops=(dataclasses.replace(base.ops[0], latency=3),) + base.ops[1:]),
+        dataclasses.replace(base, edges=base.edges[:-1]),
+        dataclasses.replace(base, constraints=(OrderConstraint(2, 9, 3, 1), SameCycle(4, 5))),
+        dataclasses.replace(base, resources={**base.resources, "mul": 3}),
+    ]
+    with mod.schedule_memo():
+        first = modulo_schedule(base)
+        again = modulo_schedule(shifted)
+        assert len(solves) == 2                       # the renumbered one from memory
+        assert {1000 + 3 * i: s for i, s in first.steps.items()} == dict(again.steps)
+        assert dict(again.steps) == dict(fresh.steps)
+        assert again.to_text(shifted) == fresh.to_text(shifted)
+        check_modulo_schedule(shifted, again)
+        for k, v in enumerate(variants):
+            modulo_schedule(v)
+            assert len(solves) == 3 + k
+        modulo_schedule(base, max_ii=40)              # other options: solved again
+        assert len(solves) == 3 + len(variants)
+    modulo_schedule(base)                             # outside: no memory
+    assert len(solves) == 4 + len(variants)

@@ -36,6 +36,7 @@ from ._modulo import (
     iterative_modulo_schedule,
     modulo_constraints,
     modulo_schedule,
+    schedule_memo,
 )
 from ._function import (BlockSchedule, FunctionSchedule, loop_directives, op_key, op_timing,
                         port_fanin, schedule_function)
@@ -104,6 +105,7 @@ __all__ = [
     "iterative_modulo_schedule",
     "modulo_constraints",
     "modulo_schedule",
+    "schedule_memo",
     "LoopPipeline",
     "LoopModel",
     "check_loop_schedule",

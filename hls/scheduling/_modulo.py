@@ -71,9 +71,12 @@ length, which no loop-carried edge or chain can reach.
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -83,9 +86,11 @@ from hls.errors import ScheduleError
 from ._asap import asap_schedule
 from ._family import (
     ChainingProblem,
+    ChannelSendBeforeReceive,
     Constraint,
     CyclicProblem,
     OrderConstraint,
+    SameCycle,
     SharedOperatorsProblem,
 )
 from ._problem import SchedEdge, SchedOp, SchedProblem
@@ -369,44 +374,96 @@ def _longest(ids: Iterable[int], cons: list[ModConstraint], ii: int, reverse: bo
     """Longest paths (Bellman-Ford) from a virtual source with weight ``base[i]`` (0) to
     every op in the graph of weights ``w - II*D``; ``None`` on a positive cycle.  With
     ``reverse`` the edges are reversed (longest path to the end)."""
+    dist, cycle = _bellman_ford(ids, cons, ii, reverse, base)
+    return None if cycle else dist
+
+
+def _bellman_ford(ids: Iterable[int], cons: list[ModConstraint], ii: int, reverse: bool = False,
+                  base: Mapping[int, int] | None = None) -> tuple[dict[int, int], list[int]]:
+    """``(distances, [])`` as :func:`_longest`, or ``(partial, cycle)`` with the ops of
+    a positive cycle (in arc order) when there is one.
+
+    The arcs go in depth-first order (:func:`_in_depth_order`), and after every pass
+    that changed a distance the predecessor graph is searched for a cycle: one there is
+    a positive cycle (Cherkassky and Goldberg, "Negative-cycle detection algorithms",
+    1999), found long before the ``n`` passes that prove it otherwise."""
     dist = {i: (base[i] if base else 0) for i in ids}
-    arcs = [((v, u) if reverse else (u, v), w - ii * d) for u, v, w, d in cons]
+    arcs = _in_depth_order(dist, [((v, u) if reverse else (u, v), w - ii * d)
+                                  for u, v, w, d in cons])
+    pred: dict[int, int] = {}
     for _ in range(len(dist) + 1):
         changed = False
         for (a, b), c in arcs:
             if dist[a] + c > dist[b]:
                 dist[b] = dist[a] + c
+                pred[b] = a
                 changed = True
         if not changed:
-            return dist
-    return None
+            return dist, []
+        cycle = _pred_cycle(pred)
+        if cycle:
+            return dist, cycle
+    raise AssertionError("Bellman-Ford: no fixpoint after n passes but no cycle of "
+                         "predecessors")  # pragma: no cover - a cycle must exist
+
+
+def _pred_cycle(pred: Mapping[int, int]) -> list[int]:
+    """The nodes of a cycle of ``pred`` (in the direction of the arcs), or ``[]``."""
+    done: dict[int, int] = {}        # node -> the walk that reached it
+    for k, start in enumerate(pred):
+        x = start
+        while x in pred and x not in done:
+            done[x] = k
+            x = pred[x]
+        if done.get(x) == k:
+            cycle = [x]
+            y = pred[x]
+            while y != x:
+                cycle.append(y)
+                y = pred[y]
+            cycle.reverse()
+            return cycle
+    return []
+
+
+def _in_depth_order(ids: Iterable[int], arcs: list) -> list:
+    """``arcs`` (``((a, b), c)``) sorted by the reverse postorder of their source in a
+    depth-first search of their graph: an acyclic graph's arcs in topological order, so
+    that one Bellman-Ford pass carries a distance along a whole path, and the passes
+    only count the arcs that go back (the loop-carried ones).  The distances do not
+    depend on the order, only the number of passes to reach them."""
+    succ: dict[int, list[int]] = {}
+    for (a, b), _ in arcs:
+        succ.setdefault(a, []).append(b)
+    rank: dict[int, int] = {}
+    seen: set[int] = set()
+    post: list[int] = []
+    for root in ids:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(succ.get(root, ())))]
+        while stack:
+            node, it = stack[-1]
+            for nxt in it:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, iter(succ.get(nxt, ()))))
+                    break
+            else:
+                stack.pop()
+                post.append(node)
+    for k, node in enumerate(reversed(post)):
+        rank[node] = k
+    return sorted(arcs, key=lambda arc: rank[arc[0][0]])
 
 
 def _positive_cycle(ids: list[int], cons: list[ModConstraint], ii: int) -> list[int]:
-    """The ops around one positive cycle of weights ``w - II*D`` (there must be one)."""
-    dist = {i: 0 for i in ids}
-    pred: dict[int, int] = {}
-    last = None
-    for _ in range(len(ids) + 1):
-        last = None
-        for u, v, w, d in cons:
-            c = w - ii * d
-            if dist[u] + c > dist[v]:
-                dist[v] = dist[u] + c
-                pred[v] = u
-                last = v
-        if last is None:
-            return []
-    x = last
-    for _ in range(len(ids)):
-        x = pred[x]
-    cycle = [x]
-    y = pred[x]
-    while y != x:
-        cycle.append(y)
-        y = pred[y]
-    cycle.reverse()
-    k = cycle.index(min(cycle))  # start at the smallest id: deterministic text
+    """The ops around one positive cycle of weights ``w - II*D`` (there must be one),
+    from the smallest id (deterministic text)."""
+    cycle = _bellman_ford(ids, cons, ii)[1]
+    assert cycle, "no positive cycle"
+    k = cycle.index(min(cycle))
     return cycle[k:] + cycle[:k]
 
 
@@ -564,6 +621,65 @@ def modulo_schedule(problem: ModuloProblem, ii: int | None = None, max_ii: int |
     """
     cons = modulo_constraints(problem)
     info = compute_mii(problem, cons)
+    memo, key = _memo.get(), None
+    if memo is not None:
+        key, ids = _memo_key(problem, (ii, max_ii, time_limit_s, seed, workers))
+        if key is not None and key in memo:
+            ii_, by_rank, attempts, method, optimal_ii, depth_opt = memo[key]
+            return _finish(problem, ii_, {ids[r]: s for r, s in enumerate(by_rank)}, info,
+                           attempts, method, optimal_ii, depth_opt)
+    ms = _modulo_schedule(problem, cons, info, ii, max_ii, time_limit_s, seed, workers)
+    if key is not None:
+        memo[key] = (ms.ii, tuple(ms.steps[i] for i in ids), ms.attempts, ms.method,
+                     ms.optimal_ii, ms.depth_optimal)
+    return ms
+
+
+#: problems solved in this :func:`schedule_memo` (None outside one)
+_memo: ContextVar[dict | None] = ContextVar("modulo_schedule_memo", default=None)
+
+
+@contextmanager
+def schedule_memo() -> Iterator[None]:
+    """Within it, :func:`modulo_schedule` answers a problem it has solved before from
+    memory: one with the same ops, edges, constraints, resources, clock, name and
+    options, its op ids renumbered in the same order (a loop a planning trial schedules
+    again, lowered once more from a clone).  Every solver orders ops by id (ties, the
+    topological order, the sorted constraints), so such a problem has the same schedule;
+    the MII and the timing are computed for the problem asked.  Scoped to one synthesis,
+    so its result does not depend on what the process built before."""
+    tok = _memo.set({})
+    try:
+        yield
+    finally:
+        _memo.reset(tok)
+
+
+def _memo_key(problem: ModuloProblem, options: tuple) -> tuple[str | None, list[int]]:
+    """``(key, ids in order)``: ``problem`` with every op id replaced by its rank among
+    the ids, as text; ``(None, ids)`` when a constraint is of a type it does not know
+    (its op ids could not be renumbered)."""
+    ids = sorted(op.id for op in problem.ops)
+    rank = {i: r for r, i in enumerate(ids)}
+    cs = []
+    for c in problem.constraints:
+        if type(c) in (OrderConstraint, ChannelSendBeforeReceive):
+            cs.append(dataclasses.replace(c, src=rank[c.src], dst=rank[c.dst]))
+        elif type(c) is SameCycle:
+            cs.append(dataclasses.replace(c, a=rank[c.a], b=rank[c.b]))
+        else:
+            return None, ids
+    key = (problem.name, problem.clock_period_ns, options,
+           sorted((repr(r), n) for r, n in problem.resources.items()),
+           [dataclasses.replace(op, id=rank[op.id]) for op in problem.ops],
+           [dataclasses.replace(e, src=rank[e.src], dst=rank[e.dst]) for e in problem.edges],
+           cs)
+    return repr(key), ids
+
+
+def _modulo_schedule(problem: ModuloProblem, cons: list[ModConstraint], info: MIIInfo,
+                     ii: int | None, max_ii: int | None, time_limit_s: float, seed: int,
+                     workers: int) -> ModuloSchedule:
     where = f"modulo schedule of {problem.name!r}: " if problem.name else "modulo schedule: "
     if ii is not None:
         if not _is_int(ii) or ii < info.mii:
