@@ -316,3 +316,23 @@ def test_tagged_pointer_program_same_verilog(tmp_path):
     hir.write_text(_round_trip(module))
     assert synthesize(hir, SynthOptions(top="main")).verilog == \
         synthesize(src, SynthOptions(top="main")).verilog
+
+
+@pytest.mark.parametrize("name", ["pipe_loops.c", "switch_loop.c"])
+def test_uses_outside_is_used_outside_for_every_value(name):
+    """``uses_outside(f, b)`` (one walk per block) holds exactly the values
+    ``used_outside(f, b, v)`` says are used outside ``b``, for every block and every op
+    and parameter of the frontend's and the final CDFG."""
+    from hls.ir import used_outside, uses_outside
+    src = ROOT / "tests" / "kernels" / name
+    checked = 0
+    for after in ("frontend", "share-memories"):
+        module = ir_module(src, SynthOptions(top="main"), after=after)
+        for f in module.functions:
+            values = [op for op in f.ops()] + list(f.params)
+            for b in f.blocks:
+                outside = uses_outside(f, b)
+                for v in values:
+                    assert (v in outside) == used_outside(f, b, v), (f.name, b.name, v)
+                    checked += v in outside
+    assert checked

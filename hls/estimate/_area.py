@@ -837,7 +837,7 @@ def _chain_ffs(f: Function, lp, demand: dict, chains: dict) -> int:
     of a value at stage ``j`` holds the bits some reader at stage ``j`` or later uses
     (:func:`operand_demand`) that can be non-zero; a chain of a wiring op (``zext``,
     ``trunc``...) of another chained value is the same flip-flops (merged)."""
-    from ..ir import used_outside
+    from ..ir import uses_outside
     from ..rtl import exit_time
 
     ii = lp.ii
@@ -859,8 +859,9 @@ def _chain_ffs(f: Function, lp, demand: dict, chains: dict) -> int:
             read(v, t, operand_demand(u, i, demand.get(u, u.width)))
     cond = lp.block.terminator.operands[0]
     read(cond, ii - 1, 1)
+    outside = uses_outside(f, lp.block)
     for v in chains:
-        if v.width and used_outside(f, lp.block, v):
+        if v.width and v in outside:
             read(v, exit_time(lp), v.width)
 
     def root(v):

@@ -38,6 +38,7 @@ from ._core import (
     print_ir,
     replace_uses,
     used_outside,
+    uses_outside,
     verify,
 )
 
@@ -66,6 +67,7 @@ __all__ = [
     "print_ir",
     "replace_uses",
     "used_outside",
+    "uses_outside",
     "verify",
 ]
 

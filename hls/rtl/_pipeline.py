@@ -32,7 +32,7 @@ from __future__ import annotations
 from amaranth.hdl import Cat, Const as AConst, Mux, Signal
 
 from ..errors import RTLError
-from ..ir import Op, op_def, used_outside
+from ..ir import Op, op_def, uses_outside
 from ._fp import connect_fp, fp_unit
 from ..scheduling import LoopPipeline, op_timing
 from ._units import SeqDivider, comb_expr, pipelined_mul, src_attrs
@@ -95,8 +95,9 @@ def chain_stages(lp: LoopPipeline, func) -> dict[Op, tuple[int, int]]:
         need(cond, ii - 1)
         if S == 1:
             need(cond, exit_slot(lp))
+    outside = uses_outside(func, b)
     for v in lp.time:
-        if v.width and used_outside(func, b, v):
+        if v.width and v in outside:
             need(v, exit_time(lp))
     return {v: (lp.ready(v) // ii, k) for v, k in last_stage.items()}
 
@@ -119,8 +120,8 @@ class PipelineRTL:
                 self.wire[op] = Signal(op.width, name=f"pl_{b.name}_v{n}_{op.kind}",
                                        attrs=src_attrs(op))
         #: values read after the loop (by later blocks or the exit edge's phi copies) ...
-        self.read_after = [op for op in self.ops
-                           if op.width and used_outside(frtl.func, b, op)]
+        outside = uses_outside(frtl.func, b)
+        self.read_after = [op for op in self.ops if op.width and op in outside]
         #: ... and those of them that later blocks read from the function's registers
         self.live_out = [op for op in self.read_after if op in frtl.bd.reg_of]
         self.chain: dict[Op, list[Signal]] = {}

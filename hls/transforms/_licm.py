@@ -79,13 +79,17 @@ def hoist_invariants(func: Function, is_top: bool = False, directives=None) -> i
     for, besides clang's loop metadata."""
     moved = 0
     done: set[Block] = set()
+    shape = None
     while True:
-        loops = [lp for lp in find_loops(func) if lp.header not in done]
+        # the loops and dominators again only when the CFG changed (a preheader made)
+        if shape != len(func.blocks):
+            shape, every, idom = len(func.blocks), find_loops(func), dominators(func)
+        loops = [lp for lp in every if lp.header not in done]
         if not loops:
             return moved
         lp = max(loops, key=_depth)   # an innermost loop first (deepest nesting)
         done.add(lp.header)
-        moved += _hoist_loop(func, lp, is_top, directives)
+        moved += _hoist_loop(func, lp, is_top, directives, idom)
 
 
 def _depth(lp: Loop) -> int:
@@ -155,7 +159,8 @@ def _call_may_write(call: Op, mem, is_top: bool) -> bool:
 class _LoopFacts:
     """What the loop ``lp`` writes and which of its blocks run in every entry."""
 
-    def __init__(self, func: Function, lp: Loop, is_top: bool, directives=None):
+    def __init__(self, func: Function, lp: Loop, is_top: bool, directives=None,
+                 idom: dict | None = None):
         self.body = set(lp.blocks)
         self.is_top = is_top
         self.ii = _requested_ii(func, lp, directives)
@@ -167,7 +172,7 @@ class _LoopFacts:
                     self.accesses[op.mem] = self.accesses.get(op.mem, 0) + 1
         self.stores = [op for b in lp.blocks for op in b.ops if op.kind == "store"]
         self.calls = [op for b in lp.blocks for op in b.ops if op.kind == "call"]
-        idom = dominators(func)
+        idom = idom if idom is not None else dominators(func)
         exiting = [b for b in lp.blocks if any(s not in self.body for s in b.successors)]
         ends = set(exiting) | set(lp.latches)
         #: blocks the first iteration of every entry reaches (before it leaves the loop
@@ -261,8 +266,9 @@ def _requested_ii(func: Function, lp: Loop, directives) -> int | None:
     return ii if isinstance(ii, int) and ii >= 1 and out.get("pipeline", True) else None
 
 
-def _hoist_loop(func: Function, lp: Loop, is_top: bool, directives=None) -> int:
-    facts = _LoopFacts(func, lp, is_top, directives)
+def _hoist_loop(func: Function, lp: Loop, is_top: bool, directives=None,
+                idom: dict | None = None) -> int:
+    facts = _LoopFacts(func, lp, is_top, directives, idom)
     ops = _worth(_invariants(lp, facts))
     if not ops:
         return 0

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..analysis import find_loops, loop_line
 from ..errors import HLSError
-from ..ir import Block, Const, Function, Op, add_guard, replace_uses, used_outside
+from ..ir import Block, Const, Function, Op, add_guard, replace_uses, uses_outside
 from ._ifconv import _and, _not, if_convert
 
 MAX_COPIES = 256
@@ -90,7 +90,8 @@ def unroll_block(func: Function, b: Block, factor: int | str, trip: int | None) 
     last = maps[-1]
 
     # values used after the loop: the last active copy's
-    used_after = [v for v in phis + body if used_outside(func, b, v)]
+    outside = uses_outside(func, b)
+    used_after = [v for v in phis + body if v in outside]
     repl = {}
     for v in used_after:
         val = maps[0].get(v, v)
