@@ -113,11 +113,17 @@ def run_one(prog: dict, pnr: bool, max_cycles: int, close: int = 0, seeds: int =
                                 place_route=pnr and target == "ecp5", pnr_seeds=seeds,
                                 close_timing=close if pnr and target == "ecp5" else 0)
             res = synthesize(src, opts)
+            t_synth = time.perf_counter()
             r = cosim(src, "main", synth=res, max_cycles=max_cycles, cflags=tuple(prog["cflags"]))
             row[target] = {"passed": r.passed, "cycles": r.total_cycles,
                            "latency": [res.report["latency"]["min"], res.report["latency"]["max"]],
                            "fmax_est": (round(1000 / res.report["clock_estimated_ns"], 1)
                                         if res.report.get("clock_estimated_ns") else None)}
+            # seconds: synthesis (place and route included) and each of its stages, and
+            # the co-simulation
+            row[target]["synth_s"] = round(t_synth - t0, 1)
+            row[target]["stages_s"] = {k: round(v, 1) for k, v in res.report["time_s"].items()}
+            row[target]["cosim_s"] = round(time.perf_counter() - t_synth, 1)
             if not r.passed:
                 row[target]["error"] = r.summary()[:600]
             t = res.report.get("timing")
@@ -148,9 +154,19 @@ def _seeds(e: dict) -> str:
                                       + ", ".join(f"{f:.1f}" for f in tries if f) + ")")
 
 
+def _stages(e: dict) -> str:
+    """Synthesis seconds and those of its stages (``report.json``'s ``time_s``)."""
+    st = e.get("stages_s")
+    if not st:
+        return "-"
+    return (f"{e['synth_s']} ({st['frontend']} / {st['planning']} / {st['passes']} / "
+            f"{st['schedule_bind']} / {st['rtl']})")
+
+
 def _generic_table(rows: list[dict], cyc) -> list[str]:
-    lines = ["| program | suite | Bambu | cycles | cycles/Bambu | latency min..max | s |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| program | suite | Bambu | cycles | cycles/Bambu | latency min..max | s | "
+             "synthesis s (frontend / planning / passes / schedule / RTL) | co-sim s |",
+             "|---|---|---|---|---|---|---|---|---|"]
     ratios: dict[str, list] = {}
     for r in rows:
         g = r.get("generic", {})
@@ -163,7 +179,7 @@ def _generic_table(rows: list[dict], cyc) -> list[str]:
             f"error: {(g.get('error') or 'mismatch').splitlines()[0][:120]}"
         lines.append(f"| {r['name']} | {r['suite']} | {r['bambu'] or '-'} | {c or '-'} | "
                      f"{what} | {lat[0]}..{lat[1] if lat[1] is not None else '?'} | "
-                     f"{g.get('s', '-')} |")
+                     f"{g.get('s', '-')} | {_stages(g)} | {g.get('cosim_s', '-')} |")
     lines.append("")
     lines.append(f"{sum(1 for r in rows if r.get('generic', {}).get('passed'))} of "
                  f"{len(rows)} co-simulate.")

@@ -789,18 +789,22 @@ class Lowered:
     partitions: list
     keep_whole: set
     t1: float
+    #: when the planning began (the frontend's end, for a first build) and ended
+    t_plan: tuple[float, float] = (0.0, 0.0)
 
 
 def plan_and_lower(comp: Compilation, front: Module) -> Lowered:
     """The first half of a build: the loops planned (:func:`plan_loops`) and a clone of
     the frontend's module ``front`` lowered by the passes.  What a design is follows from
     it and the compilation (:func:`build_lowered`)."""
+    t_plan = time.perf_counter()
     module = front.clone()
     with _pragma_notes(comp.pragmas):
         progress.stage("planning loops", comp.opts.top)
         profit, keep, unroll = plan_loops(comp, front)
+        t_lower = time.perf_counter()
         partitions, keep_whole, t1 = _lower(module, comp, keep, unroll=unroll)
-    return Lowered(module, profit, partitions, keep_whole, t1)
+    return Lowered(module, profit, partitions, keep_whole, t1, (t_plan, t_lower))
 
 
 def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> SynthResult:
@@ -903,7 +907,11 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
                  f"shares multipliers and gives up pipelines for DSP blocks; or choose a "
                  f"larger part)")
     report["schedule"] = schedule_report(module, schedules)
-    report["time_s"] = {"frontend": round(t1 - t0, 3), "schedule_bind": round(t2 - t1, 3),
+    # frontend: to the planning (a design built again: with the attempts before it);
+    # planning: the trial lowerings and schedules (plan_loops); passes: the lowering
+    p0, p1 = lowered.t_plan
+    report["time_s"] = {"frontend": round(p0 - t0, 3), "planning": round(p1 - p0, 3),
+                        "passes": round(t1 - p1, 3), "schedule_bind": round(t2 - t1, 3),
                         "rtl": round(t3 - t2, 3)}
     if axi is not None:
         report["axi"] = axi.to_json()

@@ -3,6 +3,7 @@ constant trip counts of canonical counted loops (Aho, Sethi, Ullman: natural loo
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 
 from ..ir import Block, Const, Function, Op, dominates, dominators, op_def
@@ -134,6 +135,12 @@ def _step(phi: Op, v):
     return None
 
 
+#: icmp predicates on the counter's values (signed, as _exit_iteration models them)
+_TESTS = {"eq": operator.eq, "ne": operator.ne, "slt": operator.lt, "sle": operator.le,
+          "sgt": operator.gt, "sge": operator.ge, "ult": operator.lt, "ule": operator.le,
+          "ugt": operator.gt, "uge": operator.ge}
+
+
 def _exit_iteration(lp: Loop, b: Block) -> int | None:
     """The iteration (1-based) in which the counted test ending ``b`` leaves the loop,
     the same in every entry (None: no counted test with constant bounds)."""
@@ -177,15 +184,13 @@ def _exit_iteration(lp: Loop, b: Block) -> int | None:
         return x + k if op == "add" else (x >> k) if op == "lshr" else (x << k) & mask
 
     # the first iteration n >= 1 whose test (of the counter's n-th value, shown) exits
+    test = _TESTS[pred]
     i = start
     for n in range(1, 1 << 20):
         v = i if shown is None else update(i, *shown)
         if kind != "add" and not 0 <= v < 1 << (phi.width - 1):
             return None             # a shifted value's sign or wrap: not modelled
-        cond = {"eq": v == end, "ne": v != end, "slt": v < end, "sle": v <= end,
-                "sgt": v > end, "sge": v >= end, "ult": v < end, "ule": v <= end,
-                "ugt": v > end, "uge": v >= end}[pred]
-        if cond == exits_on_true:
+        if test(v, end) == exits_on_true:
             return n
         i = update(i, kind, c)
         if abs(i) > (1 << 40):
