@@ -336,3 +336,21 @@ def test_uses_outside_is_used_outside_for_every_value(name):
                     assert (v in outside) == used_outside(f, b, v), (f.name, b.name, v)
                     checked += v in outside
     assert checked
+
+
+@pytest.mark.parametrize("name", ["pipe_loops.c", "switch_loop.c"])
+def test_dominance_numbering_answers_as_dominates(name):
+    """find_loops' constant-time dominance test (intervals of the dominator tree) gives
+    ``hls.ir.dominates``' answer for every pair of blocks of the frontend's CDFG."""
+    from hls.analysis._loops import _dominance_test
+    from hls.ir import dominates, dominators
+    module = ir_module(ROOT / "tests" / "kernels" / name, SynthOptions(top="main"))
+    pairs = 0
+    for f in module.functions:
+        idom = dominators(f)
+        dom = _dominance_test(f, idom)
+        for a in f.blocks:
+            for b in f.blocks:
+                assert dom(a, b) == dominates(idom, a, b), (f.name, a.name, b.name)
+                pairs += a is not b and dom(a, b)
+    assert pairs

@@ -50,12 +50,13 @@ def find_loops(func: Function) -> list[Loop]:
     """Natural loops of ``func`` in block order of their headers (outer before inner)."""
     idom = dominators(func)
     preds = func.predecessors()
+    dom = _dominance_test(func, idom)
     loops: dict[Block, Loop] = {}
     for b in func.blocks:
         if b not in idom:
             continue
         for s in b.successors:
-            if dominates(idom, s, b):
+            if dom(s, b):
                 lp = loops.setdefault(s, Loop(s))
                 lp.latches.append(b)
     order = {b: i for i, b in enumerate(func.blocks)}
@@ -72,11 +73,44 @@ def find_loops(func: Function) -> list[Loop]:
         lp.blocks = sorted(body, key=order.__getitem__)
         lp.trip_count = _trip_count(lp)
     result = sorted(loops.values(), key=lambda l: order[l.header])
+    members = [(o, set(o.blocks)) for o in result]
     for lp in result:
-        enclosing = [o for o in result if o is not lp and lp.header in o.blocks]
+        enclosing = [o for o, blocks in members if o is not lp and lp.header in blocks]
         if enclosing:
             lp.parent = min(enclosing, key=lambda o: len(o.blocks))
     return result
+
+
+def _dominance_test(func: Function, idom: dict):
+    """``dom(a, b)``: does ``a`` dominate ``b`` (both reached from the entry), as
+    :func:`hls.ir.dominates` answers it, in constant time: ``a``'s interval of the
+    dominator tree's depth-first numbering holds ``b``'s."""
+    kids: dict = {}
+    for b, d in idom.items():
+        if d is not b:
+            kids.setdefault(d, []).append(b)
+    enter: dict = {}
+    leave: dict = {}
+    clock = 0
+    stack = [(func.entry, iter(kids.get(func.entry, ())))]
+    enter[func.entry] = clock
+    while stack:
+        node, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            stack.pop()
+            clock += 1
+            leave[node] = clock
+        else:
+            clock += 1
+            enter[nxt] = clock
+            stack.append((nxt, iter(kids.get(nxt, ()))))
+
+    def dom(a, b) -> bool:
+        if a not in enter or b not in enter:
+            return dominates(idom, a, b)
+        return enter[a] <= enter[b] and leave[b] <= leave[a]
+    return dom
 
 
 def _trip_count(lp: Loop) -> int | None:
