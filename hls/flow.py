@@ -790,7 +790,7 @@ class Lowered:
     keep_whole: set
     t1: float
     #: when the planning began (the frontend's end, for a first build) and ended
-    t_plan: tuple[float, float] = (0.0, 0.0)
+    t_plan: tuple[float, float]
 
 
 def plan_and_lower(comp: Compilation, front: Module) -> Lowered:

@@ -37,7 +37,6 @@ from ._core import (
     dominators,
     print_ir,
     replace_uses,
-    used_outside,
     uses_outside,
     verify,
 )
@@ -66,7 +65,6 @@ __all__ = [
     "add_guard",
     "print_ir",
     "replace_uses",
-    "used_outside",
     "uses_outside",
     "verify",
 ]

@@ -424,21 +424,10 @@ def replace_uses(func: Function, mapping: dict, skip_block: Block | None = None)
             op.incoming = [(p, mapping.get(v, v)) for p, v in op.incoming]
 
 
-def used_outside(func: Function, block: Block, v: Value) -> bool:
-    """Is ``v`` used by an op (or a phi incoming value) of a block other than ``block``?
-    (For many values of one block, :func:`uses_outside` once.)"""
-    for op in func.ops():
-        if op.block is block:
-            continue
-        if v in op.operands or any(val is v for _, val in op.incoming):
-            return True
-    return False
-
-
 def uses_outside(func: Function, block: Block) -> set[Value]:
     """The values used by an op (or a phi incoming value) of a block other than
-    ``block``: ``v in uses_outside(f, b)`` is ``used_outside(f, b, v)`` for every ``v``,
-    in one walk of the function."""
+    ``block``, in one walk of the function (``v in uses_outside(f, b)``: is ``v`` used
+    outside ``b``?)."""
     out: set[Value] = set()
     for op in func.ops():
         if op.block is block:
