@@ -35,14 +35,30 @@ and the last part is one unknown loop-invariant integer: it becomes a symbol of 
 (a :class:`Residual`, interned per analysis on ``(lo, R's terms, c0 mod q)``, so two
 accesses with identical residuals share it and it cancels in their difference, while
 different residuals are different symbols and give the conservative distance 1).
+
+Addresses that are not affine (bit masks and shifts of the counters: an FFT's
+``((b & ~(span - 1)) << 1) | span | (b & (span - 1))`` with ``span = 32 >> log``) are
+tested by *enumeration* (:class:`Enumeration`) when the loop and every enclosing loop the
+addresses read a counter of have constant trip counts: the addresses are pure functions of
+the header phis of those loops, whose values are simulated from their initial values and
+latch updates, so every word each access touches in every iteration of every entry is
+computed (within :data:`ENUM_BUDGET` evaluations).  The environments simulated are the
+header values of every iteration (a loop that leaves early only runs fewer of them), so
+the smallest distance found is at most the real one, and "no collision" is exact; the
+analysis reports the larger of the affine and the enumerated distance, both safe.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
-from math import gcd
+from math import gcd, prod
+from typing import TYPE_CHECKING
 
-from ..ir import Block, Const, Op, Param, Value
+from ..ir import Block, Const, Op, Param, Undefined, Value, eval_op, op_def
+
+if TYPE_CHECKING:
+    from ._loops import Loop
 
 JKEY = "j"  # the iteration number's key in an affine form
 #: Distances this large (address wrap-around after ~2**30 iterations) constrain nothing:
@@ -320,10 +336,158 @@ class MemDep:
     delay: int     # cycles: store -> any 1, load -> store 0
 
 
-def memory_dependences(block: Block, trip_count: int | None = None) -> list[MemDep]:
-    """Loop-carried memory dependences (distance >= 1) between the accesses of ``block``."""
+#: most op evaluations an :class:`Enumeration` spends on one loop (iterations of every
+#: environment times the ops the addresses are computed by)
+ENUM_BUDGET = 1 << 18
+
+
+class _Unknown(Exception):
+    """A value an enumerated address reads that the simulation has no value for."""
+
+
+class Enumeration:
+    """The word every access of the single-block loop ``loop`` touches in every iteration
+    of every entry, by simulation of the header phis that the addresses read (see the
+    module docstring).  ``ok`` is False when that is not possible: a value the addresses
+    read that is not a pure function of constants and counters (a parameter, a load, a
+    phi of a join or of a loop that does not enclose this one), a loop without a constant
+    trip count, an evaluation without a defined result, or more than ``budget``
+    evaluations."""
+
+    def __init__(self, loop: "Loop", budget: int = ENUM_BUDGET):
+        self.block = block = loop.header
+        self.ok = False
+        #: access -> [per environment: the word addresses of iterations 0 .. trip - 1]
+        self.words: dict[Op, list[list[int]]] = {}
+        if loop.trip_count is None or len(loop.blocks) != 1:
+            return
+        acc = [op for op in block.ops if op.kind in ("load", "store")]
+        headers = {}   # header block -> its loop: this one and the enclosing ones
+        lp = loop
+        while lp is not None:
+            headers[lp.header] = lp
+            lp = lp.parent
+        self._headers = headers
+        self._phis: dict[Block, list[Op]] = {}
+        self._inside: dict[Op, tuple] = {}   # phi -> (initial value, latch value)
+        order: list[Op] = []                 # the pure ops, operands before users
+        seen: set = set()
+        if not all(self._walk(a.operands[0], seen, order) for a in acc):
+            return
+        self._order = order
+        levels = [lp for lp in reversed(self._chain(loop)) if lp.header in self._phis
+                  and lp is not loop]
+        if any(lp.trip_count is None for lp in levels):
+            return
+        envs = prod(lp.trip_count for lp in levels)
+        if envs * loop.trip_count * (len(order) + 1) > budget:
+            return
+        try:
+            for env in self._envs(levels, 0, {}):
+                got = {a: [] for a in acc}
+                for val in self._simulate(loop, env):
+                    for a in acc:
+                        got[a].append(self._value(a.operands[0], val))
+                for a in acc:
+                    self.words.setdefault(a, []).append(got[a])
+        except (Undefined, _Unknown):
+            self.words = {}
+            return
+        self.ok = True
+
+    @staticmethod
+    def _chain(loop: "Loop") -> list:
+        out = []
+        while loop is not None:
+            out.append(loop)
+            loop = loop.parent
+        return out
+
+    def _walk(self, v, seen: set, order: list) -> bool:
+        """Collect what ``v`` is computed from; False when it is not enumerable."""
+        if isinstance(v, Const) or v in seen:
+            return True
+        if not isinstance(v, Op):
+            return False
+        seen.add(v)
+        if v.kind == "phi":
+            lp = self._headers.get(v.block)
+            if lp is None:
+                return False
+            init = [x for p, x in v.incoming if p not in lp.blocks]
+            latch = [x for p, x in v.incoming if p in lp.blocks]
+            if len(init) != 1 or len(latch) != 1:
+                return False
+            self._phis.setdefault(v.block, []).append(v)
+            self._inside[v] = (init[0], latch[0])
+            return self._walk(init[0], seen, order) and self._walk(latch[0], seen, order)
+        if not op_def(v.kind).pure:
+            return False
+        if not all(self._walk(o, seen, order) for o in v.operands):
+            return False
+        order.append(v)
+        return True
+
+    def _value(self, v, val: dict) -> int:
+        if isinstance(v, Const):
+            return v.value & ((1 << v.width) - 1) if v.width else v.value
+        got = val.get(v)
+        if got is None:
+            if v.kind == "phi":   # read before its loop's level is simulated
+                raise _Unknown(v)
+            got = val[v] = eval_op(v.kind, v.width, v.attrs,
+                                   [self._value(o, val) for o in v.operands],
+                                   [o.width for o in v.operands])
+        return got
+
+    def _simulate(self, lp: "Loop", env: dict):
+        """The values (a fresh dict per iteration, over ``env``) of ``lp``'s iterations:
+        its header phis from their initial values, then their latch values."""
+        phis = self._phis.get(lp.header, [])
+        val = dict(env)
+        cur = {p: self._value(self._inside[p][0], val) for p in phis}
+        for k in range(lp.trip_count):
+            val = dict(env)
+            val.update(cur)
+            yield val
+            if k + 1 < lp.trip_count:
+                cur = {p: self._value(self._inside[p][1], val) for p in phis}
+
+    def _envs(self, levels: list, i: int, env: dict):
+        if i == len(levels):
+            yield env
+            return
+        for val in self._simulate(levels[i], env):
+            yield from self._envs(levels, i + 1, {p: val[p] for p in val
+                                                  if isinstance(p, Op) and p.kind == "phi"})
+
+    def distance(self, x: Op, y: Op) -> int | None:
+        """Smallest ``d >= 1`` such that ``y`` in iteration ``j + d`` touches the word that
+        ``x`` touches in iteration ``j`` of the same entry, in any environment (None:
+        never)."""
+        best = None
+        for wx, wy in zip(self.words[x], self.words[y]):
+            at: dict[int, list[int]] = {}
+            for j, w in enumerate(wy):
+                at.setdefault(w, []).append(j)
+            for j, w in enumerate(wx):
+                js = at.get(w)
+                if js is None:
+                    continue
+                k = bisect_right(js, j)
+                if k < len(js) and (best is None or js[k] - j < best):
+                    best = js[k] - j
+        return best
+
+
+def memory_dependences(block: Block, trip_count: int | None = None,
+                       loop: "Loop | None" = None) -> list[MemDep]:
+    """Loop-carried memory dependences (distance >= 1) between the accesses of ``block``.
+    With ``loop`` (the loop whose single block is ``block``, and through its parents the
+    enclosing loops), addresses with no comparable affine forms are also enumerated."""
     an = AffineAnalysis(block)
     acc = [op for op in block.ops if op.kind in ("load", "store")]
+    enum: Enumeration | None = None
     out = []
     for x in acc:
         for y in acc:
@@ -332,5 +496,13 @@ def memory_dependences(block: Block, trip_count: int | None = None) -> list[MemD
             d = dependence_distance(an, x, y, trip_count)
             if d is None:
                 continue
+            if loop is not None and loop.header is block and trip_count == loop.trip_count:
+                if enum is None:
+                    enum = Enumeration(loop)
+                if enum.ok:
+                    e = enum.distance(x, y)
+                    if e is None:
+                        continue
+                    d = max(d, e)
             out.append(MemDep(x, y, d, 1 if x.kind == "store" else 0))
     return out

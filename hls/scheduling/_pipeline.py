@@ -181,12 +181,15 @@ def pipeline_unit_class(target: Target, op: Op, t) -> str | None:
 
 
 def build_loop_model(block: Block, target: Target, trip_count: int | None,
-                     timing, shared: Mapping[str, tuple[int, int]] | None = None) -> LoopModel:
+                     timing, shared: Mapping[str, tuple[int, int]] | None = None,
+                     loop: Loop | None = None) -> LoopModel:
     """The modulo problem of the loop body ``block`` (see the module docstring).
 
     ``shared``: unit class -> (instances, most ops per instance) of the classes shared
     (:func:`share_units`): their ops compete for that many units in modulo slots, each
-    with the delay of an operand multiplexer of that many sources before its logic."""
+    with the delay of an operand multiplexer of that many sources before its logic.
+    ``loop``: the loop whose body ``block`` is (its enclosing loops let the dependence
+    analysis enumerate addresses that are not affine: :class:`hls.analysis.Enumeration`)."""
     shared = dict(shared or {})
     ops = [op for op in block.ops if op.kind == "phi"]
     ops += [op for op in block.ops if op.kind != "phi" and not op.is_terminator]
@@ -246,7 +249,7 @@ def build_loop_model(block: Block, target: Target, trip_count: int | None,
             elif op.kind == "store":
                 order(prev, op, 0, 0)
         seen.setdefault(op.mem, []).append(op)
-    for dep in memory_dependences(block, trip_count):
+    for dep in memory_dependences(block, trip_count, loop):
         order(dep.src, dep.dst, dep.delay, dep.distance)
     cond = block.terminator.operands[0]
     cond_op = cond if isinstance(cond, Op) and cond in idx else None
@@ -401,7 +404,7 @@ def share_units(lp: Loop, target: Target, timing, m: LoopModel,
             shared[cls] = (units, min(len(occ), ii))
     if not shared:
         return None
-    m2 = build_loop_model(lp.header, target, lp.trip_count, timing, shared)
+    m2 = build_loop_model(lp.header, target, lp.trip_count, timing, shared, lp)
     check_loop_model(m2)
     try:
         return m2, modulo_schedule(m2.problem, ii=ii, seed=0, workers=1)
@@ -441,7 +444,7 @@ def schedule_loop(lp: Loop, target: Target, timing, ii: int | None = None,
     ``ScheduleError`` says why, unless ``relax_ii``: then the smallest feasible II above
     it is used and the report keeps the request and the reason.  ``share``: at the II
     found, share the multipliers and floating-point units (:func:`share_units`)."""
-    m = build_loop_model(lp.header, target, lp.trip_count, timing)
+    m = build_loop_model(lp.header, target, lp.trip_count, timing, loop=lp)
     check_loop_model(m)
     mp = m.problem
     relaxed = None
