@@ -447,7 +447,7 @@ class _Nest:
             step, trips = rng.randint(1, 3), rng.randint(1, 6)
             o_init, o_upd, o_end = 0, f"add %o, {step}:i{wo}", step * trips
         oh = [f"  %o:i{wo} = phi [^entry: {o_init}:i{wo}], [^olatch: %on]",
-              "  store 0:i8, 0:i8 {{mem: &T, size: 1, lane: 0}}"]
+              "  store 0:i8, 0:i8 {mem: &T, size: 1, lane: 0}"]
         self.lines = oh
         syms = ["%o"]
         self.pool = [("%o", wo)]
