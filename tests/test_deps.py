@@ -16,7 +16,8 @@ from hls.analysis import (AffineAnalysis, Enumeration, dependence_distance, find
                           memory_dependences)
 from hls.analysis._deps import JKEY, Residual
 from hls.flow import SynthOptions, synthesize
-from hls.ir import Block, Const, MemoryObject, Op, Param, Undefined, eval_op, parse_module
+from hls.ir import (Block, Const, MemoryObject, Op, Param, Undefined, eval_op, parse_module,
+                    print_module)
 from hls.verify import cosim
 
 STEPS = (-3, -2, -1, 0, 1, 1, 1, 2, 3, 4, 5, 8)
@@ -109,7 +110,7 @@ class _Loop:
     def _node(self) -> None:
         rng = self.rng
         kind = rng.choice(("add", "add", "sub", "mul", "shl", "shl", "or", "cast",
-                           "widen", "slice", "slice", "addc", "rowcol"))
+                           "widen", "slice", "slice", "addc", "rowcol", "disjoint"))
         a = self._pick()
         w = a.width
         if kind in ("add", "sub"):
@@ -132,6 +133,13 @@ class _Loop:
             self._op(rng.randint(1, w - lo), "slice", [a], {"lo": lo})
         elif kind == "addc":
             self._op(w, "add", [a, Const(w, rng.randrange(1 << w))])
+        elif kind == "disjoint":  # (a << k) | (b & (2**k - 1)): LLVM's or disjoint
+            k = rng.randint(1, min(4, w - 1)) if w > 1 else 0
+            hi = self._op(w, "shl", [a, Const(w, k)])
+            b = self._cast(self._pick(), w)
+            lo = self._op(w, "and", [b, Const(w, (1 << k) - 1)])
+            x, y = (hi, lo) if rng.random() < 0.5 else (lo, hi)
+            self._op(w, "or", [x, y], {"disjoint": True})
         elif kind == "rowcol":  # sym_expr + (phi << k), the address of a[row][phi]
             k = rng.randint(1, 3)
             w = rng.randint(6, 14)
@@ -597,3 +605,46 @@ def test_enumerated_distances_are_sound_and_exact_against_the_interpreter():
             proved += len(set(alone) - set(with_loop))
     assert enumerated > 150, enumerated
     assert proved > 60, proved
+
+
+DISJOINT_C = """
+void k(const int orig[512], int sol[512]) {
+  for (int j = 0; j < 8; j++)
+    for (int i = 0; i < 8; i++) {        /* rows 0 and 7 of 8 planes of 8x8 */
+      sol[i + 8 * j] = orig[i + 8 * j];
+      sol[i + 8 * j + 448] = orig[i + 8 * j + 448];
+    }
+}
+"""
+
+
+def test_or_disjoint_reaches_the_affine_forms(tmp_path):
+    """clang writes ``(i + 8*j) + 448`` as ``or disjoint`` (the bits cannot overlap); the
+    frontend keeps the mark, the IR text carries it, and the address is affine (one word
+    per iteration), so a cyclic partition by 8 finds its bank statically."""
+    from hls.frontend import load
+    from hls.transforms._banks import Partition, static_bank
+    src = tmp_path / "k.c"
+    src.write_text(DISJOINT_C)
+    mod = load(src, "k")
+    ors = [op for op in mod.top.ops() if op.kind == "or"]
+    assert any(op.attrs.get("disjoint") is True for op in ors), ors
+    assert "disjoint: true" in print_module(mod)
+    again = parse_module(print_module(mod))
+    assert [op.attrs.get("disjoint") for op in again.top.ops() if op.kind == "or"] == \
+        [op.attrs.get("disjoint") for op in ors]
+    inner = next(lp for lp in find_loops(mod.top) if lp.parent is not None)
+    acc = [op for op in inner.header.ops if op.kind in ("load", "store")]
+    an = AffineAnalysis(inner.header)
+    forms = [an.form(op.operands[0]) for op in acc]
+    assert len(acc) == 4 and all(f is not None and f.coeff(JKEY) == 1 for f in forms), forms
+    far = [op for op, f in zip(acc, forms) if f.const]
+    assert len(far) == 2, forms
+    part = Partition("cyclic", 8)
+    # the iteration moves the bank: none static; but the low bits are those of the row
+    assert static_bank(an, far[0].operands[0], part, 512) is None
+    # without the mark, the address has no form
+    for op in ors:
+        op.attrs.pop("disjoint", None)
+    an = AffineAnalysis(inner.header)
+    assert all(an.form(op.operands[0]) is None for op in far)

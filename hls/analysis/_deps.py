@@ -6,7 +6,8 @@ is its back-edge incoming value from iteration ``j`` (distance 1).
 *Memory* dependences relate two accesses of the same memory of which at least one is a
 store.  Word addresses are put in an affine form over the iteration number ``j`` and
 symbols that do not change inside the loop (loop-invariant values and the initial values
-of induction phis), known modulo ``2**k``::
+of induction phis), known modulo ``2**k``; an ``or`` marked ``disjoint`` (LLVM's ``or
+disjoint``: no common set bit) is the sum of its operands::
 
     addr(j) = a * j + sum(c_s * s) + c0   (mod 2**k)
 
@@ -238,7 +239,7 @@ class AffineAnalysis:
             if len(init) == 1 and isinstance(init[0], Const):  # i = c0 + step * j exactly
                 return _norm({JKEY: self.step[v]}, init[0].value, w)
             return _norm({v: 1, JKEY: self.step[v]}, 0, w)
-        if k in ("add", "sub"):
+        if k in ("add", "sub") or (k == "or" and v.attrs.get("disjoint")):
             a, b = (self.form(o) for o in v.operands)
             if a is None or b is None:
                 return None

@@ -790,7 +790,8 @@ class Translator(Legality, LibraryCalls):
                 r = self._emit("shl", [x, Const(x.width, abs(k))], x.width)
                 self._set(ins, r if k >= 0 else self._emit("sub", [Const(x.width, 0), r], x.width))
                 return
-            self._set(ins, self._emit(opc, [a, b], a.width))
+            extra = {"disjoint": True} if opc == "or" and re.search(r"= or disjoint ", text) else {}
+            self._set(ins, self._emit(opc, [a, b], a.width, **extra))
             return
         if opc in _FLOAT_OPS:
             self._float_op(ins, text, opc)

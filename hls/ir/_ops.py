@@ -291,8 +291,11 @@ _DEFS = [
     _divc("udivc"), _divc("uremc"), _divc("sdivc"), _divc("sremc"),
     _int2("and", "and", lambda a, w, at, ws: a[0] & a[1], lambda op, a: a[0] & a[1],
           commutative=True, narrow="low"),
+    # ``disjoint``: LLVM's ``or disjoint`` (the operands share no set bit wherever the op
+    # runs in the source program, so it computes their sum; clang proves it from known
+    # bits): what the affine address analysis reads, never the value computed
     _int2("or", "or", lambda a, w, at, ws: a[0] | a[1], lambda op, a: a[0] | a[1],
-          commutative=True, narrow="low"),
+          commutative=True, narrow="low", attrs={"disjoint": Attr(bool, required=False)}),
     _int2("xor", "xor", lambda a, w, at, ws: a[0] ^ a[1], lambda op, a: a[0] ^ a[1],
           commutative=True, narrow="low"),
     _int2("shl", "shl", lambda a, w, at, ws: sem.shift(a[0], a[1], w, lambda x, s: x << s),
