@@ -438,9 +438,12 @@ class _Nest:
     from which a few loop-invariant symbols are computed (shifts, masks, ``C >> %o``),
     and a single-block inner loop whose load and store of ``&M`` have addresses made of
     the inner counter and those symbols by and/or/xor/shifts/add/sub/mul trees (the
-    bit-mixing addresses of an FFT's butterflies, which have no affine form).  Each outer
-    iteration first stores to ``&T``, which marks the entries of the inner loop in a
-    trace of the accesses."""
+    bit-mixing addresses of an FFT's butterflies, which have no affine form).  Either
+    access may be guarded: by a test of such a tree (enumerable, like the bank tests of a
+    partitioned array) or by a value loaded from ``&D`` (not enumerable).  For the trace
+    of the accesses, each outer iteration first stores to ``&T`` and each inner iteration
+    to ``&I``; the load reads the low half of a word of ``&M`` and the store writes the
+    high half, so the trace tells them apart."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -457,31 +460,34 @@ class _Nest:
         oh = [f"  %o:i{wo} = phi [^entry: {o_init}:i{wo}], [^olatch: %on]",
               "  store 0:i8, 0:i8 {mem: &T, size: 1, lane: 0}"]
         self.lines = oh
-        syms = ["%o"]
         self.pool = [("%o", wo)]
         for _ in range(rng.randint(1, 3)):
-            syms.append(self._sym(wo))
-        inner_pool = [(s, w) for s, w in self.pool]
+            self._sym(wo)
+        inner_pool = list(self.pool)
         trip = self.trip = rng.randint(2, 24)
         j_step = rng.choice((1, 1, 2, -1))
         j_init = 0 if j_step > 0 else trip
         j_end = (j_init + j_step * trip) % (1 << wi)
-        self.lines = body = [f"  %j:i{wi} = phi [^oh: {j_init}:i{wi}], [^body: %jn]"]
+        self.lines = body = [f"  %j:i{wi} = phi [^oh: {j_init}:i{wi}], [^body: %jn]",
+                             "  store 0:i8, 0:i8 {mem: &I, size: 1, lane: 0}"]
         self.pool = [("%j", wi)] + inner_pool
         for _ in range(rng.randint(2, 8)):
             self._node(wi)
         a1 = self._cast(self._pick(), aw)
         a2 = self._cast(self._pick(), aw)
-        body += [f"  %ld:i32 = load {a1} {{mem: &M, size: 4, lane: 0}}",
+        g1, g2 = self._guard(), self._guard()
+        body += [f"  %ld:i32 = load {a1}{g1[0]} {{mem: &M, size: 4, lane: 0{g1[1]}}}",
                  "  %v:i32 = add %ld, 1:i32",
-                 f"  store {a2}, %v {{mem: &M, size: 4, lane: 0}}",
+                 f"  store {a2}, %v{g2[0]} {{mem: &M, size: 4, lane: 4{g2[1]}}}",
                  f"  %jn:i{wi} = add %j, {j_step % (1 << wi)}:i{wi}",
                  f"  %jc:i1 = icmp %jn, {j_end}:i{wi} {{pred: \"eq\"}}",
                  "  condbr %jc -> ^olatch, ^body"]
         self.text = "\n".join([
             "module @k", 'source "k.c"',
-            f"memory &M global word=4 depth={1 << aw} elem=4 symbol=\"M\"",
-            'memory &T global word=1 depth=1 elem=1 symbol="T"', "",
+            f"memory &M global word=8 depth={1 << aw} elem=8 symbol=\"M\"",
+            "memory &D global word=1 depth=4 elem=1 symbol=\"D\" init=x\"01000101\"",
+            'memory &T global word=1 depth=1 elem=1 symbol="T"',
+            'memory &I global word=1 depth=1 elem=1 symbol="I"', "",
             "func @k -> i0", "^entry:", "  br -> ^oh", "^oh:", *oh, "  br -> ^body",
             "^body:", *body, "^olatch:", f"  %on:i{wo} = {o_upd}",
             f"  %oc:i1 = icmp %on, {o_end}:i{wo} {{pred: \"eq\"}}",
@@ -505,6 +511,23 @@ class _Nest:
         if vw < w:
             return self._emit(w, f"zext {name}")[0]
         return name
+
+    def _guard(self) -> tuple[str, str]:
+        """(operand text, attribute text) of a guard, or two empty strings."""
+        r = self.rng.random()
+        if r < 0.5:
+            return "", ""
+        if r < 0.8:   # a test of a tree of the counters: enumerable
+            x, w = self._pick()
+            c = self.rng.randrange(1 << min(w, 3))
+            pred = self.rng.choice(("eq", "ne", "ult"))
+            g = self._emit(1, f"icmp {self._cast((x, w), min(w, 3))}, {c}:i{min(w, 3)} "
+                              f"{{pred: \"{pred}\"}}")[0]
+        else:         # a loaded flag: not enumerable
+            x = self._cast(self._pick(), 2)
+            flag = self._emit(8, f"load {x} {{mem: &D, size: 1, lane: 0}}")[0]
+            g = self._emit(1, f"trunc {flag}")[0]
+        return f", {g}", ", guard: 1"
 
     def _sym(self, wo: int) -> str:
         rng = self.rng
@@ -539,16 +562,17 @@ class _Nest:
             self._emit(a[1], f"{'and' if k == 'andc' else 'xor'} {a[0]}, {c}:i{a[1]}")
 
 
-def _trace(func) -> list[tuple[list[int], list[int]]] | None:
-    """Per entry of the inner loop: the word addresses of its load and of its store in
-    each iteration, as the interpreter runs them (None: the nest has no defined run)."""
+def _trace(func) -> list[tuple[list, list]] | None:
+    """Per entry of the inner loop: the word of ``&M`` its load and its store touch in
+    each iteration (None where the access is not performed), as the interpreter runs
+    them (None: the nest has no defined run)."""
     from hls.ir import InterpError, Interpreter
     from hls.ir import _interp
-    log: list[tuple[str, int]] = []
+    log: list[tuple[str, int, int]] = []
     real = _interp._View.byte
 
     def byte(self, addr, lane, size):
-        log.append((self.mem.name, addr))
+        log.append((self.mem.name, addr, lane))
         return real(self, addr, lane, size)
 
     _interp._View.byte = byte
@@ -558,24 +582,36 @@ def _trace(func) -> list[tuple[list[int], list[int]]] | None:
         return None
     finally:
         _interp._View.byte = real
-    entries: list[list[int]] = []
-    for name, addr in log:
+    entries: list[tuple[list, list]] = []
+    for name, addr, lane in log:
         if name == "T":
-            entries.append([])
-        else:
-            entries[-1].append(addr)
-    return [(e[0::2], e[1::2]) for e in entries]
+            entries.append(([], []))
+        elif name == "I":
+            entries[-1][0].append(None)
+            entries[-1][1].append(None)
+        elif name == "M":
+            entries[-1][0 if lane == 0 else 1][-1] = addr
+    return entries
+
+
+def _first_touch(ax: list, ay: list) -> int | None:
+    """Smallest d >= 1 with ax[j] == ay[j + d] (neither None) for some j."""
+    n = len(ax)
+    for d in range(1, n):
+        if any(ax[j] is not None and ax[j] == ay[j + d] for j in range(n - d)):
+            return d
+    return None
 
 
 def test_enumerated_distances_are_sound_and_exact_against_the_interpreter():
     """Random two-level nests (:class:`_Nest`): the distances reported with the enclosing
     loop known are never larger than the first collision of any entry as the interpreter
-    runs it, and with both loops counted (the enumeration applies) they are exactly the
-    smallest collision over the entries; the enumeration proves many pairs independent
-    that the affine forms alone do not."""
+    runs it, and where the enumeration applies with every guard enumerated they are
+    exactly the smallest collision over the entries; the enumeration proves many pairs
+    independent that the affine forms alone do not."""
     rng = random.Random(20261127)
-    enumerated = proved = 0
-    for case in range(250):
+    enumerated = proved = guarded = 0
+    for case in range(300):
         nest = _Nest(rng)
         func = parse_module(nest.text).top
         trace = _trace(func)
@@ -584,15 +620,16 @@ def test_enumerated_distances_are_sound_and_exact_against_the_interpreter():
         loops = find_loops(func)
         inner = next(lp for lp in loops if lp.parent is not None)
         body = inner.header
-        ld, st = (op for op in body.ops if op.kind in ("load", "store"))
+        ld, st = (op for op in body.ops if op.kind in ("load", "store") and op.mem.name == "M")
         with_loop = {(d.src.kind, d.dst.kind): d.distance
-                     for d in memory_dependences(body, inner.trip_count, inner)}
+                     for d in memory_dependences(body, inner.trip_count, inner)
+                     if d.src.mem.name == "M"}
         alone = {(d.src.kind, d.dst.kind): d.distance
-                 for d in memory_dependences(body, inner.trip_count)}
+                 for d in memory_dependences(body, inner.trip_count) if d.src.mem.name == "M"}
         first = {}
         for la, sa in trace:
             for key, (ax, ay) in ((("store", "load"), (sa, la)), (("load", "store"), (la, sa))):
-                f = _first_collision(ax, ay)
+                f = _first_touch(ax, ay)
                 if f is not None:
                     first[key] = min(first.get(key, f), f)
         for key, f in first.items():
@@ -601,10 +638,14 @@ def test_enumerated_distances_are_sound_and_exact_against_the_interpreter():
         if en.ok:
             enumerated += 1
             assert inner.trip_count == nest.trip and all(len(la) == nest.trip for la, _ in trace)
-            assert with_loop == {k: max(first[k], alone[k]) for k in first}, (case, nest.text)
+            exact = all(op in en._guarded for op in (ld, st) if "guard" in op.attrs)
+            guarded += exact and any("guard" in op.attrs for op in (ld, st))
+            if exact:
+                assert with_loop == first, (case, nest.text)
             proved += len(set(alone) - set(with_loop))
     assert enumerated > 150, enumerated
     assert proved > 60, proved
+    assert guarded > 25, guarded
 
 
 DISJOINT_C = """

@@ -1213,3 +1213,36 @@ def test_licm_leaves_loads_a_requested_ii_fits(tmp_path, ii, moved):
     assert d.compared >= 5
     stays = sum(op.kind == "load" and op.mem is c_mem for op in _in_loops(m.top))
     assert stays == (5 if moved == 0 else 0)
+
+
+MIXED_C = r"""
+void k(const int a[128], int out[16]) {
+    for (int s = 0; s < 4; s++)
+        for (int b = 0; b < 16; b++)
+            out[b] += a[(((b ^ s) & 15) << 3) | BANK] + a[((b * 5 + s) & 15) << 3 | (s & 1)];
+}
+"""
+
+
+def test_enumerated_addresses_have_static_banks(tmp_path):
+    """Addresses with no affine form (``((b ^ s) & 15) << 3 | 5``): in a single-block
+    loop with counted loops around it, every word an access touches is enumerated
+    (:class:`hls.analysis.Enumeration`); one that stays in one bank of a cyclic 8
+    partition reads that bank alone, unguarded, and one that moves with the stage
+    (``| (s & 1)``) reads every bank; the results agree before and after."""
+    for bank in (5, 2):
+        m = _load(tmp_path, "m.c", MIXED_C.replace("BANK", str(bank)), "k",
+                  {"a": 128, "out": 16})
+        rng = random.Random(bank)
+        d = Differential(m, _array_calls(rng, {0: 512, 1: 64}, [{}] * 6))
+        f = m.top
+        a = f.ptr_params[0].mem
+        partition_array(m, a, Partition("cyclic", 8))
+        verify(f)
+        loads = [op for op in f.ops() if op.kind == "load" and op.mem.whole is a]
+        alone = [op for op in loads if "guard" not in op.attrs]
+        assert len(alone) == 1 and alone[0].mem.bank.index == bank, loads
+        assert len(loads) == 1 + 8
+        d.check("cyclic 8 on enumerated addresses")
+        run_passes(f)
+        d.check("all passes")

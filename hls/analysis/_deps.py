@@ -358,8 +358,9 @@ class Enumeration:
     def __init__(self, loop: "Loop", budget: int = ENUM_BUDGET):
         self.block = block = loop.header
         self.ok = False
-        #: access -> [per environment: the word addresses of iterations 0 .. trip - 1]
-        self.words: dict[Op, list[list[int]]] = {}
+        #: access -> [per environment: the word addresses of iterations 0 .. trip - 1,
+        #: None in an iteration where its guard is known false]
+        self.words: dict[Op, list[list[int | None]]] = {}
         if loop.trip_count is None or len(loop.blocks) != 1:
             return
         acc = [op for op in block.ops if op.kind in ("load", "store")]
@@ -375,6 +376,12 @@ class Enumeration:
         seen: set = set()
         if not all(self._walk(a.operands[0], seen, order) for a in acc):
             return
+        #: the accesses whose guard is enumerated too (the others count as performed in
+        #: every iteration): a guard read from memory leaves the addresses enumerable
+        self._guarded: list[Op] = []
+        for a in acc:
+            if "guard" in a.attrs and self._try_walk(a.operands[a.attrs["guard"]], seen, order):
+                self._guarded.append(a)
         self._order = order
         levels = [lp for lp in reversed(self._chain(loop)) if lp.header in self._phis
                   and lp is not loop]
@@ -384,11 +391,14 @@ class Enumeration:
         if envs * loop.trip_count * (len(order) + 1) > budget:
             return
         try:
+            guarded = set(self._guarded)
             for env in self._envs(levels, 0, {}):
                 got = {a: [] for a in acc}
                 for val in self._simulate(loop, env):
                     for a in acc:
-                        got[a].append(self._value(a.operands[0], val))
+                        got[a].append(None if a in guarded and not self._value(
+                            a.operands[a.attrs["guard"]], val) & 1
+                            else self._value(a.operands[0], val))
                 for a in acc:
                     self.words.setdefault(a, []).append(got[a])
         except (Undefined, _Unknown):
@@ -403,6 +413,18 @@ class Enumeration:
             out.append(loop)
             loop = loop.parent
         return out
+
+    def _try_walk(self, v, seen: set, order: list) -> bool:
+        """:meth:`_walk`, undone when it fails (nothing it met is kept)."""
+        saved = ({b: list(ps) for b, ps in self._phis.items()}, dict(self._inside),
+                 set(seen), len(order))
+        if self._walk(v, seen, order):
+            return True
+        self._phis, self._inside = saved[0], saved[1]
+        seen.clear()
+        seen.update(saved[2])
+        del order[saved[3]:]
+        return False
 
     def _walk(self, v, seen: set, order: list) -> bool:
         """Collect what ``v`` is computed from; False when it is not enumerable."""
@@ -470,9 +492,10 @@ class Enumeration:
         for wx, wy in zip(self.words[x], self.words[y]):
             at: dict[int, list[int]] = {}
             for j, w in enumerate(wy):
-                at.setdefault(w, []).append(j)
+                if w is not None:
+                    at.setdefault(w, []).append(j)
             for j, w in enumerate(wx):
-                js = at.get(w)
+                js = at.get(w) if w is not None else None
                 if js is None:
                     continue
                 k = bisect_right(js, j)

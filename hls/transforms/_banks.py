@@ -11,7 +11,9 @@ words over banks (Vitis HLS ``ARRAY_PARTITION``):
 Each access is rewritten against the banks.  When the bank is known at compile time the
 access goes to that bank only: the word address is then affine in the loop's iteration
 with every non-constant coefficient a multiple of F (``a[4*i + 1]``, the fields of
-``r[i]`` of a 2-word struct), or a constant.  Otherwise the access goes to every bank,
+``r[i]`` of a 2-word struct), or a constant, or in a single-block loop every word the
+access touches in every iteration, enumerated (:class:`hls.analysis.Enumeration`: an
+FFT's butterflies with the stage loop unrolled), lies in one bank.  Otherwise the access goes to every bank,
 guarded by ``bank == b`` (a load reads all banks and selects; a store writes one of
 them): still correct, never faster.
 
@@ -32,7 +34,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..analysis import AffineAnalysis, find_loops, low_bits
+from ..analysis import AffineAnalysis, Enumeration, find_loops, low_bits
 from ..analysis._deps import JKEY, _term_zeros
 from ..errors import HLSError
 from ..ir import Bank, Block, Const, Function, MemoryObject, Module, Op, add_guard, replace_uses
@@ -225,6 +227,14 @@ def _split_runs(addr, g: int, nb: int, loc):
     return bank, Op(width=w, kind="add", operands=[start, low], loc=loc)
 
 
+def _enumerated_bank(enum: Enumeration, op: Op, part: Partition, depth: int) -> int | None:
+    """The bank of ``op`` when every word it touches in every iteration of every entry
+    (:class:`hls.analysis.Enumeration`) lies in one bank (None: several, or none)."""
+    banks = {static_bank(None, Const(64, w), part, depth)
+             for words in enum.words[op] for w in words if w is not None}
+    return banks.pop() if len(banks) == 1 else None
+
+
 def _insert_value(block: Block, at: Op, v) -> None:
     """Insert ``v`` before ``at``, after those of its operands not inserted yet."""
     if isinstance(v, Op) and v.block is None:
@@ -271,11 +281,22 @@ def partition_array(module: Module, mem: MemoryObject, part: Partition) -> list[
     eff = Partition(kind, nb, part.granule if kind == "cyclic" else 1)
     for f in users:
         trips = _block_trips(f) if eff.granule != 1 or kind == "block" else {}
+        loops = None
         for block in f.blocks:
             an = AffineAnalysis(block)
-            for op in [o for o in block.ops if o.kind in ("load", "store") and o.mem is mem]:
+            accs = [o for o in block.ops if o.kind in ("load", "store") and o.mem is mem]
+            sbs = [static_bank(an, o.operands[0], eff, depth, trips.get(block)) for o in accs]
+            if any(sb is None and not isinstance(o.operands[0], Const)
+                   for o, sb in zip(accs, sbs)):
+                if loops is None:
+                    loops = {lp.header: lp for lp in find_loops(f)}
+                lp = loops.get(block)
+                enum = Enumeration(lp) if lp is not None and lp.blocks == [block] else None
+                if enum is not None and enum.ok:
+                    sbs = [sb if sb is not None else _enumerated_bank(enum, o, eff, depth)
+                           for o, sb in zip(accs, sbs)]
+            for op, sb in zip(accs, sbs):
                 addr = op.operands[0]
-                sb = static_bank(an, addr, eff, depth, trips.get(block))
                 bank_no, local = _split_address(block, op, addr, eff, nb, depth, sb is None)
                 if sb is not None:
                     op.attrs["mem"] = banks[sb]
