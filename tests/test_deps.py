@@ -635,7 +635,7 @@ def test_enumerated_distances_are_sound_and_exact_against_the_interpreter():
         for key, f in first.items():
             assert key in with_loop and with_loop[key] <= f, (case, key, with_loop, f, nest.text)
         en = Enumeration(inner)
-        if en.ok:
+        if en.ok and en.words(ld) is not None and en.words(st) is not None:
             enumerated += 1
             assert inner.trip_count == nest.trip and all(len(la) == nest.trip for la, _ in trace)
             exact = all(op in en._guarded for op in (ld, st) if "guard" in op.attrs)

@@ -154,7 +154,8 @@ def test_every_pass_has_a_case():
 def test_stages_are_the_pipeline():
     assert STAGES == ("frontend", "plm", "licm", "if-conversion", "unroll", "partition", "forward-stores",
                       "scalar-replacement",
-                      "load-reuse", "combine-loads", "div-by-constant", "narrow-widths",
+                      "load-reuse", "combine-loads", "exclusive-accesses", "div-by-constant",
+                      "narrow-widths",
                       "tail-duplication", "small-memories", "share-memories")
 
 

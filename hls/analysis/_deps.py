@@ -346,21 +346,28 @@ class _Unknown(Exception):
     """A value an enumerated address reads that the simulation has no value for."""
 
 
+class _Spent(Exception):
+    """The enumeration's budget of evaluations is spent."""
+
+
 class Enumeration:
-    """The word every access of the single-block loop ``loop`` touches in every iteration
+    """The word each access of the single-block loop ``loop`` touches in every iteration
     of every entry, by simulation of the header phis that the addresses read (see the
-    module docstring).  ``ok`` is False when that is not possible: a value the addresses
-    read that is not a pure function of constants and counters (a parameter, a load, a
-    phi of a join or of a loop that does not enclose this one), a loop without a constant
-    trip count, an evaluation without a defined result, or more than ``budget``
-    evaluations."""
+    module docstring).  ``ok`` is False when no access can be enumerated: a loop without
+    a constant trip count, an enclosing loop whose counter an address reads without one,
+    a phi update without a defined result, or more than ``budget`` iterations.  An access
+    is enumerated on demand (:meth:`words`) when its address is a pure function of
+    constants and counters (not of a parameter, a load, a phi of a join or of a loop that
+    does not enclose this one) and its evaluation stays within what is left of
+    ``budget`` evaluations; its guard too where that is such a function."""
 
     def __init__(self, loop: "Loop", budget: int = ENUM_BUDGET):
         self.block = block = loop.header
         self.ok = False
-        #: access -> [per environment: the word addresses of iterations 0 .. trip - 1,
-        #: None in an iteration where its guard is known false]
-        self.words: dict[Op, list[list[int | None]]] = {}
+        self._left = budget
+        self._addr: set[Op] = set()       # accesses whose address is enumerable
+        self._guarded: set[Op] = set()    # ... and whose guard is too
+        self._words: dict[Op, list | None] = {}
         if loop.trip_count is None or len(loop.blocks) != 1:
             return
         acc = [op for op in block.ops if op.kind in ("load", "store")]
@@ -372,39 +379,42 @@ class Enumeration:
         self._headers = headers
         self._phis: dict[Block, list[Op]] = {}
         self._inside: dict[Op, tuple] = {}   # phi -> (initial value, latch value)
-        order: list[Op] = []                 # the pure ops, operands before users
         seen: set = set()
-        if not all(self._walk(a.operands[0], seen, order) for a in acc):
-            return
-        #: the accesses whose guard is enumerated too (the others count as performed in
-        #: every iteration): a guard read from memory leaves the addresses enumerable
-        self._guarded: list[Op] = []
         for a in acc:
-            if "guard" in a.attrs and self._try_walk(a.operands[a.attrs["guard"]], seen, order):
-                self._guarded.append(a)
-        self._order = order
+            if self._try_walk(a.operands[0], seen):
+                self._addr.add(a)
+                if "guard" in a.attrs and self._try_walk(a.operands[a.attrs["guard"]], seen):
+                    self._guarded.add(a)
+        if not self._addr:
+            return
         levels = [lp for lp in reversed(self._chain(loop)) if lp.header in self._phis
                   and lp is not loop]
         if any(lp.trip_count is None for lp in levels):
             return
-        envs = prod(lp.trip_count for lp in levels)
-        if envs * loop.trip_count * (len(order) + 1) > budget:
+        if prod(lp.trip_count for lp in levels) * loop.trip_count > budget:
             return
         try:
-            guarded = set(self._guarded)
-            for env in self._envs(levels, 0, {}):
-                got = {a: [] for a in acc}
-                for val in self._simulate(loop, env):
-                    for a in acc:
-                        got[a].append(None if a in guarded and not self._value(
-                            a.operands[a.attrs["guard"]], val) & 1
-                            else self._value(a.operands[0], val))
-                for a in acc:
-                    self.words.setdefault(a, []).append(got[a])
-        except (Undefined, _Unknown):
-            self.words = {}
+            #: per environment of the enclosing loops: the values (phis, then what was
+            #: evaluated) of each iteration of the loop
+            self._vals = [list(self._simulate(loop, env)) for env in self._envs(levels, 0, {})]
+        except (Undefined, _Unknown, _Spent):
             return
         self.ok = True
+
+    def words(self, a: Op) -> list[list[int | None]] | None:
+        """Per environment, the word ``a`` touches in each iteration (None in an iteration
+        where its enumerated guard is false); None when ``a`` is not enumerated."""
+        if not self.ok or a not in self._addr:
+            return None
+        if a not in self._words:
+            g = a.operands[a.attrs["guard"]] if a in self._guarded else None
+            try:
+                self._words[a] = [[None if g is not None and not self._value(g, val) & 1
+                                   else self._value(a.operands[0], val) for val in vals]
+                                  for vals in self._vals]
+            except (Undefined, _Unknown, _Spent):
+                self._words[a] = None
+        return self._words[a]
 
     @staticmethod
     def _chain(loop: "Loop") -> list:
@@ -414,20 +424,19 @@ class Enumeration:
             loop = loop.parent
         return out
 
-    def _try_walk(self, v, seen: set, order: list) -> bool:
+    def _try_walk(self, v, seen: set) -> bool:
         """:meth:`_walk`, undone when it fails (nothing it met is kept)."""
-        saved = ({b: list(ps) for b, ps in self._phis.items()}, dict(self._inside),
-                 set(seen), len(order))
-        if self._walk(v, seen, order):
+        saved = ({b: list(ps) for b, ps in self._phis.items()}, dict(self._inside), set(seen))
+        if self._walk(v, seen):
             return True
         self._phis, self._inside = saved[0], saved[1]
         seen.clear()
         seen.update(saved[2])
-        del order[saved[3]:]
         return False
 
-    def _walk(self, v, seen: set, order: list) -> bool:
-        """Collect what ``v`` is computed from; False when it is not enumerable."""
+    def _walk(self, v, seen: set) -> bool:
+        """Whether ``v`` is a pure function of constants and the header phis of this loop
+        and the enclosing ones (recording those phis)."""
         if isinstance(v, Const) or v in seen:
             return True
         if not isinstance(v, Op):
@@ -443,13 +452,10 @@ class Enumeration:
                 return False
             self._phis.setdefault(v.block, []).append(v)
             self._inside[v] = (init[0], latch[0])
-            return self._walk(init[0], seen, order) and self._walk(latch[0], seen, order)
+            return self._walk(init[0], seen) and self._walk(latch[0], seen)
         if not op_def(v.kind).pure:
             return False
-        if not all(self._walk(o, seen, order) for o in v.operands):
-            return False
-        order.append(v)
-        return True
+        return all(self._walk(o, seen) for o in v.operands)
 
     def _value(self, v, val: dict) -> int:
         if isinstance(v, Const):
@@ -458,6 +464,9 @@ class Enumeration:
         if got is None:
             if v.kind == "phi":   # read before its loop's level is simulated
                 raise _Unknown(v)
+            self._left -= 1
+            if self._left < 0:
+                raise _Spent()
             got = val[v] = eval_op(v.kind, v.width, v.attrs,
                                    [self._value(o, val) for o in v.operands],
                                    [o.width for o in v.operands])
@@ -484,12 +493,23 @@ class Enumeration:
             yield from self._envs(levels, i + 1, {p: val[p] for p in val
                                                   if isinstance(p, Op) and p.kind == "phi"})
 
+    def never_together(self, x: Op, y: Op) -> bool:
+        """No iteration of any entry performs both ``x`` and ``y`` (both guarded, with
+        enumerated guards; False when that is not known)."""
+        if x not in self._guarded or y not in self._guarded:
+            return False
+        wx, wy = self.words(x), self.words(y)
+        if wx is None or wy is None:
+            return False
+        return not any(a is not None and b is not None
+                       for ex, ey in zip(wx, wy) for a, b in zip(ex, ey))
+
     def distance(self, x: Op, y: Op) -> int | None:
         """Smallest ``d >= 1`` such that ``y`` in iteration ``j + d`` touches the word that
         ``x`` touches in iteration ``j`` of the same entry, in any environment (None:
-        never)."""
+        never).  Both must be enumerated (:meth:`words` not None)."""
         best = None
-        for wx, wy in zip(self.words[x], self.words[y]):
+        for wx, wy in zip(self.words(x), self.words(y)):
             at: dict[int, list[int]] = {}
             for j, w in enumerate(wy):
                 if w is not None:
@@ -523,7 +543,7 @@ def memory_dependences(block: Block, trip_count: int | None = None,
             if loop is not None and loop.header is block and trip_count == loop.trip_count:
                 if enum is None:
                     enum = Enumeration(loop)
-                if enum.ok:
+                if enum.words(x) is not None and enum.words(y) is not None:
                     e = enum.distance(x, y)
                     if e is None:
                         continue

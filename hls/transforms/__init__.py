@@ -20,6 +20,7 @@ from ._ifconv import candidates as if_conversion_candidates
 from ._ifconv import if_convert
 from ._licm import hoist_invariants
 from ._forward import forward_stores
+from ._exclusive import merge_exclusive_accesses
 from ._loadcomb import combine_loads
 from ._manager import Pass, PassError, PassManager, resolve_pass
 from ._narrow import narrow_widths
@@ -135,6 +136,9 @@ PASSES: tuple[Pass, ...] = (
          lambda f, o: reuse_loads(f, f.name == o.top), options=ScalarOptions),
     Pass("combine-loads", "loads of the same word (no store between) -> one load and slices",
          combine_loads),
+    Pass("exclusive-accesses", "guarded accesses of one memory that never run together "
+         "(the bank copies of a partitioned array) -> one access",
+         merge_exclusive_accesses),
     Pass("div-by-constant", "division/remainder by a constant -> multiply-high by the reciprocal",
          divide_by_constants, options=DivConstOptions),
     Pass("narrow-widths", "compute add/sub/mul/logic/shl in the bits their uses demand",
@@ -183,6 +187,7 @@ __all__ = [
     "auto_unrollable",
     "auto_partition_plan",
     "combine_loads",
+    "merge_exclusive_accesses",
     "forward_stores",
     "DivConstOptions",
     "divide_by_constants",

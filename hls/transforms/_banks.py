@@ -230,8 +230,11 @@ def _split_runs(addr, g: int, nb: int, loc):
 def _enumerated_bank(enum: Enumeration, op: Op, part: Partition, depth: int) -> int | None:
     """The bank of ``op`` when every word it touches in every iteration of every entry
     (:class:`hls.analysis.Enumeration`) lies in one bank (None: several, or none)."""
+    words = enum.words(op)
+    if words is None:
+        return None
     banks = {static_bank(None, Const(64, w), part, depth)
-             for words in enum.words[op] for w in words if w is not None}
+             for ws in words for w in ws if w is not None}
     return banks.pop() if len(banks) == 1 else None
 
 
