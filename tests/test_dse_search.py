@@ -102,6 +102,41 @@ def test_space_of_a_loop_and_two_arrays(tmp_path):
     assert all(space.feasible(n) for n in space.coupled((3, 1, 0, 0)))
 
 
+BUTTERFLY = """
+void bf(int re[32]) {
+    for (int log = 0; log < 5; log++) {
+        int span = 16 >> log;
+        for (int b = 0; b < 16; b++) {
+            int odd = ((b & ~(span - 1)) << 1) | span | (b & (span - 1));
+            int even = odd ^ span, e = re[even], o = re[odd];
+            re[even] = e + o;
+            re[odd] = e - o;
+        }
+    }
+}
+"""
+
+
+def test_coupled_moves_offer_a_complete_partition_for_addresses_without_a_stride(tmp_path):
+    """The butterflies' addresses are masks and shifts of the counter (no stride): the
+    coupled moves of the inner loop include, besides the cyclic partitions matched to a
+    stride of 1, the complete partition of the array (one word a bank, whose bank
+    copies never run together and merge); the outer loop touches nothing itself."""
+    src = tmp_path / "bf.c"
+    src.write_text(BUTTERFLY)
+    space = design_space(compile_design(src, SynthOptions(top="bf")))
+    names = [(k.setting, k.site) for k in space.knobs]
+    inner = next(k.site for k in space.knobs if k.setting == "unroll" and k.site[1] == 5)
+    part = names.index(("partition", ("bf", "re")))
+    assert space.touches[inner] and all(s is None for _, s in space.touches[inner])
+    complete = len(space.knobs[part].values) - 1
+    assert space.knobs[part].values[complete] == ("complete", 0)
+    moves = space.coupled(space.default)
+    d = names.index(("unroll", inner))
+    assert any(n[d] == 1 and n[part] == complete for n in moves), moves
+    assert any(n[d] == 1 and 0 < n[part] < complete for n in moves), moves
+
+
 def test_matching_partition():
     """The least candidate that spreads the unrolled copies of an access over banks, one
     or two a bank (a memory's two ports): a stride of 16 words needs 16 times the banks

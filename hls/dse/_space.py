@@ -219,7 +219,10 @@ class Space:
         """The feasible points where one loop is unrolled one step further and the
         arrays it accesses are partitioned to match (:func:`matching_partition`: the
         least candidate whose banks take the unrolled copies of each access one to a
-        bank, or two to a bank, a memory's two ports), in key order; the points one
+        bank, or two to a bank, a memory's two ports; and, for the arrays an access
+        without a constant stride touches (an address of masks and shifts, which no
+        cyclic factor spreads for sure), a complete partition where the array has one,
+        its bank copies merged where they never run together), in key order; the points one
         knob step away (:meth:`neighbours`) are not among them.  Unrolling pays only
         with banks to feed it: the two are one step here, not two."""
         plain = set(self.neighbours(index))
@@ -229,12 +232,16 @@ class Space:
                 continue
             v = k.values[index[d] + 1]
             u = self.trips.get(k.site) if v == "full" else v
-            for per_bank in (1, 2):
+            for per_bank in (1, 2, None):
                 n = list(index)
                 n[d] = index[d] + 1
                 for a, stride in self.touches.get(k.site, ()):
-                    n[a] = max(n[a], matching_partition(self.knobs[a].values, u, stride,
-                                                        per_bank))
+                    values = self.knobs[a].values
+                    if per_bank is None:    # no stride: a word a bank, where there is one
+                        if stride is None and values[-1][0] == "complete":
+                            n[a] = len(values) - 1
+                        continue
+                    n[a] = max(n[a], matching_partition(values, u, stride, per_bank))
                 n = tuple(n)
                 if n not in plain and n != index and self.feasible(n):
                     out.add(n)
