@@ -165,3 +165,39 @@ def test_a_data_dependent_gather_is_left_alone(tmp_path):
     assert merge_exclusive_accesses(f) == 0
     assert len(_accesses(f, a)) == before == 8
     d.check("exclusive accesses")
+
+
+SEARCH_C = r"""
+#include <stdint.h>
+int32_t first_negative(const int32_t a[64], int32_t n) {
+    int32_t i = 0, v = 0;
+    do {
+        v = a[i];
+        i++;
+    } while (v >= 0 && i < n);
+    return v * 1000 + i;
+}
+"""
+
+
+def test_a_guard_computed_from_a_member_keeps_the_group_apart(tmp_path):
+    """A do-while search unrolled by 2: the second copy's load runs only if the first
+    copy's value did not end the loop, so its guard reads the first load; the two hit
+    different banks of a cyclic 4 partition (exclusive), but one load cannot be placed
+    before the value it depends on: they stay two, the IR stays valid and agrees."""
+    m = _load(tmp_path, "s.c", SEARCH_C, "first_negative", {"a": 64})
+    rng = random.Random(9)
+    scal = [{1: n} for n in (0, 1, 2, 3, 5, 17, 64)]
+    d = Differential(m, _array_calls(rng, {0: 256}, scal))
+    f = m.top
+    from hls.transforms import if_convert
+    if_convert(f)
+    lp = find_loops(f)[0]
+    unroll_block(f, lp.header, 2, lp.trip_count)
+    merge_blocks(f)
+    a = f.ptr_params[0].mem
+    partition_array(m, a, Partition("cyclic", 4))
+    verify(f)
+    merge_exclusive_accesses(f)
+    verify(f)
+    d.check("exclusive accesses")

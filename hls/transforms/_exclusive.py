@@ -97,8 +97,10 @@ def _cone(op: Op, block: Block, after: int, pos: dict, into: dict) -> bool:
     """Collect into ``into`` the ops of ``block`` at positions above ``after`` that
     ``op``'s operands are computed by; False when one of them is not pure."""
     for v in op.operands:
-        if not isinstance(v, Op) or v.block is not block or pos[v] <= after or v in into:
+        if not isinstance(v, Op) or v.block is not block or pos[v] < after or v in into:
             continue
+        if pos[v] == after:   # the group's first access itself: no place before it
+            return False
         if v.kind == "phi" or not op_def(v.kind).pure:
             return False
         into[v] = None
