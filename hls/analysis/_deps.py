@@ -329,6 +329,17 @@ def dependence_distance(an: AffineAnalysis, x: Op, y: Op, trip_count: int | None
     return d
 
 
+def _comparable(an: AffineAnalysis, x: Op, y: Op) -> bool:
+    """The two addresses have affine forms with the same iteration and symbol terms: the
+    distance :func:`dependence_distance` gives is the congruence's, not the fallback."""
+    fx, fy = an.form(x.operands[0]), an.form(y.operands[0])
+    if fx is None or fy is None:
+        return False
+    mod = (1 << min(fx.bits, fy.bits)) - 1
+    return ({k: c & mod for k, c in fx.terms if c & mod}
+            == {k: c & mod for k, c in fy.terms if c & mod})
+
+
 @dataclass(frozen=True)
 class MemDep:
     src: Op        # earlier iteration
@@ -540,7 +551,8 @@ def memory_dependences(block: Block, trip_count: int | None = None,
             d = dependence_distance(an, x, y, trip_count)
             if d is None:
                 continue
-            if loop is not None and loop.header is block and trip_count == loop.trip_count:
+            if (loop is not None and loop.header is block and trip_count == loop.trip_count
+                    and not _comparable(an, x, y)):
                 if enum is None:
                     enum = Enumeration(loop)
                 if enum.words(x) is not None and enum.words(y) is not None:
