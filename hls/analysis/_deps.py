@@ -43,7 +43,8 @@ tested by *enumeration* (:class:`Enumeration`) when the loop and every enclosing
 addresses read a counter of have constant trip counts: the addresses are pure functions of
 the header phis of those loops, whose values are simulated from their initial values and
 latch updates, so every word each access touches in every iteration of every entry is
-computed (within :data:`ENUM_BUDGET` evaluations).  The environments simulated are the
+computed (within :data:`ENUM_ITERATIONS` iterations and :data:`ENUM_BUDGET`
+evaluations).  The environments simulated are the
 header values of every iteration (a loop that leaves early only runs fewer of them), so
 the smallest distance found is at most the real one, and "no collision" is exact; the
 analysis reports the larger of the affine and the enumerated distance, both safe.
@@ -351,6 +352,10 @@ class MemDep:
 #: most op evaluations an :class:`Enumeration` spends on one loop (iterations of every
 #: environment times the ops the addresses are computed by)
 ENUM_BUDGET = 1 << 18
+#: most iterations (of every entry, in every environment of the enclosing loops) an
+#: :class:`Enumeration` simulates: each costs a Python dict and the phis' updates, and a
+#: PolyBench triple nest has 2**17 (floyd-warshall: 8 enumerations took 40 s)
+ENUM_ITERATIONS = 1 << 14
 
 
 class _Unknown(Exception):
@@ -402,7 +407,8 @@ class Enumeration:
                   and lp is not loop]
         if any(lp.trip_count is None for lp in levels):
             return
-        if prod(lp.trip_count for lp in levels) * loop.trip_count > budget:
+        if prod(lp.trip_count for lp in levels) * loop.trip_count > min(budget,
+                                                                       ENUM_ITERATIONS):
             return
         try:
             #: per environment of the enclosing loops: the values (phis, then what was
