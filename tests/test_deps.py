@@ -149,6 +149,12 @@ class _Loop:
             self._op(w, "add", [row, col])
 
     # ------------------------------------------------------------ evaluation
+    def symbol_values(self, rng: random.Random, count: int):
+        """``count`` values of the parameters: all zero, all ones, then random ones."""
+        for n in range(count):
+            yield {p: (0, (1 << p.width) - 1, rng.randrange(1 << p.width))[min(n, 2)]
+                   for p in self.params}
+
     def addresses(self, env: dict) -> tuple[list[int], list[int]]:
         """The load's and the store's word address in iterations 0 .. trip - 1."""
         val = dict(env)
@@ -201,10 +207,7 @@ def test_distances_are_sound_brute_force():
         exact += sum(d != 1 for d in dist.values())
         forms = [an.form(a.operands[0]) for a in (lp.load, lp.store)]
         residual += any(isinstance(k, Residual) for f in forms if f for k, _ in f.terms)
-        for n in range(12):
-            # all zero, all ones, then random values
-            env = {p: (0, (1 << p.width) - 1, rng.randrange(1 << p.width))[min(n, 2)]
-                   for p in lp.params}
+        for env in lp.symbol_values(rng, 12):
             la, sa = lp.addresses(env)
             for (x, y), (ax, ay) in zip(pairs, ((sa, la), (la, sa))):
                 first = _first_collision(ax, ay)
@@ -325,9 +328,7 @@ def test_low_bits_are_sound_brute_force():
                 if got is None:
                     continue
                 claimed += 1
-                for n in range(12):
-                    env = {p: (0, (1 << p.width) - 1, rng.randrange(1 << p.width))[min(n, 2)]
-                           for p in lp.params}
+                for env in lp.symbol_values(rng, 12):
                     la, sa = lp.addresses(env)
                     for a in (la if acc is lp.load else sa):
                         assert a % (1 << k) == got, (case, k, form)

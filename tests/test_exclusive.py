@@ -46,9 +46,7 @@ def test_never_both_is_sound_brute_force():
         if not _never_both(g1, g2, AffineAnalysis(lp.body)):
             continue
         claimed += 1
-        for n in range(10):
-            env = {p: (0, (1 << p.width) - 1, rng.randrange(1 << p.width))[min(n, 2)]
-                   for p in lp.params}
+        for env in lp.symbol_values(rng, 10):
             la, sa = lp.addresses(env)
             x2 = la if s2 is s1 else sa
             for j in range(lp.trip):

@@ -59,6 +59,8 @@ from typing import TYPE_CHECKING
 
 from ..ir import Block, Const, Op, Param, Undefined, Value, eval_op, op_def
 
+from ._loops import header_phi_parts
+
 if TYPE_CHECKING:
     from ._loops import Loop
 
@@ -300,22 +302,28 @@ class AffineAnalysis:
         return None
 
 
+def constant_difference(fa: Affine, fb: Affine) -> tuple[int, int] | None:
+    """``(delta, bits)`` when the forms ``fa`` and ``fb`` have the same iteration and symbol
+    terms modulo ``2**bits`` (``bits`` the fewer bits either is known in): then
+    ``fa - fb == delta (mod 2**bits)`` in every execution.  None when the terms differ."""
+    bits = min(fa.bits, fb.bits)
+    mask = (1 << bits) - 1
+    if ({k: c & mask for k, c in fa.terms if c & mask}
+            != {k: c & mask for k, c in fb.terms if c & mask}):
+        return None
+    return (fa.const - fb.const) & mask, bits
+
+
 def dependence_distance(an: AffineAnalysis, x: Op, y: Op, trip_count: int | None) -> int | None:
     """Smallest ``d >= 1`` such that ``y`` in iteration ``j + d`` may access the word that
     ``x`` accesses in iteration ``j`` (None: never)."""
     fx, fy = an.form(x.operands[0]), an.form(y.operands[0])
-    if fx is None or fy is None:
+    diff = constant_difference(fx, fy) if fx is not None and fy is not None else None
+    if diff is None:
         return 1
-    bits = min(fx.bits, fy.bits)
+    delta, bits = diff   # need a * d == delta (mod 2**bits)
     mod = 1 << bits
-    tx, ty = _as_dict(fx), _as_dict(fy)
-    a = tx.pop(JKEY, 0) % mod
-    if ty.pop(JKEY, 0) % mod != a:
-        return 1
-    keys = set(tx) | set(ty)
-    if any((tx.get(k, 0) - ty.get(k, 0)) % mod for k in keys):
-        return 1
-    delta = (fx.const - fy.const) % mod  # need a * d == delta (mod 2**bits)
+    a = fx.coeff(JKEY) % mod
     g = gcd(a, mod)
     if delta % g:
         return None
@@ -334,11 +342,7 @@ def _comparable(an: AffineAnalysis, x: Op, y: Op) -> bool:
     """The two addresses have affine forms with the same iteration and symbol terms: the
     distance :func:`dependence_distance` gives is the congruence's, not the fallback."""
     fx, fy = an.form(x.operands[0]), an.form(y.operands[0])
-    if fx is None or fy is None:
-        return False
-    mod = (1 << min(fx.bits, fy.bits)) - 1
-    return ({k: c & mod for k, c in fx.terms if c & mod}
-            == {k: c & mod for k, c in fy.terms if c & mod})
+    return fx is not None and fy is not None and constant_difference(fx, fy) is not None
 
 
 @dataclass(frozen=True)
@@ -387,12 +391,8 @@ class Enumeration:
         if loop.trip_count is None or len(loop.blocks) != 1:
             return
         acc = [op for op in block.ops if op.kind in ("load", "store")]
-        headers = {}   # header block -> its loop: this one and the enclosing ones
-        lp = loop
-        while lp is not None:
-            headers[lp.header] = lp
-            lp = lp.parent
-        self._headers = headers
+        # header block -> its loop: this one and the enclosing ones
+        self._headers = {lp.header: lp for lp in self._chain(loop)}
         self._phis: dict[Block, list[Op]] = {}
         self._inside: dict[Op, tuple] = {}   # phi -> (initial value, latch value)
         seen: set = set()
@@ -461,15 +461,12 @@ class Enumeration:
         seen.add(v)
         if v.kind == "phi":
             lp = self._headers.get(v.block)
-            if lp is None:
-                return False
-            init = [x for p, x in v.incoming if p not in lp.blocks]
-            latch = [x for p, x in v.incoming if p in lp.blocks]
-            if len(init) != 1 or len(latch) != 1:
+            parts = header_phi_parts(v, lp) if lp is not None else None
+            if parts is None:
                 return False
             self._phis.setdefault(v.block, []).append(v)
-            self._inside[v] = (init[0], latch[0])
-            return self._walk(init[0], seen) and self._walk(latch[0], seen)
+            self._inside[v] = parts
+            return self._walk(parts[0], seen) and self._walk(parts[1], seen)
         if not op_def(v.kind).pure:
             return False
         return all(self._walk(o, seen) for o in v.operands)

@@ -18,6 +18,15 @@ class Loop:
     parent: "Loop | None" = None
 
 
+def header_phi_parts(phi: Op, lp: Loop) -> tuple | None:
+    """``(initial, latch)``: the values the header phi ``phi`` of ``lp`` takes on entry
+    (from outside the loop) and round the back edge, when there is exactly one of each
+    (None otherwise)."""
+    init = [v for p, v in phi.incoming if p not in lp.blocks]
+    latch = [v for p, v in phi.incoming if p in lp.blocks]
+    return (init[0], latch[0]) if len(init) == 1 and len(latch) == 1 else None
+
+
 def loop_line(lp: Loop) -> int | None:
     """The source line of a loop: the line of its ``for``/``while``/``do`` statement
     (the frontend's ``loop_md["line"]`` on a latch branch, from clang's loop metadata),

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from ..ir import Const, Function, MemoryObject, Op
 from ._deps import JKEY, AffineAnalysis
-from ._loops import find_loops
+from ._loops import find_loops, header_phi_parts
 
 __all__ = ["access_elements", "access_order_problem", "stream_elements", "stream_order_problem"]
 
@@ -211,17 +211,14 @@ def _form_of(v, chain) -> dict | None:
     k = v.kind
     if k == "phi":
         lp = next((x for x in chain if x.header is v.block), None)
-        if lp is None:
+        parts = header_phi_parts(v, lp) if lp is not None else None
+        if parts is None:
             return None
-        init = [val for p, val in v.incoming if p not in lp.blocks]
-        back = [val for p, val in v.incoming if p in lp.blocks]
-        if len(init) != 1 or len(back) != 1:
-            return None
-        upd = back[0]
+        init, upd = parts
         if not (isinstance(upd, Op) and upd.kind == "add" and upd.operands[0] is v
                 and isinstance(upd.operands[1], Const)):
             return None
-        got = _outer_form(init[0], chain)
+        got = _outer_form(init, chain)
         if got is None:
             return None
         step = upd.operands[1].value

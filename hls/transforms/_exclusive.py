@@ -28,6 +28,7 @@ the group apart.
 from __future__ import annotations
 
 from ..analysis import AffineAnalysis, Enumeration, find_loops
+from ..analysis._deps import constant_difference
 from ..ir import Block, Const, Function, Op, op_def, replace_uses
 
 __all__ = ["merge_exclusive_accesses"]
@@ -59,17 +60,13 @@ def _never_both(a, b, an: AffineAnalysis) -> bool:
     if xa is xb:
         return diff != 0
     fa, fb = an.form(xa), an.form(xb)
-    if fa is None or fb is None:
+    known = constant_difference(fa, fb) if fa is not None and fb is not None else None
+    if known is None:
         return False
-    bits = min(fa.bits, fb.bits, w)
-    mod = (1 << bits) - 1
-    ta = {k: c & mod for k, c in fa.terms if c & mod}
-    tb = {k: c & mod for k, c in fb.terms if c & mod}
-    if ta != tb:
-        return False
-    # xa - xb == fa.const - fb.const (mod 2**bits), and xa == ca, xb == cb together
-    # would need ca - cb to be that too
-    return (diff - (fa.const - fb.const)) & mod != 0
+    # xa - xb == delta (mod 2**bits), and xa == ca, xb == cb together would need ca - cb
+    # to be that too (a form is never known in more bits than its value's width)
+    delta, bits = known
+    return (diff - delta) & ((1 << bits) - 1) != 0
 
 
 class _Exclusion:
@@ -90,7 +87,7 @@ class _Exclusion:
             return False
         if self.enum is None:
             self.enum = Enumeration(self.loop)
-        return self.enum.ok and self.enum.never_together(x, y)
+        return self.enum.never_together(x, y)
 
 
 def _cone(op: Op, block: Block, after: int, pos: dict, into: dict) -> bool:
