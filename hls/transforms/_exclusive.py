@@ -124,14 +124,16 @@ def _any(guards: list, loc, out: list):
     return g
 
 
-def _merge_block(func: Function, block: Block, loop) -> int:
-    excl = _Exclusion(block, loop)
+def _merge_block(func: Function, block: Block, loop_of) -> int:
     groups: dict[tuple, list[Op]] = {}
     for op in block.ops:
         if op.kind in ("load", "store") and "guard" in op.attrs:
             k = (id(op.mem), op.kind, op.attrs["lane"], op.attrs["size"], op.width,
                  op.operands[0].width, op.operands[1].width if op.kind == "store" else 0)
             groups.setdefault(k, []).append(op)
+    if all(len(accs) < 2 for accs in groups.values()):
+        return 0
+    excl = _Exclusion(block, loop_of(block))
     n = 0
     for accs in groups.values():
         if len(accs) < 2:
@@ -212,5 +214,14 @@ def _merge(func: Function, block: Block, group: list[Op], excl: _Exclusion) -> i
 def merge_exclusive_accesses(func: Function) -> int:
     """Merge the groups of guarded accesses of each block that never run together (see
     the module docstring); returns the accesses removed."""
-    loops = {lp.header: lp for lp in find_loops(func) if lp.blocks == [lp.header]}
-    return sum(_merge_block(func, b, loops.get(b)) for b in func.blocks)
+    loops: dict | None = None
+
+    def loop_of(block: Block):
+        """The single-block loop ``block`` is, if any (the loops found once, when a block
+        first has a group to merge)."""
+        nonlocal loops
+        if loops is None:
+            loops = {lp.header: lp for lp in find_loops(func) if lp.blocks == [lp.header]}
+        return loops.get(block)
+
+    return sum(_merge_block(func, b, loop_of) for b in func.blocks)
