@@ -240,6 +240,10 @@ _MEM = {"mem": Attr("MemoryObject"), "lane": Attr(int), "size": Attr(int),
 _LOOP = {"loop_md": Attr(dict, required=False,
                          keys=frozenset({"ii", "pipeline", "unroll", "line", "col", "label"})),
          "unrolled": Attr(tuple, required=False)}
+#: a conditional branch: also ``merged``, set on a branch that branch merging built
+#: (``hls.transforms.merge_branches``; its condition is the index of the target), which
+#: is not merged again
+_BRANCH = {**_LOOP, "merged": Attr(bool, required=False)}
 
 
 # ----------------------------------------------------------------------------- the table
@@ -390,8 +394,8 @@ _DEFS = [
         operand_widths=_fp_src, attrs={"src": Attr(FPFormat)}),
     # terminators (successors in ``Op.targets``; switch: default first, ``Op.cases``)
     OpDef("br", 0, _none, attrs=_LOOP, timing="copy", terminator=True),
-    OpDef("condbr", 1, _none, _bit_operand, attrs=_LOOP, timing="copy", terminator=True),
-    OpDef("switch", 1, _none, attrs=_LOOP, timing="copy", terminator=True),
+    OpDef("condbr", 1, _none, _bit_operand, attrs=_BRANCH, timing="copy", terminator=True),
+    OpDef("switch", 1, _none, attrs=_BRANCH, timing="copy", terminator=True),
     OpDef("ret", None, _none, timing="copy", terminator=True),
 ]
 

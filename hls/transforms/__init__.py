@@ -32,6 +32,7 @@ from ._share import (
 )
 from ._smallmem import small_memories
 from ._taildup import duplicate_tails
+from ._branches import merge_branches
 from ._partition import array_entry, partition_by_directives
 from ._unroll import auto_unrollable, merge_blocks, unroll_block, unroll_loops, unroll_requests
 
@@ -145,6 +146,8 @@ PASSES: tuple[Pass, ...] = (
          narrow_widths),
     Pass("tail-duplication", "a small join block reached by plain branches -> a copy in each predecessor",
          duplicate_tails),
+    Pass("merge-branches", "a block of cheap ops and a branch, reached from one branch -> "
+         "one multiway branch in its predecessor", merge_branches),
     Pass("small-memories", "small on-chip arrays -> LUT RAM, read in the load's own cycle",
          lambda m, o: small_memories(m, o.exclude), scope="module", options=SmallMemoryOptions,
          when=lambda o: o.enabled),
@@ -198,6 +201,7 @@ __all__ = [
     "small_memories", "ShareOptions", "bram36_tiles", "lifetimes", "share_memories",
     "unit_cycles", "share_report", "PlmOptions", "wrap_report", "wrap_in_plms",
     "duplicate_tails",
+    "merge_branches",
     "if_conversion_candidates",
     "magic_unsigned",
     "merge_blocks",
