@@ -614,7 +614,8 @@ def modulo_schedule(problem: ModuloProblem, ii: int | None = None, max_ii: int |
     ``ii``: schedule at exactly this II (error if it is below the MII or infeasible).
     ``max_ii``: give up (error) beyond it.  ``time_limit_s``: the budget per II, as in
     :func:`hls.scheduling.sdc_schedule`: CP-SAT's deterministic-time limit is a tenth of it
-    for the depth solve, a fortieth and a two-hundredth for the pressure solves (slots
+    for the depth solve (a fortieth when iterative modulo scheduling gave no hint: the
+    search for a first solution), a fortieth and a two-hundredth for the pressure solves (slots
     fixed, then free); ``time_limit_s`` of wall-clock time is a per-solve safety net.
     ``seed``/``workers``: CP-SAT's; one worker gives reproducible results.
     The first CP-SAT solve in a process pays OR-Tools' start-up (~0.3-1 s).
@@ -807,7 +808,12 @@ def _schedule_at(problem: ModuloProblem, cons: list[ModConstraint], ii: int,
     if hint is not None and hint_last == last_lb:
         steps, depth_opt, status = hint, True, "optimal"
     else:
-        res = model.solve_depth(hint, time_limit_s, seed, workers)  # det. limit: 1/10
+        # det. limit: 1/10 of the budget, 1/40 without a hint: where iterative modulo
+        # scheduling found nothing, CP-SAT rarely finds a first solution late (blowfish's
+        # 600-op loops: six such solves at IIs below the one reached, 6-10 s each, all
+        # timed out), and the next II is tried anyway
+        res = model.solve_depth(hint, time_limit_s, seed, workers,
+                                share=10 if hint is not None else 40)
         if res == "infeasible":
             return "infeasible", None, False
         if res is None:
