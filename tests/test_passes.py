@@ -156,7 +156,7 @@ def test_stages_are_the_pipeline():
                       "scalar-replacement",
                       "load-reuse", "combine-loads", "exclusive-accesses", "div-by-constant",
                       "narrow-widths",
-                      "tail-duplication", "merge-branches", "small-memories", "share-memories")
+                      "tail-duplication", "known-stores", "merge-branches", "small-memories", "share-memories")
 
 
 # ------------------------------------------------------------------- broken passes

@@ -33,6 +33,7 @@ from ._share import (
 from ._smallmem import small_memories
 from ._taildup import duplicate_tails
 from ._branches import merge_branches
+from ._known import merge_known_stores
 from ._partition import array_entry, partition_by_directives
 from ._unroll import auto_unrollable, merge_blocks, unroll_block, unroll_loops, unroll_requests
 
@@ -146,6 +147,9 @@ PASSES: tuple[Pass, ...] = (
          narrow_widths),
     Pass("tail-duplication", "a small join block reached by plain branches -> a copy in each predecessor",
          duplicate_tails),
+    Pass("known-stores", "a store of the constant its word is known to hold -> removed, or "
+         "merged into the store before it", lambda f, o: merge_known_stores(f, f.name == o.top),
+         options=ScalarOptions),
     Pass("merge-branches", "a block of cheap ops and a branch, reached from one branch -> "
          "one multiway branch in its predecessor", merge_branches),
     Pass("small-memories", "small on-chip arrays -> LUT RAM, read in the load's own cycle",
@@ -202,6 +206,7 @@ __all__ = [
     "unit_cycles", "share_report", "PlmOptions", "wrap_report", "wrap_in_plms",
     "duplicate_tails",
     "merge_branches",
+    "merge_known_stores",
     "if_conversion_candidates",
     "magic_unsigned",
     "merge_blocks",
