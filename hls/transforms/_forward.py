@@ -44,6 +44,14 @@ def forward_stores(func: Function, is_top: bool = False) -> int:
     return n
 
 
+def tracked_memory(op: Op, is_top: bool) -> bool:
+    """Whether the passes that reason about memory contents (this one, ``known-stores``)
+    may treat ``op``'s memory as distinct storage: not an ``hls::stream``, and outside the
+    top not a pointer parameter or global (windows on one another there)."""
+    m = op.mem
+    return not m.stream and (is_top or m.kind not in ("arg", "global"))
+
+
 def _affine(k):
     """A word-address key as an affine one (a constant is one with no terms), or None."""
     if k[0] == "c":
@@ -80,10 +88,6 @@ def _block(func: Function, b: Block, is_top: bool) -> int:
     dead: set = set()
     replace: dict = {}
 
-    def tracked(op: Op) -> bool:
-        m = op.mem
-        return not m.stream and (is_top or m.kind not in ("arg", "global"))
-
     def may_alias(w: _Word, key, lane, size) -> bool:
         if w.key == key:
             return _overlap(w.lane, w.size, lane, size)
@@ -94,7 +98,7 @@ def _block(func: Function, b: Block, is_top: bool) -> int:
             known.clear()
             pending.clear()
             continue
-        if op.kind not in ("load", "store") or not tracked(op):
+        if op.kind not in ("load", "store") or not tracked_memory(op, is_top):
             continue
         mem = op.mem
         key = _addr_key(op.operands[0], memo, an)

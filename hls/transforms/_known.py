@@ -19,14 +19,15 @@ facts of every predecessor hold).  Then in each block:
   ``M[x] = (x == c ? k : v)``: where ``x == c`` the pair left ``k`` there, and elsewhere
   ``M[c]`` keeps the ``k`` it held.
 
-Memories follow :func:`hls.transforms.forward_stores`: ``hls::stream`` memories and, in a
-function other than the top, pointer parameters and globals (windows on one another) are
-left alone.
+Memories follow :func:`hls.transforms.forward_stores` (``tracked_memory``): ``hls::stream``
+memories and, in a function other than the top, pointer parameters and globals (windows on
+one another) are left alone.
 """
 
 from __future__ import annotations
 
 from ..ir import Block, Const, Function, Op, Undefined, eval_op, op_def
+from ._forward import tracked_memory
 
 #: a fact: (memory, word, lane, size, value)
 
@@ -60,17 +61,12 @@ def merge_known_stores(func: Function, is_top: bool = False) -> int:
     return n
 
 
-def _tracked(op: Op, is_top: bool) -> bool:
-    m = op.mem
-    return m is not None and not m.stream and (is_top or m.kind not in ("arg", "global"))
-
-
 def _transfer(facts: set, op: Op, is_top: bool) -> None:
     """The facts after ``op`` (in place)."""
     if op.kind == "call":
         facts.clear()
         return
-    if op.kind != "store" or not _tracked(op, is_top):
+    if op.kind != "store" or not tracked_memory(op, is_top):
         return
     mem, addr, val = op.mem, op.operands[0], op.operands[1]
     lane, size = op.attrs["lane"], op.attrs["size"]
@@ -100,9 +96,7 @@ def _entry_facts(func: Function, is_top: bool) -> dict[Block, frozenset]:
                 ins = [out[p] for p in preds[b] if p in out]
                 if not ins:
                     continue
-                new = frozenset.intersection(*ins)
-                if new != inn[b]:
-                    inn[b] = new
+                inn[b] = frozenset.intersection(*ins)
             if inn[b] is None:
                 continue
             facts = set(inn[b])
@@ -138,9 +132,9 @@ def _rewrite(func: Function, b: Block, facts: set, is_top: bool) -> int:
     for op in b.ops:
         if op.kind == "call":
             last.clear()
-        elif op.kind == "load" and _tracked(op, is_top):
+        elif op.kind == "load" and tracked_memory(op, is_top):
             last.pop(op.mem, None)
-        elif op.kind == "store" and _tracked(op, is_top):
+        elif op.kind == "store" and tracked_memory(op, is_top):
             mem, addr, val = op.mem, op.operands[0], _constant(op.operands[1])
             lane, size = op.attrs["lane"], op.attrs["size"]
             fact = None
