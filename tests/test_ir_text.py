@@ -167,7 +167,7 @@ def test_misspelled_attribute_is_a_parse_error(tmp_path):
     assert ("load %0: unknown attribute 'gaurd' (allowed: guard, lane, mem, size)"
             in e.value.message), e.value.message
     with pytest.raises(FrontendError, match=r"br: unknown attribute 'loop' \(allowed: "
-                                            r"loop_md, unrolled\)"):
+                                            r"extent_bound, loop_md, unrolled\)"):
         parse_module(GUARDED_HIR.replace("loop_md:", "loop:"))
     # a misspelled key of the loop pragmas: verify() reports it at its line
     bad = tmp_path / "bad.hir"

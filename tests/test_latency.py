@@ -242,6 +242,49 @@ def test_array_depth_bounds_the_trip_count(top, bound, args):
         assert got[0] == lat["max"]         # the largest legal count: the bound is tight
 
 
+@pytest.mark.parametrize("top,factor,kind", [
+    ("sum_from", 4, "cyclic"), ("sum_from", 2, "cyclic"), ("sum_from", 4, "complete"),
+    ("sum_n", 4, "block"), ("sum_n", 4, "cyclic")])
+def test_array_depth_bound_survives_partitioning(tmp_path, top, factor, kind):
+    """Unrolled by ``factor`` with a run-time count, the copies after the first are
+    guarded and the first steps ``factor`` words an iteration: 100 words bound the loop
+    to ceil(100 / factor) trips.  Partitioning the array splits an access whose bank is
+    not static (a run-time start, as a CRS row has; a block partition of an unrolled
+    walk) into guarded bank accesses, which bound nothing: the bound recorded on the
+    back edge before the rewrite (``extent_bound``) still holds, so max is finite,
+    every replayed call lies within min..max and the largest legal count meets max."""
+    import random
+
+    from hls.verify import Call
+    line = {"sum_n": 6, "sum_from": 57}[top]
+    d = tmp_path / "d.toml"
+    d.write_text(f'[[loop]]\nfunction = "{top}"\nline = {line}\nunroll = {factor}\n'
+                 f'[[array]]\nfunction = "{top}"\nname = "a"\npartition = "{kind}"\n'
+                 + (f'factor = {factor}\n' if kind != "complete" else ""))
+    res = synthesize(EXTENT, SynthOptions(top=top, directives=str(d)))
+    assert [a["name"] for a in res.report["arrays"]] == ["a"], res.report["arrays"]
+    (lp,) = res.report["loops"]
+    bound = -(-100 // factor)
+    assert lp["latency"]["trip_count"]["max"] == bound, lp
+    lat = res.report["latency"]
+    assert f"at most {bound} iterations per entry" in " ".join(lat["assumptions"])
+    rng = random.Random(11)
+    f = res.module.top
+    # (lo, hi): the whole array first, the largest legal count
+    spans = [(0, 100), (0, 0), (5, 6), (1, 100), (0, factor + 1), (99, 100), (7, 3)]
+    spans += [tuple(sorted((rng.randint(0, 100), rng.randint(0, 100)))) for _ in range(8)]
+    calls = []
+    for lo, hi in spans:
+        mem = {p.index: bytes(rng.randrange(256) for _ in range(
+            p.mem.word_bytes * p.mem.depth_words)) for p in f.ptr_params}
+        vals = [lo, hi] if top == "sum_from" else [hi - lo]
+        calls.append(Call(scalars={p.index: v & 0xFFFFFFFF
+                                   for p, v in zip(f.scalar_params, vals)}, mem_in=mem))
+    got = replay_calls(res.module, res.schedules, calls)
+    assert all(lat["min"] <= c <= lat["max"] for c in got), (got, lat)
+    assert got[0] == lat["max"]
+
+
 def test_counted_test_duplicated_into_both_paths(tmp_path):
     """A counted loop whose body branches on an invariant, where the frontend duplicated
     the counter's test into both paths (the latch only jumps back): the trip count is

@@ -243,15 +243,24 @@ def _exit_iteration(lp: Loop, b: Block) -> int | None:
 
 @dataclass(frozen=True)
 class ExtentBound:
-    """At most ``trips`` header executions per entry of a loop: its unguarded ``access``
-    (a load or store) runs in every iteration at a word address that moves by ``stride``
-    words per iteration, and ``memory`` has ``depth`` words (:func:`extent_trip_bound`)."""
+    """At most ``trips`` header executions per entry of a loop: its unguarded access
+    (a ``kind``, load or store, at source line ``line``, 0 if unknown) runs in every
+    iteration at a word address that moves by ``stride`` words per iteration, and the
+    memory named ``memory`` has ``depth`` words (:func:`extent_trip_bound`).  As a tuple
+    (:meth:`as_attr`) it is the ``extent_bound`` attribute of a loop's back-edge branch,
+    where array partitioning records the bounds its rewrite would hide."""
 
     trips: int
-    access: Op
-    memory: object
+    kind: str
+    memory: str
+    line: int
     stride: int
     depth: int
+
+    def as_attr(self, header: str) -> tuple:
+        """The ``extent_bound`` attribute of the back-edge branch of the loop whose header
+        block is named ``header``."""
+        return (header, self.trips, self.kind, self.memory, self.line, self.stride, self.depth)
 
 
 def _stride(v, lp: Loop, iv: Op, step: int, memo: dict) -> int | None:
@@ -307,10 +316,24 @@ def extent_trip_bound(func: Function, lp: Loop, exclude=frozenset(),
     so ``(m - 1) * |s| <= D - 1``.  The access runs in every header execution when its
     block dominates every block leaving the loop, else in every one that goes round.
     ``exclude``: memories whose addresses are not words of one array of that depth (a
-    pointer parameter of a function called with a window on its caller's array)."""
+    pointer parameter of a function called with a window on its caller's array).
+
+    A bound recorded on the loop's back-edge branch (``extent_bound``: array
+    partitioning records it before its banks guard the access) counts too."""
     if len(lp.latches) != 1:
         return None
     latch = lp.latches[0]
+    rec = latch.terminator.attrs.get("extent_bound")
+    # (a back-edge branch can be the latch of two loops: the header's name says whose)
+    recorded = ExtentBound(*rec[1:]) if rec is not None and rec[0] == lp.header.name else None
+    found = _extent_from_accesses(func, lp, latch, exclude, idom)
+    if found is None or (recorded is not None and recorded.trips < found.trips):
+        return recorded
+    return found
+
+
+def _extent_from_accesses(func: Function, lp: Loop, latch, exclude, idom) -> ExtentBound | None:
+    """:func:`extent_trip_bound` from the loop's own accesses."""
     iv, step = None, 0
     for phi in lp.header.phis:
         back = [x for p, x in phi.incoming if p in lp.blocks]
@@ -347,5 +370,6 @@ def extent_trip_bound(func: Function, lp: Loop, exclude=frozenset(),
                 continue        # could step over the addresses past the end
             trips = (depth - 1) // abs(s) + 1 + (0 if every else 1)
             if best is None or trips < best.trips:
-                best = ExtentBound(trips, op, mem, s, depth)
+                best = ExtentBound(trips, op.kind, mem.name,
+                                   op.loc.line if op.loc is not None else 0, s, depth)
     return best

@@ -142,9 +142,9 @@ class _Irreducible(Exception):
 
 
 def _extent_text(ext: ExtentBound) -> str:
-    line = ext.access.loc.line if ext.access.loc is not None else None
-    return (f"at most {ext.trips} iterations per entry: its {ext.access.kind} of "
-            f"{ext.memory.name}{f' (line {line})' if line else ''} runs in every iteration "
+    line = ext.line
+    return (f"at most {ext.trips} iterations per entry: its {ext.kind} of "
+            f"{ext.memory}{f' (line {line})' if line else ''} runs in every iteration "
             f"{abs(ext.stride)} word(s) {'on' if ext.stride > 0 else 'back'} in "
             f"{ext.depth} words, and a C program's accesses stay within their arrays")
 

@@ -236,10 +236,12 @@ _MEM = {"mem": Attr("MemoryObject"), "lane": Attr(int), "size": Attr(int),
 #: loop metadata on back-edge branches: ``loop_md`` the loop's pragmas (the frontend's
 #: ``_loop_metadata``: ``ii``, ``pipeline``, ``unroll``; ``line``, ``col`` where the loop
 #: statement starts; ``label`` its C label, ``hls.frontend.name_loops``), ``unrolled`` what
-#: unrolling did ``(factor, exact)``
+#: unrolling did ``(factor, exact)``, ``extent_bound`` the trip bound an array's depth
+#: gave before partitioning guarded its access (``hls.analysis.ExtentBound.as_attr``)
 _LOOP = {"loop_md": Attr(dict, required=False,
                          keys=frozenset({"ii", "pipeline", "unroll", "line", "col", "label"})),
-         "unrolled": Attr(tuple, required=False)}
+         "unrolled": Attr(tuple, required=False),
+         "extent_bound": Attr(tuple, required=False)}
 #: a conditional branch: also ``merged``, set on a branch that branch merging built
 #: (``hls.transforms.merge_branches``; its condition is the index of the target), which
 #: is not merged again

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..analysis import AffineAnalysis, Enumeration, find_loops, low_bits
+from ..analysis import AffineAnalysis, Enumeration, dominators, extent_trip_bound, find_loops, low_bits
 from ..analysis._deps import JKEY, _term_zeros
 from ..errors import HLSError
 from ..ir import Bank, Block, Const, Function, MemoryObject, Module, Op, add_guard, replace_uses
@@ -252,6 +252,24 @@ def _block_trips(f: Function) -> dict[Block, int]:
             if lp.blocks == [lp.header] and lp.trip_count is not None}
 
 
+def _record_extent_bounds(f: Function, loops, mem: MemoryObject, windows: set) -> None:
+    """Record on each loop's back-edge branch the trip bound that an access of ``mem``
+    gives (:func:`hls.analysis.extent_trip_bound`) before the rewrite splits that access
+    into guarded bank accesses, which give none; the tighter of two bounds is kept."""
+    idom = None
+    for lp in loops:
+        if len(lp.latches) != 1:
+            continue
+        idom = idom if idom is not None else dominators(f)
+        ext = extent_trip_bound(f, lp, windows, idom)
+        if ext is None or ext.memory != mem.name:
+            continue
+        t = lp.latches[0].terminator
+        old = t.attrs.get("extent_bound")
+        if old is None or old[0] != lp.header.name or ext.trips < old[1]:
+            t.attrs["extent_bound"] = ext.as_attr(lp.header.name)
+
+
 def partition_array(module: Module, mem: MemoryObject, part: Partition) -> list[Function]:
     """Split ``mem`` into banks and rewrite its accesses; returns the functions whose
     accesses were rewritten (in module order)."""
@@ -282,9 +300,14 @@ def partition_array(module: Module, mem: MemoryObject, part: Partition) -> list[
             loc=mem.loc, symbol=mem.symbol, float_bits=mem.float_bits, bank=info, whole=mem,
             async_read=mem.async_read))
     eff = Partition(kind, nb, part.granule if kind == "cyclic" else 1)
+    windows = {p.mem for g in module.functions if g is not module.top for p in g.ptr_params}
     for f in users:
         trips = _block_trips(f) if eff.granule != 1 or kind == "block" else {}
         loops = None
+        if any(o.kind in ("load", "store") and o.mem is mem and not isinstance(o.operands[0], Const)
+               for b in f.blocks for o in b.ops):
+            loops = {lp.header: lp for lp in find_loops(f)}
+            _record_extent_bounds(f, loops.values(), mem, windows)
         for block in f.blocks:
             an = AffineAnalysis(block)
             accs = [o for o in block.ops if o.kind in ("load", "store") and o.mem is mem]

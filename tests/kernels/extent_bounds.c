@@ -50,3 +50,11 @@ int guarded(const int a[100], int n, int k) {  /* the access runs only while i <
     }
     return s;
 }
+
+int sum_from(const int a[100], int lo, int hi) {  /* from a run-time start (a CRS row):
+                                                      a partition's banks are dynamic */
+    int s = 0;
+    for (int i = lo; i < hi; i++)
+        s += a[i] * (i | 1);
+    return s;
+}
