@@ -1,12 +1,14 @@
 """``pyhls dse`` on the MachSuite-style kernels of ``benchmarks/machsuite``.
 
-    python benchmarks/dse_machsuite.py                  # the six kernels, budget 64, 1 worker
+    python benchmarks/dse_machsuite.py                  # the seven kernels, 64 points, 1 worker
     python benchmarks/dse_machsuite.py --kernels gemm_ncubed spmv_crs --workers 2
+    python benchmarks/dse_machsuite.py --target ecp5    # within the LFE5U-85F's resources
     python benchmarks/dse_machsuite.py --cluster gemm_blocked   # two-worker dask scheduler
 
 For each kernel it runs ``pyhls dse KERNEL.c --top TOP --tb KERNEL.c`` (every front point
-co-simulated with the kernel's own ``main``) with the default budget (``--max-points``
-64) and no result cache, and writes ``benchmarks/results/dse_machsuite.md`` (and
+co-simulated with the kernel's own ``main``) with ``--max-points`` 64 (``--max-points``
+here), the default resource budget (the target's part: none on the generic target, the
+LFE5U-85F with ``--target ecp5``) and no result cache, and writes ``benchmarks/results/dse_machsuite.md`` (and
 ``.json``): the space, the points evaluated, the front's size and how many of its points
 co-simulated and passed, the worst-case latency of the **default point** (every loop
 rolled, innermost loops pipelined, arrays whole: the first point the search evaluates)
@@ -52,7 +54,8 @@ from hls.cli import main as pyhls  # noqa: E402
 from hls.dse._cluster import stop_processes  # noqa: E402
 
 KERNELS = {"gemm_ncubed": "gemm", "gemm_blocked": "bbgemm", "stencil2d": "stencil",
-           "stencil3d": "stencil3d", "spmv_crs": "spmv", "fft_strided": "fft"}
+           "stencil3d": "stencil3d", "spmv_crs": "spmv", "spmv_ellpack": "ellpack",
+           "fft_strided": "fft"}
 SRC = ROOT / "benchmarks" / "machsuite"
 RESULTS = ROOT / "benchmarks" / "results"
 BUILD = ROOT / "build" / "dse_machsuite"
@@ -63,23 +66,28 @@ def _env() -> None:
     os.environ["PYTHONPATH"] = str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")
 
 
-def run_kernel(name: str, workers: int, budget: int) -> dict:
+def run_kernel(name: str, workers: int, budget: int, target: str = "generic") -> dict:
     """One kernel's exploration and what the table shows of it."""
     top = KERNELS[name]
     src = SRC / f"{name}.c"
-    out = BUILD / name
+    out = BUILD / (name if target == "generic" else f"{name}_{target}")
     shutil.rmtree(out, ignore_errors=True)
     t0 = time.monotonic()
     rc = pyhls(["dse", str(src), "--top", top, "--tb", str(src), "--workers", str(workers),
-                "--max-points", str(budget), "--no-cache", "-o", str(out)])
+                "--max-points", str(budget), "--target", target, "--no-cache", "-o", str(out)])
     seconds = time.monotonic() - t0
     doc = json.loads((out / "dse.json").read_text())
-    assert pyhls(["synth", str(src), "--top", top, "-o", str(out / "synth")]) == 0
+    assert pyhls(["synth", str(src), "--top", top, "--target", target,
+                  "-o", str(out / "synth")]) == 0
     plain = json.loads((out / "synth" / "report.json").read_text())["latency"]["max"]
     points = doc["points"]
     default = next(p for p in points if not any(p["key"]))["latency"]["max"]
     best = points[doc["best"]]["latency"]["max"] if doc["best"] is not None else None
     passed = sum(e["cosim"]["passed"] and e["cosim"]["within_latency"] for e in doc["pareto"])
+    # the co-simulated cycles of the testbench's calls (the front's points; the default
+    # point's where it is on the front)
+    measured = {e["point"]: sum(e["cosim"]["cycles"]) for e in doc["pareto"] if "cosim" in e}
+    d_index = next(i for i, p in enumerate(points) if not any(p["key"]))
     return {"kernel": name, "top": top, "exit": rc, "space": doc["space"]["points"],
             "evaluated": len(points), "failed": sum(p["status"] != "ok" for p in points),
             "search": doc["search"], "front": len(doc["pareto"]), "cosim_passed": passed,
@@ -87,27 +95,36 @@ def run_kernel(name: str, workers: int, budget: int) -> dict:
             "best_vs_default": round(best / default, 3) if best else None,
             "best_vs_synth": round(best / plain, 3) if best else None,
             "front_points": [(e["latency_max"], e["lut"]) for e in doc["pareto"]],
+            "best_measured": measured.get(doc["best"]), "default_measured": measured.get(d_index),
+            "over_budget": sum("over_budget" in p for p in points),
+            "resource_budget": doc.get("budget"), "target": target,
             "seconds": round(seconds, 1)}
 
 
 def table(rows: list[dict]) -> str:
-    head = ("kernel", "space", "budget", "evaluated", "front", "co-sim passed",
-            "default point", "pyhls synth", "best", "best/default", "best/synth", "workers",
-            "seconds", "commit")
+    head = ("kernel", "target", "space", "max points", "evaluated", "over budget", "front",
+            "co-sim passed", "default point", "pyhls synth", "best", "best/default",
+            "best/synth", "co-sim cycles best/default", "workers", "seconds", "commit")
     lines = ["# pyhls dse on the MachSuite-style kernels\n",
-             "`python benchmarks/dse_machsuite.py [--workers N] [--budget N]` (budget: "
-             "`--max-points`, the default 64; local search, no result cache, every front point co-simulated with "
-             "the kernel's `main`).  Latencies are the worst case of one call in cycles "
+             "`python benchmarks/dse_machsuite.py [--workers N] [--max-points N] [--target T]` "
+             "(local search guided by each point's bottleneck loop, no result cache, every "
+             "front point co-simulated with the kernel's `main`; the resource budget is the "
+             "target's part: none on `generic`, the LFE5U-85F's LUT4, FF, MULT18X18D and "
+             "DP16KD on `ecp5`).  Latencies are the worst case of one call in cycles "
              "(report.json `latency.max`); *default point*: every loop rolled, innermost "
              "loops pipelined, arrays whole; *pyhls synth*: no directives (the flow's own "
-             "unroll and partition plans).\n",
+             "unroll and partition plans); *co-sim cycles*: the testbench's calls, "
+             "co-simulated, of the best point and of the default point where it is on the "
+             "front.\n",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
+        bm, dm = r.get("best_measured"), r.get("default_measured")
         lines.append("| " + " | ".join(str(v) for v in (
-            r["kernel"], r["space"], r["budget"], f"{r['evaluated']} ({r['failed']} failed)",
-            r["front"],
+            r["kernel"], r.get("target", "generic"), r["space"], r["budget"],
+            f"{r['evaluated']} ({r['failed']} failed)", r.get("over_budget", "-"), r["front"],
             f"{r['cosim_passed']}/{r['front']}", r["default_latency"], r["synth_latency"],
-            r["best_latency"], r["best_vs_default"], r["best_vs_synth"], r["workers"],
+            r["best_latency"], r["best_vs_default"], r["best_vs_synth"],
+            f"{bm}/{dm} = {bm / dm:.3f}" if bm and dm else "-", r["workers"],
             r["seconds"], r["commit"])) + " |")
     lines.append("\nFronts (latency, LUTs):\n")
     for r in rows:
@@ -274,7 +291,7 @@ def run_cluster(name: str, budget: int, kill_after: float) -> str:
     a, b = (_without_seconds(json.loads((d / "dse.json").read_text())) for d in (out_c, out_l))
     same = a == b
     return (f"* {time.strftime('%Y-%m-%d')} `python benchmarks/dse_machsuite.py --cluster "
-            f"{name} --budget {budget} --kill-after {kill_after:g}`: {len(a['points'])} points, front of "
+            f"{name} --max-points {budget} --kill-after {kill_after:g}`: {len(a['points'])} points, front of "
             f"{len(a['pareto'])}; worker killed {'at ' + str(kill_after) + ' s' if killed.is_set() else 'never (the run ended first)'} "
             f"of a {t_c:.0f} s run; exit codes {rc_c} (scheduler) and {rc_l} (local); "
             f"points and front {'IDENTICAL' if same else 'DIFFERENT'} to the local cluster's\n")
@@ -291,7 +308,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kernels", nargs="+", choices=sorted(KERNELS), default=list(KERNELS))
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--budget", type=int, default=64)
+    ap.add_argument("--max-points", "--budget", dest="budget", type=int, default=64)
+    ap.add_argument("--target", default="generic")
     ap.add_argument("--cluster", choices=sorted(KERNELS), default=None)
     ap.add_argument("--kill-after", type=float, default=8.0)
     ap.add_argument("--prerank", type=int, nargs="?", const=16, default=None, metavar="N")
@@ -320,14 +338,15 @@ def main() -> int:
     # budget, workers and commit); the file is written after each kernel
     saved = RESULTS / "dse_machsuite.json"
     old = json.loads(saved.read_text()) if saved.exists() else {"rows": []}
-    rows = {r["kernel"]: r for r in old["rows"]}
+    rows = {(r["kernel"], r.get("target", "generic")): r for r in old["rows"]}
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                             capture_output=True, text=True).stdout.strip()
     for name in args.kernels:
-        rows[name] = run_kernel(name, args.workers, args.budget) | {
+        rows[(name, args.target)] = run_kernel(name, args.workers, args.budget, args.target) | {
             "workers": args.workers, "budget": args.budget, "commit": commit}
-        print(json.dumps(rows[name]), flush=True)
-        done = [rows[k] for k in KERNELS if k in rows]
+        print(json.dumps(rows[(name, args.target)]), flush=True)
+        done = [rows[k] for k in sorted(rows, key=lambda k: (k[1] != "generic", k[1],
+                                                              list(KERNELS).index(k[0])))]
         saved.write_text(json.dumps({"rows": done}, indent=1) + "\n")
         text = table(done)
         (RESULTS / "dse_machsuite.md").write_text(text)

@@ -155,8 +155,14 @@ def _parser() -> argparse.ArgumentParser:
     _design_options(x, scheduler_flag="--block-scheduler")
     x.add_argument("-o", "--output", default=None, metavar="DIR",
                    help="output directory (default: dse_<top>)")
-    x.add_argument("--max-points", "--budget", type=_positive, default=64, metavar="N",
+    x.add_argument("--max-points", type=_positive, default=64, metavar="N",
                    help="evaluate at most N points (default 64)")
+    x.add_argument("--budget", default=None, metavar="KIND=N[,KIND=N]",
+                   help="the most resources a front point may need, by the area estimate "
+                   "(KIND: lut, ff, dsp, bram: 18-Kb block RAMs); a point beyond it is "
+                   "evaluated but never on the front (default: the target's part, e.g. "
+                   "--target ecp5's LFE5U-85F; no limit on a target without one; the "
+                   "resources not named: the part's)")
     x.add_argument("--time-limit", type=_positive, default=None, metavar="SECONDS",
                    help="start no new round of the local search after SECONDS (the "
                    "round under way ends; the front then depends on the machine)")
@@ -754,7 +760,8 @@ def _dse(args, inputs, opts) -> int:
                                     progress=None if args.quiet else batch, tb=args.tb,
                                     cache=cache, time_limit=args.time_limit,
                                     prerank=args.prerank or 0,
-                                    fp_formats=_fp_formats_arg(args.fp_formats))
+                                    fp_formats=_fp_formats_arg(args.fp_formats),
+                                    budget=args.budget if args.budget is not None else "device")
     failed = sum(not r.ok for _, r in exp.evaluated)
     cached = json.loads((out / "dse.json").read_text())["run"]["cached"]
     print(f"pyhls dse: {args.top}: {len(exp.evaluated)} of {space.size()} point(s) evaluated "
@@ -763,6 +770,13 @@ def _dse(args, inputs, opts) -> int:
           f"{f', {cached} from the cache' if cached else ''}"
           f"{f', {len(exp.estimated)} pre-ranked' if exp.estimated else ''}), "
           f"{len(exp.front)} on the front -> {out / 'dse.json'}")
+    if exp.budget is not None:
+        b = exp.budget
+        over = sum(bool(r.ok and b.over(r.resources)) for _, r in exp.evaluated)
+        limits = ", ".join(f"{k} <= {getattr(b, k)}" for k in ("lut", "ff", "dsp", "bram18")
+                           if getattr(b, k) is not None)
+        print(f"pyhls dse: budget {limits} ({b.source}): {over} point(s) beyond it, "
+              "kept off the front")
     if exp.front:
         print(front_table(exp, directives_suffix(opts.directives)), end="")
     bad = [e["directives"] for e in front if "cosim" in e

@@ -5,6 +5,7 @@ workers."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -279,6 +280,85 @@ def test_search_exhaustive_and_local():
     assert explore(space, _fake_evaluate([]), max_points=7) == local
 
 
+def test_search_within_a_budget():
+    """A point whose estimate needs more than the budget of any one resource is
+    evaluated but never on the front, never the best, and its neighbours are not
+    explored from it; within the budget the front is the unlimited front's points
+    that fit.  ``--budget`` names the limits, the part's capacities fill the rest."""
+    from hls.dse._search import Budget
+    from hls.targets import Device
+    space = _fake_space()
+    full = explore(space, _fake_evaluate([]), max_points=12)
+    for limit in (600, 300, 200, 129):
+        got = explore(space, _fake_evaluate([]), max_points=12, budget=Budget(lut=limit))
+        assert got.evaluated == full.evaluated
+        assert _front(got) == [f for f in _front(full) if f[1][1] <= limit]
+        assert (got.best is None) == (limit < 130)
+    # the local search from the default point: the points beyond 300 LUTs are not expanded
+    local = explore(space, _fake_evaluate([]), max_points=12 - 1, budget=Budget(lut=300))
+    assert _front(local) == [((1, 1), (34, 260)), ((0, 0), (65, 130))]
+    part = Device("P", 1000, 2000, 8, 16)
+    assert Budget.parse("lut=300,dsp=2", part) == Budget(300, 2000, 2, 16,
+                                                         "--budget, else the part P")
+    assert Budget.parse("bram=4") == Budget(None, None, None, 4)
+    assert Budget.of_device(part) == Budget(1000, 2000, 8, 16, "the part P")
+    assert Budget(lut=10, dsp=1).over(Resources(11, 0, 2, 0)) == ["lut", "dsp"]
+    for text, why in (("27", "the number of points to evaluate is --max-points"),
+                      ("lut=-1", "must be a count"), ("lut=1,lut=2", "limited twice"),
+                      ("luts=3", "expected KIND=N")):
+        with pytest.raises(ValueError, match=why):
+            Budget.parse(text)
+
+
+def test_search_expands_the_bottleneck_first():
+    """A point's moves are grouped by the loop they act on, the loop with the most
+    cycles of its own first (AutoDSE's bottleneck): from the default point the search
+    tries the slow loop's unrolling and the partitions of the array it reads, and the
+    fast loop's moves only once the slow loop's are all known.  Without cycles per
+    loop (``Result.loops`` empty) every move is one group, as before."""
+    a, b = ("f", 1, None), ("f", 5, None)
+    space = Space((Knob("unroll", a, (1, 2, 4)), Knob("unroll", b, (1, 2, 4)),
+                   Knob("partition", ("f", "x"), (("none", 0), ("cyclic", 2), ("cyclic", 4)))),
+                  {a: (), b: ()}, trips={a: 8, b: 8}, touches={b: ((2, 1),)},
+                  own={a: (), b: (2,)}, parent={a: None, b: None})
+    batches: list = []
+
+    def evaluate_many(points: list[DesignPoint]) -> list[Result]:
+        batches.append([p.loops[0].unroll for p in points])
+        out = []
+        for p in points:
+            ua, ub, banks = p.loops[0].unroll, p.loops[1].unroll, max(1, p.arrays[0].factor)
+            ca, cb = 64 // ua, 512 // min(ub, banks)
+            out.append(Result(p, "ok", latency=TopLatency(ca + cb, ca + cb, True),
+                              resources=Resources(100 * (ua + ub) + 30 * banks, 0, 0, 0),
+                              loops=((("f", 1, "h1"), ca), (("f", 5, "h5"), cb))))
+        return out
+
+    loops = ((("f", 1, "h1"), 64), (("f", 5, "h5"), 512))
+    groups = space.move_groups(space.default, loops)
+    # b unrolled with x partitioned to match (coupled), b unrolled alone; then a
+    assert groups == [[(0, 1, 1), (0, 1, 0)], [(1, 0, 0)]]
+    assert space.move_groups(space.default) == [[(0, 1, 1), (0, 1, 0), (1, 0, 0)]]
+    # a loop inside another: the outer loop's own cycles leave out the inner one's
+    nest = Space(space.knobs, {a: (b,), b: ()}, trips=space.trips, touches=space.touches,
+                 own=space.own, parent={a: None, b: a})
+    assert nest.move_groups(nest.default, ((("f", 1, "h1"), 600), (("f", 5, "h5"), 512)))[0] \
+        == groups[0]
+    got = explore(space, evaluate_many, max_points=6)
+    # the default point; b's moves; b's again from the new front point, then a's from
+    # the default point (cut by the budget)
+    assert batches == [[1], [1, 1], [1, 1, 1]]
+    assert [k for k, _ in got.evaluated] == [(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1),
+                                             (0, 2, 1), (0, 2, 2)]
+    assert got.evaluated[got.best][0] == (0, 2, 2)
+
+    def blind(points):
+        return [dataclasses.replace(r, loops=()) for r in evaluate_many(points)]
+    batches.clear()
+    explore(space, blind, max_points=6)
+    assert batches[1] == [1, 1, 2]      # one group: a's unrolling in the first round
+
+
 def test_search_coupled_moves_and_time_limit():
     """Where the space knows which arrays a loop accesses, the local search unrolls and
     partitions in one move: from the default point (alone on the front until unrolling
@@ -372,6 +452,23 @@ def test_dse_result_cache(tmp_path, monkeypatch, capsys):
     assert again["run"] == {"cached": 3, "evaluated": 0}
     assert "3 from the cache" in capsys.readouterr().out
     assert _without_seconds(again) == _without_seconds(first)
+    # a resource budget does not change an evaluation: the same points, from the cache,
+    # with those beyond it kept off the front
+    luts = sorted(p["area"]["lut"] for p in first["points"] if p["status"] == "ok")
+    assert luts[0] < luts[-1]
+    limit = luts[-1] - 1
+    capsys.readouterr()
+    within = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--budget", f"lut={limit}")
+    assert within["run"] == {"cached": 3, "evaluated": 0}
+    assert within["budget"] == {"lut": limit, "ff": None, "dsp": None, "bram18": None,
+                                "source": "--budget"}
+    over = [p for p in within["points"] if "over_budget" in p]
+    assert over and all(p["area"]["lut"] > limit and p["over_budget"] == ["lut"] for p in over)
+    assert within["pareto"] and all(e["lut"] <= limit for e in within["pareto"])
+    assert {e["point"] for e in within["pareto"]} == {
+        e["point"] for e in first["pareto"] if e["lut"] <= limit}
+    assert f"budget lut <= {limit} (--budget): {len(over)} point(s) beyond it" in \
+        capsys.readouterr().out
     fresh = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--no-cache")
     assert fresh["run"] == {"cached": 0, "evaluated": 3}
     src = tmp_path / "scale.c"
@@ -439,6 +536,11 @@ def test_dse_options(tmp_path, capsys):
     assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--print-ir-after",
                  "all", "-o", str(tmp_path / "o")]) == 1
     assert "--print-ir-after applies to pyhls synth, cosim and ir" in capsys.readouterr().err
+    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--budget", "27",
+                 "-o", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert "error: --budget 27: '27' is not a resource limit" in err and "--max-points" in err
+    assert not (tmp_path / "o").exists()
 
 
 def test_ii_candidates_and_pareto_layers():

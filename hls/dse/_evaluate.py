@@ -79,10 +79,31 @@ class Result:
     verilog: Path | None = None
     report: Path | None = None
     time_s: float = field(default=0.0, compare=False)
+    #: the cycles of one call of the top spent in each loop (:func:`loop_cycles`):
+    #: ``((function, source line, header block), cycles)``, the loops inside it included
+    loops: tuple = ()
 
     @property
     def ok(self) -> bool:
         return self.status == "ok"
+
+
+def loop_cycles(report: dict) -> tuple:
+    """Per loop of ``report`` (report.json's ``loops``, every loop the design keeps): its
+    function, source line and header block, and the most cycles one call of the top
+    spends in it (its latency per entry times its entries per call, each the bound
+    ``max``, else ``min`` where unbounded), the loops inside it included; in the
+    report's order.  What the search reads to find a point's bottleneck."""
+    out = []
+    for lp in report.get("loops", []):
+        lat = lp.get("latency") or {}
+        ent = lat.get("entries_per_call") or {"min": 1, "max": 1}
+        per = lat.get("max") if lat.get("max") is not None else lat.get("min")
+        n = ent.get("max") if ent.get("max") is not None else ent.get("min")
+        if per is None or n is None:
+            continue
+        out.append(((lp["function"], lp.get("source_line"), lp["loop"]), per * n))
+    return tuple(out)
 
 
 def check_formats(design: Compiled, point: DesignPoint) -> None:
@@ -178,7 +199,8 @@ def evaluate(design: Compiled, point: DesignPoint, out_dir: str | Path | None = 
                     resources=Resources(area["lut"], area["ff"], area["dsp"], area["bram18"]),
                     clock_period_ns=rep["clock_period_ns"],
                     clock_estimated_ns=rep["clock_estimated_ns"], verilog=verilog,
-                    report=report, time_s=round(time.perf_counter() - t0, 3))
+                    report=report, time_s=round(time.perf_counter() - t0, 3),
+                    loops=loop_cycles(rep))
     if seen is not None:
         seen[key] = result
     return result

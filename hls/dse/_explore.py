@@ -37,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import progress as shown
+from ..errors import HLSError
 from ..flow import SynthOptions
 from ..frontend._common import warn
 from ..report import dse_html
@@ -45,7 +46,7 @@ from ._cluster import dask_pool
 from ._estimate import estimate
 from ._evaluate import Result, compile_design
 from ._point import DesignPoint, point_options
-from ._search import Exploration, costs, explore
+from ._search import Budget, Exploration, costs, explore
 from ._space import Space, design_space
 
 #: dse.json's layout version
@@ -64,8 +65,9 @@ def point_json(point: DesignPoint) -> dict:
         {"fp_formats": dict(point.fp_formats)} if point.fp_formats else {})
 
 
-def result_json(key: tuple, res: Result) -> dict:
-    """One evaluated point of dse.json."""
+def result_json(key: tuple, res: Result, budget: Budget | None = None) -> dict:
+    """One evaluated point of dse.json (``over_budget``: the resources its estimate
+    needs beyond ``budget``, which keep it off the front)."""
     out = {"key": list(key), "knobs": point_json(res.point), "status": res.status,
            "ir_hash": res.ir_hash,
            "latency": res.latency.to_json() if res.latency is not None else None,
@@ -73,6 +75,8 @@ def result_json(key: tuple, res: Result) -> dict:
            "seconds": res.time_s}
     if res.message is not None:
         out["message"] = res.message
+    if budget is not None and res.ok and budget.over(res.resources):
+        out["over_budget"] = budget.over(res.resources)
     return out
 
 
@@ -80,7 +84,8 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
             objective: str = "latency", workers: int = 2, scheduler: str | None = None,
             progress: Callable[[int, list[tuple]], None] | None = None, tb=None,
             cache: str | Path | None = None, time_limit: float | None = None,
-            prerank: int = 0, fp_formats: tuple = ()
+            prerank: int = 0, fp_formats: tuple = (),
+            budget: Budget | str | None = "device"
             ) -> tuple[Space, Exploration, list[dict]]:
     """Explore the kernel ``path`` (``opts``: its top, target, directives file, ...),
     write dse.json and the front's directives files into ``out_dir``, and co-simulate
@@ -90,8 +95,19 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
     search starts no new round; ``prerank``: how many points the search may estimate
     before evaluating (:func:`explore`'s pre-ranking; 0: none); ``fp_formats``: the
     floating-point formats the functions computing in floating point may take (the
-    ``fp`` knobs of :func:`design_space`; none by default: they change the results)."""
+    ``fp`` knobs of :func:`design_space`; none by default: they change the results);
+    ``budget``: the resources a front point may need (:class:`Budget`; ``"device"``, the
+    default: the target's part, none on a target without one; a ``--budget`` text: those
+    limits, the part's for the rest; None: no limit)."""
     design = compile_design(path, opts)
+    device = design.comp.target.device
+    if budget == "device":
+        budget = Budget.of_device(device) if device is not None else None
+    elif isinstance(budget, str):
+        try:
+            budget = Budget.parse(budget, device)
+        except ValueError as exc:
+            raise HLSError(f"--budget {budget}: {exc}") from None
     space = design_space(design, default_bounds(design), tuple(fp_formats))
     if fp_formats and not any(k.setting == "fp" for k in space.knobs):
         top = design.front.top.loc
@@ -113,7 +129,7 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
         if results is not None:
             evaluate_many = results.wrap(evaluate_many)
         exp = explore(space, evaluate_many, max_points, objective, tick, stop,
-                      estimate_many, prerank)
+                      estimate_many, prerank, budget)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     front = []
@@ -121,7 +137,7 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
         key, res = exp.evaluated[i]
         name, text = directives_file(res.point, opts.directives, f"pareto_{n}")
         (out / name).write_text(text)
-        lat, lut = costs(res)
+        lat, lut = costs(res, budget)
         front.append({"point": i, "directives": name, "latency_max": lat, "lut": lut}
                      | ({"options": res.point.cli_args()} if res.point.cli_args() else {}))
         if tb is not None:
@@ -132,7 +148,8 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
            "objective": objective, "search": exp.search, "max_points": max_points,
            "time_limit": time_limit, "stopped": exp.stopped,
            "costs": ["latency.max", "area.lut"], "space": space.to_json(),
-           "points": [result_json(k, r) for k, r in exp.evaluated],
+           "budget": budget.to_json() if budget is not None else None,
+           "points": [result_json(k, r, budget) for k, r in exp.evaluated],
            "pareto": front, "best": exp.best,
            "prerank": prerank_json(exp, prerank),
            # what this run took from the cache and evaluated (like seconds, the run's own)

@@ -42,6 +42,8 @@ from dataclasses import dataclass
 from ._evaluate import Result
 from ._space import Space
 
+__all__ = ["Budget", "Exploration", "costs", "explore", "pareto_front", "pareto_layers"]
+
 #: ``--objective``: how the best point is chosen (and the neighbours of which front
 #: points are evaluated first), from its costs (latency, LUTs)
 OBJECTIVES: dict[str, Callable[[tuple], tuple]] = {
@@ -92,11 +94,81 @@ def _dominates(a: tuple, b: tuple) -> bool:
     return all(x <= y for x, y in zip(a, b)) and a != b
 
 
-def costs(result: Result) -> tuple[int, int] | None:
-    """A result's (worst-case latency, LUTs), or None where it has no such costs."""
+def costs(result: Result, budget: Budget | None = None) -> tuple[int, int] | None:
+    """A result's (worst-case latency, LUTs), or None where it has no such costs, or
+    its area estimate is beyond ``budget``."""
     if not result.ok or result.latency is None or result.latency.max is None:
         return None
+    if budget is not None and budget.over(result.resources):
+        return None
     return (result.latency.max, result.resources.lut)
+
+
+_costs = costs      # (explore's own costs() are within its budget)
+
+#: ``--budget`` names of the resources (``bram`` is the 18-Kb block RAMs of the estimate)
+BUDGET_KINDS = {"lut": "lut", "ff": "ff", "dsp": "dsp", "bram": "bram18", "bram18": "bram18"}
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The most of each resource (the area estimate's units: LUTs, flip-flops, DSP
+    blocks, 18-Kb block RAMs) a design point may need to count: a point beyond it in
+    any one is evaluated and recorded, but never on the front, never the best and never
+    expanded.  None: no limit on that resource.  ``source``: where the limits come from
+    (``--budget`` or the target's part)."""
+
+    lut: int | None = None
+    ff: int | None = None
+    dsp: int | None = None
+    bram18: int | None = None
+    source: str = "--budget"
+
+    def over(self, resources) -> list[str]:
+        """The resources ``resources`` (a :class:`Resources`) needs beyond the budget,
+        in the order lut, ff, dsp, bram18; empty when it fits (or has no estimate)."""
+        if resources is None:
+            return []
+        return [k for k in ("lut", "ff", "dsp", "bram18")
+                if getattr(self, k) is not None and getattr(resources, k) > getattr(self, k)]
+
+    def to_json(self) -> dict:
+        return {"lut": self.lut, "ff": self.ff, "dsp": self.dsp, "bram18": self.bram18,
+                "source": self.source}
+
+    @classmethod
+    def parse(cls, text: str, device=None) -> Budget:
+        """``--budget lut=N,ff=N,dsp=N,bram=N``: the resources named; those not named
+        are the part's (``device``, a :class:`hls.targets.Device`), or unlimited without
+        one.  ValueError with the reason for anything else."""
+        base = {k: (device.capacity(k) if device is not None else None)
+                for k in ("lut", "ff", "dsp", "bram18")}
+        seen = set()
+        for item in text.split(","):
+            name, eq, value = item.strip().partition("=")
+            kind = BUDGET_KINDS.get(name.strip().lower())
+            if not eq or kind is None:
+                raise ValueError(f"'{item}' is not a resource limit: expected KIND=N with KIND "
+                                 f"one of lut, ff, dsp, bram (the number of points to "
+                                 f"evaluate is --max-points)")
+            if kind in seen:
+                raise ValueError(f"{name.strip()} is limited twice")
+            seen.add(kind)
+            try:
+                n = int(value)
+            except ValueError:
+                n = -1
+            if n < 0:
+                raise ValueError(f"{name.strip()}={value}: the limit must be a count >= 0")
+            base[kind] = n
+        src = "--budget" if device is None else f"--budget, else the part {device.name}"
+        return cls(**base, source=src)
+
+    @classmethod
+    def of_device(cls, device) -> Budget:
+        """The whole part ``device``."""
+        return cls(device.lut, device.ff, device.dsp, device.bram18,
+                   source=f"the part {device.name}")
 
 
 @dataclass(frozen=True)
@@ -118,6 +190,8 @@ class Exploration:
     #: budget)
     estimated: tuple = ()
     near: frozenset = frozenset()
+    #: the resources a point may need to count (None: no limit)
+    budget: Budget | None = None
 
 
 def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_points: int,
@@ -125,14 +199,19 @@ def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_poi
             progress: Callable[[int, list[tuple]], None] | None = None,
             stop: Callable[[], bool] | None = None,
             estimate_many: Callable[[list], list] | None = None,
-            max_estimates: int = 0) -> Exploration:
+            max_estimates: int = 0, budget: Budget | None = None) -> Exploration:
     """Search ``space`` (see the module's docstring).  ``evaluate_many`` takes a list of
     :class:`DesignPoint` and returns their results in the same order; ``progress`` is
     called after each batch with the number of points evaluated and the front's costs;
     ``stop`` after each batch of the local search, which ends where it says True;
     ``estimate_many`` (as ``evaluate_many``, returning estimates) pre-ranks up to
-    ``max_estimates`` points."""
+    ``max_estimates`` points; ``budget``: the resources a point may need to count
+    (:class:`Budget`; beyond it, a point is treated as one without costs)."""
     rank = OBJECTIVES[objective]
+
+    def costs(r):
+        return _costs(r, budget)
+
     done: dict[tuple, Result] = {}
     estimated: dict[tuple, object] = {}
     chosen: set = set()
@@ -174,25 +253,42 @@ def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_poi
         run(near(list(space.points()))[:max_points])
     else:
         search = "local"
-        expanded: set = set()
+        groups: dict = {}       # point -> its move groups (Space.move_groups)
+        taken: dict = {}        # point -> how many of them were expanded
+
+        def exhausted(k: tuple) -> bool:
+            if k not in groups:
+                r = done.get(k, estimated.get(k))
+                groups[k] = space.move_groups(k, getattr(r, "loops", ()))
+            return taken.get(k, 0) >= len(groups[k])
+
+        def expand(k: tuple) -> list[tuple]:
+            """The next group of ``k``'s moves with points neither evaluated nor
+            estimated (the groups without any are passed over)."""
+            while not exhausted(k):
+                g = groups[k][taken.get(k, 0)]
+                taken[k] = taken.get(k, 0) + 1
+                new = [n for n in g if n not in done and n not in estimated]
+                if new:
+                    return new
+            return []
 
         def candidates(front: list[tuple]) -> list[tuple]:
-            """The next round's points: the neighbours of the front points not expanded
-            yet (see the module's docstring), neither evaluated nor estimated."""
+            """The next round's points: the next moves of the front points not
+            expanded yet (see the module's docstring), neither evaluated nor
+            estimated."""
             known = {k: costs(r) for k, r in estimated.items()} | \
                 {k: costs(r) for k, r in done.items()}
-            todo = sorted((k for k in front if k not in expanded),
+            todo = sorted((k for k in front if not exhausted(k)),
                           key=lambda k: (rank(costs(done[k])), k))
             if not todo:    # a local optimum: on from the best point not expanded yet
                 # (pre-ranked, an estimated point is one too: the search walks on
                 # through the points it did not evaluate)
-                todo = sorted((k for k in known if k not in expanded and known[k]),
+                todo = sorted((k for k in known if not exhausted(k) and known[k]),
                               key=lambda k: (rank(known[k]), k))[:1]
             batch: list[tuple] = []
             for k in todo:
-                expanded.add(k)
-                batch += [n for n in space.coupled(k) + space.neighbours(k)
-                          if n not in done and n not in estimated and n not in batch]
+                batch += [n for n in expand(k) if n not in batch]
             if not batch:   # nothing left but the steps to more banks thought useless
                 for k in sorted((k for k in known if known[k]),
                                 key=lambda k: (rank(known[k]), k)):
@@ -220,4 +316,5 @@ def explore(space: Space, evaluate_many: Callable[[list], list[Result]], max_poi
     front.sort(key=lambda i: (costs(evaluated[i][1]), i))
     best = min(front, key=lambda i: (rank(costs(evaluated[i][1])), i)) if front else None
     return Exploration(evaluated, tuple(front), best, search, stopped,
-                       tuple(sorted(estimated.items())), frozenset(chosen))
+                       tuple(sorted(estimated.items())), frozenset(chosen), budget)
+

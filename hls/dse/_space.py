@@ -247,6 +247,58 @@ class Space:
                     out.add(n)
         return sorted(out)
 
+    def move_groups(self, index: tuple[int, ...], loops: tuple = ()) -> list[list[tuple]]:
+        """The moves from a point (its coupled moves, then its neighbours, as
+        :meth:`coupled` and :meth:`neighbours` give them) grouped by the loop they act
+        on, the point's **bottleneck** first, as AutoDSE orders its moves.  ``loops``:
+        the cycles one call spends in each loop the point's design keeps
+        (:attr:`hls.dse.Result.loops`); a loop's own cycles are its cycles less those of
+        the loops directly inside it that the design keeps (so a fully unrolled loop's
+        cycles are its parent's).  The loops go by their own cycles, most first (the
+        bottleneck), then by site; a loop's group has the moves that change one of its
+        knobs (unroll, pipeline, II: a coupled move changes its unroll) and the
+        partition moves of the arrays it accesses, where no loop before it accesses
+        them; the moves no loop takes (an array no loop accesses, a format: knobs of
+        the whole design) join the first group.
+        Without ``loops`` (an evaluation that has none: an estimate, an error), one
+        group of every move."""
+        moves = self.coupled(index) + self.neighbours(index)
+        cycles: dict = {}
+        for (func, line, header), c in loops:
+            site = (func, line, None)
+            if site not in self.inner:
+                site = (func, None, header)
+            if site in self.inner:
+                cycles[site] = cycles.get(site, 0) + c
+        if not cycles:
+            return [moves] if moves else []
+        own = {s: c - sum(cycles.get(t, 0) for t in self.inner if self.parent.get(t) == s)
+               for s, c in cycles.items()}
+        order = sorted(self.inner, key=lambda s: (-own.get(s, 0), repr(s)))
+        rank = {s: i for i, s in enumerate(order)}
+        loop_of = {d: k.site for d, k in enumerate(self.knobs)
+                   if k.setting in ("unroll", "pipeline", "ii")}
+        touched: dict = {}
+        for site in order:
+            for a, _ in self.touches.get(site, ()):
+                touched.setdefault(a, site)
+        groups: dict = {site: [] for site in order}
+        rest = []
+        for n in moves:
+            diff = [d for d, (a, b) in enumerate(zip(index, n)) if a != b]
+            sites = [loop_of[d] for d in diff if d in loop_of]
+            if not sites and diff and all(d in touched for d in diff):
+                sites = [touched[d] for d in diff]
+            if sites:
+                groups[min(sites, key=rank.__getitem__)].append(n)
+            else:
+                rest.append(n)
+        out = [g for g in (groups[site] for site in order) if g]
+        if rest:            # in the order of the moves, as one group would have them
+            first = set(out[0] + rest) if out else set(rest)
+            out[:1] = [[n for n in moves if n in first]]
+        return out
+
     def point(self, index: tuple[int, ...]) -> DesignPoint:
         """The :class:`DesignPoint` of a point: every knob of the space pinned."""
         loops: dict[tuple, dict] = {}
