@@ -189,6 +189,13 @@ def _parser() -> argparse.ArgumentParser:
     x.add_argument("--tb", action="append", default=None, metavar="TB[,MORE]",
                    help="co-simulate every front point with this C or C++ testbench (as "
                    "pyhls cosim --tb) after the exploration")
+    x.add_argument("--place-route", action="store_true",
+                   help="place and route every front point after the exploration with the "
+                   "target's open flow (as pyhls synth --place-route; --target ecp5) and "
+                   "record the clock each reaches in dse.json's pareto[*].timing")
+    x.add_argument("--pnr-seeds", type=_positive, default=1, metavar="N",
+                   help="with --place-route: place each front point with nextpnr seeds 1 to "
+                   "N until one meets the clock (implies --place-route; default 1)")
     x.add_argument("--scheduler", dest="dask_scheduler", default=None, metavar="ADDR",
                    help="evaluate on the Dask cluster whose scheduler is at ADDR "
                    "(tcp://HOST:PORT; its workers must see the input files) instead of a "
@@ -761,7 +768,9 @@ def _dse(args, inputs, opts) -> int:
                                     cache=cache, time_limit=args.time_limit,
                                     prerank=args.prerank or 0,
                                     fp_formats=_fp_formats_arg(args.fp_formats),
-                                    budget=args.budget if args.budget is not None else "device")
+                                    budget=args.budget if args.budget is not None else "device",
+                                    place_route=(args.pnr_seeds if args.place_route
+                                                 or args.pnr_seeds > 1 else 0))
     failed = sum(not r.ok for _, r in exp.evaluated)
     cached = json.loads((out / "dse.json").read_text())["run"]["cached"]
     print(f"pyhls dse: {args.top}: {len(exp.evaluated)} of {space.size()} point(s) evaluated "
@@ -784,6 +793,14 @@ def _dse(args, inputs, opts) -> int:
     if args.tb:
         print(f"pyhls dse: co-simulation of the front with {','.join(args.tb)}: "
               + (f"FAILED for {', '.join(bad)}" if bad else f"{len(front)} point(s) PASSED"))
+    placed = [e for e in front if "timing" in e]
+    if placed:
+        missed = [f"{e['directives']} ({e['timing']['fmax_mhz']:.1f} MHz)" for e in placed
+                  if not e["timing"]["met"]]
+        clock = placed[0]["timing"]["clock_mhz"]
+        print(f"pyhls dse: place and route of the front: {len(placed) - len(missed)} of "
+              f"{len(placed)} point(s) meet {clock:.1f} MHz"
+              + (f"; missed by {', '.join(missed)} (dse.json: pareto[*].timing)" if missed else ""))
     if bad:
         raise CosimError(f"co-simulation of front point(s) {', '.join(bad)} failed or left "
                          f"the latency evaluated (dse.json: pareto[*].cosim)", args.input[0], None)

@@ -482,6 +482,41 @@ def test_dse_result_cache(tmp_path, monkeypatch, capsys):
     assert keys[0] == keys[1] and len(set(keys)) == 3
 
 
+def test_dse_places_and_routes_the_front(tmp_path, monkeypatch, capsys):
+    """``--place-route`` (``--pnr-seeds N``) places and routes each front point after the
+    exploration, never the points evaluated during it: the front entries get the
+    timing (stand-in Yosys and nextpnr whose fmax depends on the seed), and one line
+    says how many meet the clock, naming those that miss.  On ecp5 the budget is the
+    part's.  Without an open flow for the target it is an error before anything is
+    built."""
+    from test_pnr import _fake_tools
+    (tmp_path / "scale.c").write_text(SCALE)
+    _fake_tools(monkeypatch, tmp_path, {1: 97.0, 2: 104.0})
+    doc = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--target", "ecp5",
+               "--pnr-seeds", "2")
+    out = capsys.readouterr().out
+    n = len(doc["pareto"])
+    assert n >= 1 and doc["budget"]["source"] == "the part LFE5U-85F-8"
+    assert doc["budget"]["lut"] == 83640 and doc["budget"]["dsp"] == 156
+    for e in doc["pareto"]:
+        assert e["timing"]["met"] and e["timing"]["fmax_mhz"] == 104.0
+        assert e["timing"]["seed"] == 2 and e["timing"]["clock_mhz"] == 100.0
+    assert all("timing" not in p for p in doc["points"])
+    assert f"place and route of the front: {n} of {n} point(s) meet 100.0 MHz" in out
+    assert (tmp_path / "dse1" / "dse.html").read_text().count("104.0 MHz, met") == n
+    # one seed that misses: the same points (from the cache), each named as missed
+    _fake_tools(monkeypatch, tmp_path, {1: 91.5})
+    doc = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--target", "ecp5",
+               "--place-route")
+    assert doc["run"] == {"cached": 3, "evaluated": 0}
+    assert all(not e["timing"]["met"] for e in doc["pareto"])
+    assert "meet 100.0 MHz; missed by pareto_0.toml (91.5 MHz)" in capsys.readouterr().out
+    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--place-route",
+                 "-o", str(tmp_path / "g")]) == 1
+    assert "no open flow for target 'generic'" in capsys.readouterr().err
+    assert not (tmp_path / "g").exists()
+
+
 def test_dse_on_a_running_scheduler(tmp_path, monkeypatch):
     """``--scheduler ADDR``: the same exploration on a running Dask cluster's two
     workers gives the same points and front as on the local cluster."""
@@ -526,11 +561,12 @@ def test_dse_options(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["dse", "-h"])
     text = " ".join(capsys.readouterr().out.split())
-    for flag in ("--max-points", "--budget", "--time-limit SECONDS", "--cache DIR",
+    for flag in ("--max-points", "--budget", "--place-route", "--pnr-seeds",
+                 "--time-limit SECONDS", "--cache DIR",
                  "--no-cache", "--workers", "--objective", "--scheduler ADDR",
                  "--block-scheduler {sdc,asap}", "--directives", "--clock-period"):
         assert flag in text, flag
-    for flag in ("--max-cycles", "--waves", "--place-route", "--report-json", "--interface"):
+    for flag in ("--max-cycles", "--waves", "--close-timing", "--report-json", "--interface"):
         assert flag not in text, flag
     (tmp_path / "scale.c").write_text(SCALE)
     assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--print-ir-after",

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from .. import progress as shown
 from ..errors import HLSError
-from ..flow import SynthOptions
+from ..flow import SynthOptions, flow_for_target, synth_target
 from ..frontend._common import warn
 from ..report import dse_html
 from ._cache import ResultCache
@@ -85,7 +85,7 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
             progress: Callable[[int, list[tuple]], None] | None = None, tb=None,
             cache: str | Path | None = None, time_limit: float | None = None,
             prerank: int = 0, fp_formats: tuple = (),
-            budget: Budget | str | None = "device"
+            budget: Budget | str | None = "device", place_route: int = 0
             ) -> tuple[Space, Exploration, list[dict]]:
     """Explore the kernel ``path`` (``opts``: its top, target, directives file, ...),
     write dse.json and the front's directives files into ``out_dir``, and co-simulate
@@ -98,7 +98,11 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
     ``fp`` knobs of :func:`design_space`; none by default: they change the results);
     ``budget``: the resources a front point may need (:class:`Budget`; ``"device"``, the
     default: the target's part, none on a target without one; a ``--budget`` text: those
-    limits, the part's for the rest; None: no limit)."""
+    limits, the part's for the rest; None: no limit); ``place_route``: place and route
+    every front point with that many nextpnr seeds (0: none), its timing in the front
+    entry."""
+    if place_route:     # no open flow for the target: say so before anything is built
+        flow_for_target(synth_target(opts), place_route)
     design = compile_design(path, opts)
     device = design.comp.target.device
     if budget == "device":
@@ -140,9 +144,13 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
         lat, lut = costs(res, budget)
         front.append({"point": i, "directives": name, "latency_max": lat, "lut": lut}
                      | ({"options": res.point.cli_args()} if res.point.cli_args() else {}))
+        if tb is not None or place_route:
+            built = build_point(path, opts, out / name, res, place_route)
         if tb is not None:
             shown.stage("co-simulation of the front", name)
-            front[-1]["cosim"] = cosim_point(path, opts, out / name, tb, res)
+            front[-1]["cosim"] = cosim_point(path, opts, out / name, tb, res, built)
+        if place_route:
+            front[-1]["timing"] = timing_json(built.report["timing"])
     inputs = [str(p) for p in path] if isinstance(path, (list, tuple)) else [str(path)]
     doc = {"version": DSE_JSON_VERSION, "top": opts.top, "inputs": inputs,
            "objective": objective, "search": exp.search, "max_points": max_points,
@@ -187,7 +195,30 @@ def prerank_json(exp: Exploration, budget: int) -> dict:
                        for k, e in exp.estimated]}
 
 
-def cosim_point(path, opts: SynthOptions, directives: Path, tb, res: Result) -> dict:
+def build_point(path, opts: SynthOptions, directives: Path, res: Result, place_route: int = 0):
+    """The design of a front point's directives file, built as ``pyhls synth
+    --directives`` builds it (with the point's floating-point formats as
+    ``--fp-format``), placed and routed with ``place_route`` nextpnr seeds if that is
+    not 0."""
+    from ..flow import synthesize
+
+    popts = dataclasses.replace(point_options(opts, res.point), directives=str(directives))
+    if place_route:
+        shown.stage("place and route of the front", directives.name)
+        popts = dataclasses.replace(popts, place_route=True, pnr_seeds=place_route)
+    return synthesize(path, popts)
+
+
+def timing_json(timing: dict) -> dict:
+    """A front entry's ``timing``: what report.json's timing says of the clock (the
+    critical path by its source lines)."""
+    cp = timing.get("critical_path") or {}
+    return {k: timing[k] for k in ("clock_mhz", "fmax_mhz", "fmax_mhz_estimated", "met", "seed")
+            if k in timing} | {"critical_path": cp.get("source_lines", [])}
+
+
+def cosim_point(path, opts: SynthOptions, directives: Path, tb, res: Result,
+                design=None) -> dict:
     """Co-simulate the design of a directives file (what ``pyhls cosim --directives``
     does, with the point's floating-point formats as ``--fp-format``) with the testbench
     ``tb``: whether it passed, each call's cycles, and whether they lie within the
@@ -195,11 +226,10 @@ def cosim_point(path, opts: SynthOptions, directives: Path, tb, res: Result) -> 
     that format (the frontend's module carries the formats, and ``hls.verify.cosim``
     runs its arithmetic by the reference models: ``golden_ir``), so a point at reduced
     precision is checked bit-exactly at its own precision, not against IEEE results."""
-    from ..flow import synthesize
     from ..verify import cosim
 
-    design = synthesize(path, dataclasses.replace(point_options(opts, res.point),
-                                                  directives=str(directives)))
+    if design is None:
+        design = build_point(path, opts, directives, res)
     got = cosim(path, opts.top, tb=tb, cflags=opts.cflags, cc=opts.cc, synth=design)
     cycles = [c.cycles for c in got.calls]
     lat = res.latency

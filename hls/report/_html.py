@@ -234,7 +234,10 @@ def dse_html(doc: dict) -> str:
         p = doc["points"][f["point"]]
         rows.append({"n": n, "file": f["directives"], "latency": f["latency_max"],
                      "area": p.get("area") or {}, "best": f["point"] == doc.get("best"),
-                     "knobs": p.get("knobs", {}), "cosim": f.get("cosim")})
+                     "knobs": p.get("knobs", {}), "cosim": f.get("cosim"),
+                     "timing": f.get("timing")})
     return _ENV.get_template("dse.html.j2").render(
         d=doc, plot=pareto_plot(pts, "latency (cycles, worst case)", "LUTs"), rows=rows,
-        failed=failed, npoints=len(doc.get("points", [])))
+        failed=failed, npoints=len(doc.get("points", [])),
+        placed=any(r["timing"] for r in rows),
+        over=sum("over_budget" in p for p in doc.get("points", [])))
