@@ -339,6 +339,30 @@ def test_search_expands_the_bottleneck_first():
     # b unrolled with x partitioned to match (coupled), b unrolled alone; then a
     assert groups == [[(0, 1, 1), (0, 1, 0)], [(1, 0, 0)]]
     assert space.move_groups(space.default) == [[(0, 1, 1), (0, 1, 0), (1, 0, 0)]]
+    # what bounds the bottleneck's II says whether more banks can pay: b unrolled by 4
+    # reads x four times an iteration; banks of x are b's moves where x's own ports (or
+    # a bank's) bound its II, and come last where a recurrence or another memory does
+    at = (0, 2, 0)
+    for limit, first in ((None, True), ("mem:x", True), ("mem:x_1", True), ("mem:f_x", True),
+                         ("mem:y", False), ("mem:xx_0", False), ("recurrence", False),
+                         ("resource", False)):
+        got = space.move_groups(at, ((("f", 1, "h1"), 16), (("f", 5, "h5"), 128, limit)))
+        assert ((0, 2, 1) in got[0]) == first and (0, 2, 1) in sum(got, []), (limit, got)
+        assert not first or got[-1] == [(1, 2, 0)]
+        assert first or got[-1] == [(0, 2, 1)]
+    from hls.dse._evaluate import ii_limit, loop_cycles
+    pl = {"pipelined": True, "ii": 2, "res_mii": 2, "rec_mii": 1,
+          "limited_by": "resource 'mem:vec_0' (4 uses / 2 units)"}
+    assert ii_limit(pl) == "mem:vec_0"
+    assert ii_limit(pl | {"limited_by": "resource 'mul32' (3 uses / 2 units)"}) == "resource"
+    assert ii_limit(pl | {"rec_mii": 2, "limited_by": "recurrence %4 -> %9"}) == "recurrence"
+    assert ii_limit(pl | {"ii": 1}) is None and ii_limit(pl | {"ii": 3}) is None
+    assert ii_limit({"pipelined": False, "ii": None}) is None
+    rep = {"loops": [{"function": "f", "source_line": 5, "loop": "h5",
+                      "latency": {"min": 9, "max": 20, "entries_per_call": {"min": 0, "max": 4}}} | pl,
+                     {"function": "f", "source_line": 1, "loop": "h1", "pipelined": False,
+                      "latency": {"min": 3, "max": None}}]}
+    assert loop_cycles(rep) == ((("f", 5, "h5"), 80, "mem:vec_0"), (("f", 1, "h1"), 3, None))
     # a loop inside another: the outer loop's own cycles leave out the inner one's
     nest = Space(space.knobs, {a: (b,), b: ()}, trips=space.trips, touches=space.touches,
                  own=space.own, parent={a: None, b: a})

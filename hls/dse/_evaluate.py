@@ -80,7 +80,8 @@ class Result:
     report: Path | None = None
     time_s: float = field(default=0.0, compare=False)
     #: the cycles of one call of the top spent in each loop (:func:`loop_cycles`):
-    #: ``((function, source line, header block), cycles)``, the loops inside it included
+    #: ``((function, source line, header block), cycles, limit)``, the loops inside it
+    #: included, and what bounds a pipelined loop's II
     loops: tuple = ()
 
     @property
@@ -90,10 +91,11 @@ class Result:
 
 def loop_cycles(report: dict) -> tuple:
     """Per loop of ``report`` (report.json's ``loops``, every loop the design keeps): its
-    function, source line and header block, and the most cycles one call of the top
-    spends in it (its latency per entry times its entries per call, each the bound
-    ``max``, else ``min`` where unbounded), the loops inside it included; in the
-    report's order.  What the search reads to find a point's bottleneck."""
+    function, source line and header block, the most cycles one call of the top spends
+    in it (its latency per entry times its entries per call, each the bound ``max``,
+    else ``min`` where unbounded), the loops inside it included, and what bounds its II
+    where it is pipelined above II 1 (:func:`ii_limit`); in the report's order.  What
+    the search reads to find a point's bottleneck."""
     out = []
     for lp in report.get("loops", []):
         lat = lp.get("latency") or {}
@@ -102,8 +104,27 @@ def loop_cycles(report: dict) -> tuple:
         n = ent.get("max") if ent.get("max") is not None else ent.get("min")
         if per is None or n is None:
             continue
-        out.append(((lp["function"], lp.get("source_line"), lp["loop"]), per * n))
+        out.append(((lp["function"], lp.get("source_line"), lp["loop"]), per * n, ii_limit(lp)))
     return tuple(out)
+
+
+def ii_limit(loop: dict) -> str | None:
+    """What bounds the II of a report.json loop: ``"mem:NAME"`` where the ports of memory
+    NAME do (its resource MII is the II, and ``limited_by`` names that memory),
+    ``"recurrence"`` where a loop-carried dependence does, ``"resource"`` where another
+    resource does; None for a loop not pipelined, at II 1, or at an II above both
+    bounds (a directive's)."""
+    ii = loop.get("ii")
+    if not loop.get("pipelined") or ii is None or ii <= 1:
+        return None
+    if loop.get("rec_mii") == ii:
+        return "recurrence"
+    if loop.get("res_mii") == ii:
+        why = loop.get("limited_by") or ""
+        if why.startswith("resource 'mem:"):
+            return "mem:" + why[len("resource 'mem:"):].split("'", 1)[0]
+        return "resource"
+    return None
 
 
 def check_formats(design: Compiled, point: DesignPoint) -> None:

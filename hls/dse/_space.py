@@ -259,17 +259,25 @@ class Space:
         knobs (unroll, pipeline, II: a coupled move changes its unroll) and the
         partition moves of the arrays it accesses, where no loop before it accesses
         them; the moves no loop takes (an array no loop accesses, a format: knobs of
-        the whole design) join the first group.
+        the whole design) join the first group.  Where a loop's II is bound (the third
+        field of a ``loops`` entry, :func:`hls.dse._evaluate.ii_limit`) by a recurrence,
+        or by the ports of another memory, more banks for an array cannot lower it: its
+        partition-only moves go to one last group, after every loop's (AutoDSE's rule:
+        the resource that bounds the bottleneck's II says which moves can pay).
         Without ``loops`` (an evaluation that has none: an estimate, an error), one
         group of every move."""
         moves = self.coupled(index) + self.neighbours(index)
         cycles: dict = {}
-        for (func, line, header), c in loops:
+        limits: dict = {}
+        for entry in loops:
+            (func, line, header), c = entry[:2]
             site = (func, line, None)
             if site not in self.inner:
                 site = (func, None, header)
             if site in self.inner:
                 cycles[site] = cycles.get(site, 0) + c
+                if len(entry) > 2 and entry[2] is not None:
+                    limits[site] = entry[2]
         if not cycles:
             return [moves] if moves else []
         own = {s: c - sum(cycles.get(t, 0) for t in self.inner if self.parent.get(t) == s)
@@ -283,12 +291,16 @@ class Space:
             for a, _ in self.touches.get(site, ()):
                 touched.setdefault(a, site)
         groups: dict = {site: [] for site in order}
-        rest = []
+        rest, later = [], []
         for n in moves:
             diff = [d for d, (a, b) in enumerate(zip(index, n)) if a != b]
             sites = [loop_of[d] for d in diff if d in loop_of]
             if not sites and diff and all(d in touched for d in diff):
-                sites = [touched[d] for d in diff]
+                site = min((touched[d] for d in diff), key=rank.__getitem__)
+                if not all(self._may_lift(limits.get(site), self.knobs[d].site) for d in diff):
+                    later.append(n)     # banks of an array that does not bound the II
+                    continue
+                sites = [site]
             if sites:
                 groups[min(sites, key=rank.__getitem__)].append(n)
             else:
@@ -297,7 +309,25 @@ class Space:
         if rest:            # in the order of the moves, as one group would have them
             first = set(out[0] + rest) if out else set(rest)
             out[:1] = [[n for n in moves if n in first]]
-        return out
+        return out + ([later] if later else [])
+
+    @staticmethod
+    def _may_lift(limit: str | None, array: tuple) -> bool:
+        """Whether more banks for ``array`` (an array knob's site, ``(function, name)``)
+        may lower the II of a loop whose II ``limit`` bounds
+        (:func:`hls.dse._evaluate.ii_limit`): yes for a loop at II 1 or unbounded
+        (``None``: its unrolling may want them) and for a loop bound by that array's
+        own ports (the memory, or one of its banks, ``NAME_<b>``); no where a recurrence,
+        another memory or another resource bounds it."""
+        if limit is None:
+            return True
+        if not limit.startswith("mem:"):
+            return False
+        func, name = array
+        mem = limit[4:]
+        base, _, bank = mem.rpartition("_")
+        names = {name, f"{func}_{name}"}
+        return mem in names or (bank.isdigit() and base in names)
 
     def point(self, index: tuple[int, ...]) -> DesignPoint:
         """The :class:`DesignPoint` of a point: every knob of the space pinned."""
