@@ -18,6 +18,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 import traceback
 from pathlib import Path
 
@@ -754,8 +755,12 @@ def _dse(args, inputs, opts) -> int:
         raise HLSError("--print-ir-after applies to pyhls synth, cosim and ir, not dse")
     out = Path(args.output or f"dse_{args.top if args.top.isidentifier() else verilog_name(args.top)}")
 
+    t0 = time.monotonic()
+
     def batch(n: int, front: list) -> None:
-        print(f"pyhls dse: {n} point(s) evaluated, front: "
+        left = "" if args.time_limit is None else \
+            f" ({max(0.0, args.time_limit - (time.monotonic() - t0)):.0f} s of the time limit left)"
+        print(f"pyhls dse: {n} point(s) evaluated{left}, front: "
               + (", ".join(f"{lat} cycles/{lut} LUT" for lat, lut in front) or "none"),
               flush=True)
 

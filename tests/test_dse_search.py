@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -482,7 +483,8 @@ def test_dse_result_cache(tmp_path, monkeypatch, capsys):
     assert luts[0] < luts[-1]
     limit = luts[-1] - 1
     capsys.readouterr()
-    within = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--budget", f"lut={limit}")
+    within = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--budget", f"lut={limit}",
+                  "--time-limit", "3600")
     assert within["run"] == {"cached": 3, "evaluated": 0}
     assert within["budget"] == {"lut": limit, "ff": None, "dsp": None, "bram18": None,
                                 "source": "--budget"}
@@ -491,8 +493,10 @@ def test_dse_result_cache(tmp_path, monkeypatch, capsys):
     assert within["pareto"] and all(e["lut"] <= limit for e in within["pareto"])
     assert {e["point"] for e in within["pareto"]} == {
         e["point"] for e in first["pareto"] if e["lut"] <= limit}
-    assert f"budget lut <= {limit} (--budget): {len(over)} point(s) beyond it" in \
-        capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert f"budget lut <= {limit} (--budget): {len(over)} point(s) beyond it" in shown
+    assert re.search(r"1 point\(s\) evaluated \(3[56]\d\d s of the time limit left\), front:",
+                     shown), shown
     fresh = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--no-cache")
     assert fresh["run"] == {"cached": 0, "evaluated": 3}
     src = tmp_path / "scale.c"

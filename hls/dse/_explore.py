@@ -124,7 +124,12 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
     total = min(max_points, space.size())
 
     def tick(n: int, front: list[tuple]) -> None:
-        shown.count("design points", n, total, f"front: {len(front)} point(s)")
+        left = ""
+        if time_limit is not None:
+            left = f", {max(0.0, time_limit - (time.monotonic() - t0)):.0f} s left"
+        best = min(front)[0] if front else None
+        shown.count("design points", n, total, f"front: {len(front)} point(s)"
+                    + (f", best {best} cycles" if best is not None else "") + left)
         if progress is not None:
             progress(n, front)
 
