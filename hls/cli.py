@@ -57,6 +57,16 @@ def _seconds(text: str) -> float:
     return s
 
 
+def _pipeline_function(text: str) -> tuple[str, int | None]:
+    """``--pipeline-function FUNC[=II]``."""
+    name, eq, ii = text.partition("=")
+    if not name.strip():
+        raise argparse.ArgumentTypeError(f"expected FUNC or FUNC=II, not '{text}'")
+    if eq and (not ii.isdigit() or int(ii) <= 0):
+        raise argparse.ArgumentTypeError(f"'{text}': the II must be an integer > 0")
+    return name.strip(), int(ii) if eq else None
+
+
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) <= 0:
         raise argparse.ArgumentTypeError(f"expected an integer > 0, not '{text}'")
@@ -278,6 +288,12 @@ def _design_options(sp: argparse.ArgumentParser, scheduler_flag: str = "--schedu
                    "(mul, div, or a class such as mul32); they are shared by binding")
     d.add_argument("--relax-ii", action="store_true",
                    help="accept a larger II than a directive requests (default: error)")
+    d.add_argument("--pipeline-function", action="append", default=[], type=_pipeline_function,
+                   metavar="FUNC[=II]",
+                   help="pipeline function FUNC as #pragma HLS pipeline II=N in its body does: "
+                   "its loops fully unrolled, inlined into its callers, and the loops that call "
+                   "it pipelined at II (default: the least met), a new call every II cycles "
+                   "(repeatable)")
     d.add_argument("--no-pipeline", dest="pipeline", action="store_false",
                    help="do not pipeline loops (default: innermost loops are pipelined "
                         "where the estimated cycles say it pays)")
@@ -587,6 +603,7 @@ def _run(args) -> int:
                         share_pipeline_units=args.share_pipeline_units,
                         fp_format=fp_format, directives=args.directives,
                         relax_ii=args.relax_ii,
+                        pipeline_functions=tuple(args.pipeline_function),
                         auto_partition=args.auto_partition, auto_unroll=args.auto_unroll,
                         dataflow=(args.top,) if args.dataflow else (),
                         task_graph=args.task_graph,
@@ -736,6 +753,9 @@ def _print_synth_details(r: dict) -> None:
         print(f"  array {a['function']}/{a['name']}: partitioned {how} into {a['banks']} banks"
               + (" (automatic: its ports held a pipelined loop's II)" if a["auto"] else ""))
     for pr in r.get("pragmas", []):
+        if "option" in pr:          # --pipeline-function: what its pragma would do
+            print(f"  {pr['option']}: {_pragma_effect(pr)}")
+            continue
         shown = pr["pragma"] if "as" in pr else f"HLS {pr['pragma']}"   # "as": Bambu's
         print(f"  #pragma {shown} ({pr['file']}:{pr['line']}): {_pragma_effect(pr)}")
     df = r.get("dataflow")
@@ -839,7 +859,11 @@ def _pragma_effect(pr: dict) -> str:
                    else "not pipelined")
     if "unrolled" in pr:
         got.append(f"unrolled {pr['unrolled']}" if pr["unrolled"] != 1 else "not unrolled")
-    if pr.get("unrolls_nested"):
+    if pr.get("function_pipelined"):
+        got.append("callers' loops pipelined: " + (", ".join(pr["callers_pipelined"]) or "none"))
+        if pr.get("unrolls_nested"):
+            got.append("its loops unrolled: " + ", ".join(pr["unrolls_nested"]))
+    elif pr.get("unrolls_nested"):
         got.append("inner loops unrolled: " + ", ".join(pr["unrolls_nested"]))
     if "banks" in pr:
         got.append(f"{pr['banks']} banks")

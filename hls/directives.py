@@ -385,10 +385,10 @@ _IGNORED = {
     "allocation": "unit limits are given with --max-units",
     "top": "the top function is given with --top",
     # Bambu's own pragmas (#pragma HLS_NAME)
-    "simple_pipeline": "functions are not pipelined (a loop is: #pragma HLS pipeline in "
-                       "its body)",
-    "stallable_pipeline": "functions are not pipelined (a loop is: #pragma HLS pipeline "
-                          "in its body)",
+    "simple_pipeline": "Bambu's function pipelining is not mapped (#pragma HLS pipeline "
+                       "in a function's body pipelines it, or in a loop's body the loop)",
+    "stallable_pipeline": "Bambu's function pipelining is not mapped (#pragma HLS pipeline "
+                          "in a function's body pipelines it, or in a loop's body the loop)",
     "cache": "no cache is built in front of an AXI master",
 }
 _MAPPED = ("pipeline", "unroll", "loop_tripcount", "array_partition", "inline", "dataflow",
@@ -448,6 +448,99 @@ def function_pragmas(inp) -> tuple[tuple[str, ...], tuple[str, ...]]:
             tuple(f for f in dict.fromkeys(noinline) if f not in over))
 
 
+def _inlined_into_design(module, views, name: str) -> bool:
+    """Whether an op of ``module`` comes from the body of the C function ``name`` (by its
+    source lines): the function was inlined into the design."""
+    from .frontend._source import _same_file
+    fvs = [v.functions[name] for v in views.values() if name in v.functions]
+    for f in module.functions:
+        for op in f.ops():
+            loc = op.loc
+            if loc is not None and loc.line is not None and any(
+                    fv.line <= loc.line <= fv.end_line and _same_file(loc.file, fv.file)
+                    for fv in fvs):
+                return True
+    return False
+
+
+def pipeline_function(name: str, ii: int | None, views, copies: dict, module,
+                      own_pipeline=frozenset(), error=None, warning=None,
+                      origin: tuple = ()) -> tuple[list, dict, list]:
+    """Function pipelining (``#pragma HLS pipeline II=N`` in a function's body, or
+    ``--pipeline-function F=N``), as Vitis HLS builds it: the function's loops are
+    fully unrolled, so that one call is straight-line code, and it is inlined (as the
+    frontend inlines every function without ``inline off``) into each caller; a loop
+    that calls it is pipelined at II ``ii`` (None: the least the scheduler meets), so a
+    new call starts every II cycles, whatever the caller does between calls (a call
+    under a branch of the loop body is if-converted: the pipeline still issues an
+    iteration every II cycles).  Returns the loop directives (``LoopDirective``: the
+    unrolled loops, then the pipelined callers' loops), the report entry's fields and
+    the pipelined CDFG loops as ``(function, header block)``.
+
+    Only a loop with no loop inside it that calls the function directly is pipelined
+    (one that holds other loops is left as it is, and named in ``not_overlapped``); a
+    caller loop with a pipeline pragma of its own keeps it.  ``copies``: the CDFG loops
+    of each source loop (``id(source loop) -> [(function, Loop)]``); ``error`` and
+    ``warning`` make the messages (at the pragma, or of the option)."""
+    from .analysis import loop_line
+    error = error or (lambda msg: HLSError(msg))
+    warning = warning or (lambda msg: None)
+    if name == module.top.name:
+        raise error(f"{name} is the top function: pyhls pipelines a function where a loop "
+                    "calls it (its callers' loops start a call every II cycles), and the "
+                    "testbench calls the top one call at a time; pipeline the top's loops, "
+                    "or call it from a loop of another top")
+    if any(f.name == name for f in module.functions):
+        raise error(f"{name} is kept out of line (inline off or noinline): a pipelined "
+                    "function is inlined into the loops that call it; remove that")
+    srcs = [lp for v in views.values() for lp in v.loops]
+    out: list = []
+    unrolled = []
+    for s in (lp for lp in srcs if lp.function == name):
+        for f, lp in copies.get(id(s), []):
+            if lp.trip_count is None:
+                raise error(f"the loop at line {s.line} of {name} has no constant trip "
+                            "count: pipelining a function unrolls its loops fully (as Vitis "
+                            "HLS does); bound it by a constant, or pipeline the loop instead")
+            out.append(LoopDirective(f.name, loop_line(lp), unroll="full", origin=origin))
+        unrolled.append(s.name)
+    callers, not_overlapped, pairs = [], [], []
+    for s in srcs:
+        if name not in s.calls or s.function == name:
+            continue
+        inner = [q for q in srcs if q.parent is s]
+        if any(name in q.calls for q in inner):
+            continue                # the loop inside it that calls the function is pipelined
+        if inner and copies.get(id(s)):
+            not_overlapped.append(s.name)
+            warning(f"the calls of {name} in loop {s.name} (line {s.line}) run one at a "
+                    "time: that loop holds other loops, so it is not pipelined")
+            continue
+        if not copies.get(id(s)):
+            continue                # not in this design (another top's loop)
+        if id(s) in own_pipeline:
+            callers.append(s.name)  # its own pragma says how
+            continue
+        for f, lp in copies.get(id(s), []):
+            out.append(LoopDirective(f.name, loop_line(lp), pipeline=True, ii=ii, origin=origin))
+            pairs.append((f.name, lp.header.name))
+        callers.append(s.name)
+    if not callers:
+        warning(f"no loop calls {name} (directly): its calls run one at a time, each "
+                "unpipelined")
+    info = {"pipeline": True, "function_pipelined": name, "unrolls_nested": unrolled,
+            "callers_pipelined": callers, "why": (
+                f"{name}'s loops are fully unrolled and it is inlined into its callers; the "
+                "loops that call it start a call every "
+                + (f"{ii} cycles" if ii is not None and ii > 1 else "cycle" if ii == 1
+                   else "iteration, at the least II met"))}
+    if ii is not None:
+        info["ii"] = ii
+    if not_overlapped:
+        info["not_overlapped"] = not_overlapped
+    return out, info, pairs
+
+
 def inline_overridden(inp) -> dict:
     """The functions an ``inline off`` pragma keeps out of line that a loop pipelined by
     a ``pipeline`` pragma calls -> (that loop, the pipeline pragma).  A call of a
@@ -470,20 +563,35 @@ def inline_overridden(inp) -> dict:
     return out
 
 
+@dataclass(frozen=True)
+class OptionPragma:
+    """What stands for a pragma in :class:`PragmaUse` when a command-line option asks
+    what the pragma would (``--pipeline-function F=II``): its report entry names the
+    option."""
+
+    name: str
+    shown: str
+    loop: object = None
+    file: str | None = None
+    line: int | None = None
+
+
 def apply_pragmas(inp, module, dirs: Directives | None,
-                  target=None) -> tuple[Directives | None, list]:
+                  target=None, pipeline_functions=()) -> tuple[Directives | None, list]:
     """The directives of the ``#pragma HLS`` lines of ``inp``'s C sources for the
     frontend's ``module`` together with the file's ``dirs`` (an entry of each on the
     same loop or array that disagree: an error naming both), and one
     :class:`PragmaUse` per pragma.  Unsupported pragmas are warned about; a pragma that
     cannot apply is an error at its line.  ``target`` (an :class:`hls.targets.Target`;
-    None: generic) decides what an ``interface`` pragma builds."""
+    None: generic) decides what an ``interface`` pragma builds.  ``pipeline_functions``:
+    ``(function, II or None)`` pairs of ``--pipeline-function``, each applied as its
+    function's ``#pragma HLS pipeline`` would be (:func:`pipeline_function`)."""
     from .analysis import find_loops, loop_line
     from .frontend._load import source_loop
     from .frontend._source import pragma_options
     views = getattr(inp, "sources", {}) or {}
     pragmas = [p for v in views.values() for p in v.pragmas]
-    if not pragmas:
+    if not pragmas and not pipeline_functions:
         return dirs, []
     hw = {f.name: f for f in module.functions}
     # the CDFG loops of each source loop (an inlined function's loop: one per call site)
@@ -501,6 +609,7 @@ def apply_pragmas(inp, module, dirs: Directives | None,
     interfaces: list[InterfaceDirective] = []
     uses: list[PragmaUse] = []
     own_unroll = {id(p.loop) for p in pragmas if p.name == "unroll" and p.loop is not None}
+    own_pipeline = {id(p.loop) for p in pragmas if p.name == "pipeline" and p.loop is not None}
     templates = {n for v in views.values() for n in getattr(v, "templates", ())}
     regions, _noinline = function_pragmas(inp)
     overridden = inline_overridden(inp)
@@ -553,7 +662,9 @@ def apply_pragmas(inp, module, dirs: Directives | None,
             entry.update(applied=False, inline=True, why=why)
             _pwarn(p, f"overridden: {why}")
             continue
-        if p.function not in in_design:
+        if p.function not in in_design and not (
+                p.name == "pipeline" and p.loop is None
+                and _inlined_into_design(module, views, p.function)):
             entry.update(applied=False, why=f"{p.function} is not part of the design "
                                             f"(top {module.top.name})")
             continue
@@ -561,6 +672,19 @@ def apply_pragmas(inp, module, dirs: Directives | None,
             if p.loop is None:
                 if p.name == "pipeline" and "off" in words:
                     entry.update(applied=True, why="functions are not pipelined")
+                    continue
+                if p.name == "pipeline":
+                    unknown = sorted(set(opts) - {"ii"}) + [w for w in words]
+                    if unknown:
+                        _pwarn(p, f"option(s) {', '.join(unknown)} ignored")
+                    ii = _count(p, "II", opts["ii"], 1) if "ii" in opts else None
+                    got, info, pairs = pipeline_function(
+                        p.function, ii, views, copies, module, own_pipeline,
+                        lambda msg, p=p: _perr(p, msg), lambda msg, p=p: _pwarn(p, msg),
+                        _where(p))
+                    loops.extend(got)
+                    use.loops.extend(pairs)
+                    entry.update(applied=True, **info)
                     continue
                 raise _perr(p, "it must be the first statement of a loop body: pyhls "
                             f"pipelines, unrolls and bounds loops, not functions "
@@ -669,6 +793,23 @@ def apply_pragmas(inp, module, dirs: Directives | None,
                 entry.update(applied=False, why=f"{p.function} is kept as a module of its "
                                                 "own (noinline, or a dataflow task)")
                 _pwarn(p, f"ignored: {entry['why']}")
+    for name, ii in pipeline_functions:
+        shown = f"--pipeline-function {name}" + (f"={ii}" if ii is not None else "")
+        from .frontend._common import warn
+        if name not in hw and not _inlined_into_design(module, views, name):
+            raise HLSError(f"{shown}: no function {name} in the design of {module.top.name}")
+        if any(p.name == "pipeline" and p.loop is None and p.function == name
+               for p in pragmas):
+            raise HLSError(f"{shown}: {name} has a #pragma HLS pipeline of its own: give it "
+                           "in one place")
+        got, info, pairs = pipeline_function(
+            name, ii, views, copies, module, own_pipeline,
+            lambda msg, shown=shown: HLSError(f"{shown}: {msg}"),
+            lambda msg, shown=shown: warn(None, None, f"{shown}: {msg}"), (shown, name))
+        loops.extend(got)
+        uses.append(PragmaUse(OptionPragma("pipeline", shown),
+                              {"option": shown, "function": name, "applied": True} | info,
+                              pairs))
     pdirs = Directives(loops=loops, arrays=arrays, source=dirs.source if dirs else "",
                        dataflow=[r for r in regions if r in hw], channels=channels,
                        interfaces=interfaces)

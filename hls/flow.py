@@ -115,6 +115,9 @@ class SynthOptions:
     #: a directives file (hls.directives) and whether unmet II requests are accepted
     directives: str | None = None
     relax_ii: bool = False
+    #: function pipelining by option (``--pipeline-function F=II``): ``(function, II or
+    #: None)`` pairs, each as the function's ``#pragma HLS pipeline`` (hls.directives)
+    pipeline_functions: tuple = ()
     #: profiling outputs, one per pipelined loop (hls.verify loop profiles); plain top only
     loop_probes: bool = False
     #: pipeline (and if-convert) a loop only where the estimated cycles say it pays
@@ -457,7 +460,7 @@ def _compile(path, opts: SynthOptions, inp: LoadedInput | None,
     front = _load(path, opts, inp, file_dirs)
     if front.directives:      # a .hir written by pyhls ir: its source's directives
         file_dirs = directives_from_entries(front.directives, str(path), file_dirs)
-    dirs, pragmas = apply_pragmas(inp, front, file_dirs, target)
+    dirs, pragmas = apply_pragmas(inp, front, file_dirs, target, opts.pipeline_functions)
     if dirs is not None and dirs.interfaces:    # (Alveo targets only)
         m_axi, axis = interface_options(front, opts.m_axi, opts.axis, dirs.interfaces)
         opts = dataclasses.replace(opts, m_axi=m_axi, axis=axis)
@@ -1162,11 +1165,16 @@ def _schedule(module: Module, comp: Compilation, profit: Profitability | None,
     functions it changed."""
     opts, dirs, target = comp.opts, comp.dirs, comp.target
     schedules, bindings = {}, {}
+    # an II a directive asks for may need the banks automatic partitioning makes: the
+    # first schedules take the least II above it, and every function where that was not
+    # the II asked for is scheduled again after the partitioning, as asked (an error
+    # where the banks did not reach it, unless --relax-ii)
+    auto = opts.pipeline and opts.auto_partition
 
-    def schedule_and_bind(f):
+    def schedule_and_bind(f, relax: bool = opts.relax_ii):
         fs = schedule_function(f, target, method=opts.scheduler, check=opts.check_schedules,
                                resources=opts.max_units or None, pipeline=opts.pipeline,
-                               directives=dirs, relax_ii=opts.relax_ii, profit=profit,
+                               directives=dirs, relax_ii=relax, profit=profit,
                                share_units=opts.share_pipeline_units)
         schedules[f] = fs
         if bind_too:  # with explicit unit limits every multiplier is shared, whatever its width
@@ -1175,9 +1183,11 @@ def _schedule(module: Module, comp: Compilation, profit: Profitability | None,
                                limited=bool(opts.max_units))
 
     for f in module.functions:
-        schedule_and_bind(f)
-    if opts.pipeline and opts.auto_partition:
+        schedule_and_bind(f, relax=opts.relax_ii or auto)
+    if auto:
         plan = auto_partition_plan(module, schedules, keep_whole)
+        again = {f for f in module.functions if not opts.relax_ii and any(
+            p.relaxed is not None for p in schedules[f].pipelines.values())}
         redo = set()
         for mem, part in plan.items():
             users = partition_array(module, mem, part)
@@ -1188,6 +1198,7 @@ def _schedule(module: Module, comp: Compilation, profit: Profitability | None,
             if f in redo:
                 run_passes(f, options={"div-by-constant": divconst_options(opts),
                                        "forward-stores": ScalarOptions(top=module.top.name)})
+            if f in redo or f in again:
                 schedule_and_bind(f)
     return schedules, bindings
 

@@ -281,7 +281,8 @@ ERRORS = {
         #pragma HLS pipeline II=1
           for (int i = 0; i < 16; i++) a[i] += 1;
         }
-        """, "pipeline II=1", ["#pragma HLS pipeline II=1", "outside any loop"]),
+        """, "pipeline II=1", ["#pragma HLS pipeline II=1", "k is the top function",
+                               "pipeline the top's loops"]),
     "unknown_variable": ("""
         void k(int a[16]) {
         #pragma HLS array_partition variable=q cyclic factor=2
