@@ -4,15 +4,19 @@ evaluated.
 The front is on two costs, both minimised: the **worst-case latency** of one call of the
 top (``Result.latency.max``, in cycles: the bound a user can rely on) and the **LUTs**
 of the area estimate (``Result.resources.lut``).  A point without both (an error, or a
-latency with no upper bound) is never on the front.
+latency with no upper bound), or whose estimate needs more than the resource
+``budget`` (:class:`Budget`), is never on the front.
 
 :func:`explore` evaluates every point of the space when it has at most ``max_points``;
 otherwise it runs a deterministic local search: from the default point, in rounds, the
-neighbours of every front point not yet expanded: first the coupled moves
+next moves of every front point not yet expanded.  A point's moves are the coupled moves
 (:meth:`Space.coupled`: one loop unrolled one step further with the arrays it accesses
 partitioned to feed the copies, the move that pays where neither step alone does), then
-the points one knob one step away (:meth:`Space.neighbours`); when every front point is expanded (a local optimum: a partitioning that pays
-only with unrolling is two steps away), the neighbours of the one point best by the
+the points one knob one step away (:meth:`Space.neighbours`), grouped by the loop they
+act on, the point's bottleneck first (:meth:`Space.move_groups`, from the cycles per loop
+of its evaluation, ``Result.loops``): a round takes each front point's next group.  When
+every front point is expanded (a local optimum: a partitioning that pays
+only with unrolling is two steps away), the next group of the one point best by the
 objective among those with costs not expanded yet.  Where nothing is left to expand, the neighbours
 of the best point with steps to more banks that :meth:`Space.banks_useful` left out come
 next.  It stops when ``max_points`` points are evaluated, no point is left to expand, or ``stop()`` (a time limit) says so after a
