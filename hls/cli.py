@@ -200,6 +200,10 @@ def _parser() -> argparse.ArgumentParser:
     x.add_argument("--tb", action="append", default=None, metavar="TB[,MORE]",
                    help="co-simulate every front point with this C or C++ testbench (as "
                    "pyhls cosim --tb) after the exploration")
+    x.add_argument("--no-cosim", dest="cosim_front", action="store_false",
+                   help="do not co-simulate the front (default: every front point is "
+                   "co-simulated after the exploration, with --tb's testbench, else with "
+                   "random stimulus as pyhls cosim without --tb)")
     x.add_argument("--place-route", action="store_true",
                    help="place and route every front point after the exploration with the "
                    "target's open flow (as pyhls synth --place-route; --target ecp5) and "
@@ -795,7 +799,8 @@ def _dse(args, inputs, opts) -> int:
                                     fp_formats=_fp_formats_arg(args.fp_formats),
                                     budget=args.budget if args.budget is not None else "device",
                                     place_route=(args.pnr_seeds if args.place_route
-                                                 or args.pnr_seeds > 1 else 0))
+                                                 or args.pnr_seeds > 1 else 0),
+                                    cosim_front=args.cosim_front)
     failed = sum(not r.ok for _, r in exp.evaluated)
     cached = json.loads((out / "dse.json").read_text())["run"]["cached"]
     print(f"pyhls dse: {args.top}: {len(exp.evaluated)} of {space.size()} point(s) evaluated "
@@ -815,8 +820,9 @@ def _dse(args, inputs, opts) -> int:
         print(front_table(exp, directives_suffix(opts.directives)), end="")
     bad = [e["directives"] for e in front if "cosim" in e
            and not (e["cosim"]["passed"] and e["cosim"]["within_latency"])]
-    if args.tb:
-        print(f"pyhls dse: co-simulation of the front with {','.join(args.tb)}: "
+    if any("cosim" in e for e in front):
+        with_ = ",".join(args.tb) if args.tb else "random stimulus"
+        print(f"pyhls dse: co-simulation of the front with {with_}: "
               + (f"FAILED for {', '.join(bad)}" if bad else f"{len(front)} point(s) PASSED"))
     placed = [e for e in front if "timing" in e]
     if placed:

@@ -95,7 +95,8 @@ def test_dse_survives_a_killed_worker(tmp_path, monkeypatch):
 
         started.set()
         assert main(["dse", str(KERNEL), "--top", "spmv", "--scheduler", addr,
-                     "--max-points", "12", "--no-cache", "-o", str(tmp_path / "cluster")]) == 0
+                     "--max-points", "12", "--no-cache", "--no-cosim",
+                     "-o", str(tmp_path / "cluster")]) == 0
         done.set()
         watcher.join(timeout=30)
         assert killed, "no worker was seen running a task"
@@ -106,7 +107,7 @@ def test_dse_survives_a_killed_worker(tmp_path, monkeypatch):
         done.set()
         stop_processes(procs)
     assert main(["dse", str(KERNEL), "--top", "spmv", "--workers", "2", "--max-points", "12",
-                 "--no-cache", "-o", str(tmp_path / "local")]) == 0
+                 "--no-cache", "--no-cosim", "-o", str(tmp_path / "local")]) == 0
     got, want = (_without_run(json.loads((tmp_path / d / "dse.json").read_text()))
                  for d in ("cluster", "local"))
     assert len(got["points"]) == 12 and got == want

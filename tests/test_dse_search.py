@@ -410,8 +410,11 @@ def _dse(tmp_path: Path, workers: int, monkeypatch, *more) -> dict:
     # the worker processes import hls from this tree, as the test does
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = tmp_path / f"dse{workers}"
+    # (the front is co-simulated only where a test asks: with --tb, or --cosim-random)
+    cos = [] if "--tb" in more or "--cosim-random" in more else ["--no-cosim"]
+    more = tuple(m for m in more if m != "--cosim-random")
     args = ["dse", str(tmp_path / "scale.c"), "--top", "scale", "--max-points", "5",
-            "--workers", str(workers), "-o", str(out), *more]
+            "--workers", str(workers), "-o", str(out), *cos, *more]
     assert main(args) == 0
     return json.loads((out / "dse.json").read_text())
 
@@ -440,8 +443,8 @@ def test_pyhls_dse(tmp_path, monkeypatch, capsys):
         assert entry["directives"] == f"pareto_{n}.toml"
         point = one["points"][entry["point"]]
         assert point["status"] == "ok"
-        assert entry["cosim"] == {"passed": True, "cycles": [entry["latency_max"]] * 2,
-                                  "within_latency": True}
+        assert entry["cosim"] == {"passed": True, "stimulus": "testbench",
+                                  "cycles": [entry["latency_max"]] * 2, "within_latency": True}
         synth = tmp_path / f"synth{n}"
         assert main(["synth", str(tmp_path / "scale.c"), "--top", "scale", "--directives",
                      str(tmp_path / "dse1" / entry["directives"]), "-o", str(synth)]) == 0
@@ -510,6 +513,23 @@ def test_dse_result_cache(tmp_path, monkeypatch, capsys):
     assert keys[0] == keys[1] and len(set(keys)) == 3
 
 
+def test_dse_cosimulates_the_front_with_random_stimulus(tmp_path, monkeypatch, capsys):
+    """Without a testbench every front point is co-simulated with random stimulus (as
+    ``pyhls cosim`` without ``--tb``), each call's cycles within the latency evaluated;
+    ``--no-cosim`` skips it."""
+    (tmp_path / "scale.c").write_text(SCALE)
+    doc = _dse(tmp_path, 1, monkeypatch, "--max-points", "3", "--cosim-random")
+    assert doc["pareto"]
+    for e in doc["pareto"]:
+        c = e["cosim"]
+        assert c["passed"] and c["stimulus"] == "random" and c["within_latency"], c
+        assert c["cycles"] and all(n == e["latency_max"] for n in c["cycles"])
+    assert f"co-simulation of the front with random stimulus: {len(doc['pareto'])} point(s) " \
+        "PASSED" in capsys.readouterr().out
+    doc = _dse(tmp_path, 1, monkeypatch, "--max-points", "3")
+    assert all("cosim" not in e for e in doc["pareto"])
+
+
 def test_dse_places_and_routes_the_front(tmp_path, monkeypatch, capsys):
     """``--place-route`` (``--pnr-seeds N``) places and routes each front point after the
     exploration, never the points evaluated during it: the front entries get the
@@ -567,8 +587,9 @@ def test_pyhls_dse_over_a_directives_file(tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     src, base = _given(tmp_path)
     out = tmp_path / "dse"
-    assert main(["dse", str(src), "--top", "given", "--directives", str(base), "--max-points",
-                 "3", "--workers", "1", "--objective", "area", "-o", str(out)]) == 0
+    assert main(["dse", str(src), "--top", "given", "--no-cosim", "--directives", str(base),
+                 "--max-points", "3", "--workers", "1", "--objective", "area",
+                 "-o", str(out)]) == 0
     doc = json.loads((out / "dse.json").read_text())
     entry = doc["pareto"][0]
     text = (out / entry["directives"]).read_text()
@@ -659,7 +680,8 @@ def test_ii_knob(tmp_path):
     toml = tmp_path / "ii2.toml"
     toml.write_text(point.to_toml())
     check = cosim_point(src, SynthOptions(top="scale"), toml, str(src), got)
-    assert check == {"passed": True, "cycles": [got.latency.max] * 2, "within_latency": True}
+    assert check == {"passed": True, "stimulus": "testbench", "cycles": [got.latency.max] * 2,
+                     "within_latency": True}
 
 
 def test_search_prerank():
@@ -807,11 +829,12 @@ def test_fp_format_knob(tmp_path, monkeypatch, capsys):
     toml = tmp_path / "half.toml"
     toml.write_text(point.to_toml())
     check = cosim_point(src, opts, toml, str(src), got)
-    assert check == {"passed": True, "cycles": [got.latency.max] * 2, "within_latency": True}
+    assert check == {"passed": True, "stimulus": "testbench", "cycles": [got.latency.max] * 2,
+                     "within_latency": True}
     monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = tmp_path / "dse"
     assert main(["dse", str(src), "--top", "fscale", "--max-points", "4", "--workers", "1",
-                 "--fp-formats", "e5m10,half", "-o", str(out), "--no-cache"]) == 0
+                 "--fp-formats", "e5m10,half", "-o", str(out), "--no-cache", "--no-cosim"]) == 0
     doc = json.loads((out / "dse.json").read_text())
     assert doc["space"]["knobs"][-1]["values"] == ["ieee", "e5m10"]
     assert any(p["knobs"].get("fp_formats") for p in doc["points"])
@@ -826,7 +849,8 @@ def test_fp_format_knob(tmp_path, monkeypatch, capsys):
         in capsys.readouterr().err
     # a design without floating point: the formats are ignored, and said to be
     (tmp_path / "scale.c").write_text(SCALE)
-    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--max-points", "1",
+    assert main(["dse", str(tmp_path / "scale.c"), "--top", "scale", "--no-cosim",
+                 "--max-points", "1",
                  "--workers", "1", "--fp-formats", "e5m10", "-o", str(tmp_path / "int"),
                  "--no-cache"]) == 0
     assert f"{tmp_path / 'scale.c'}:2: warning: --fp-formats e5m10 ignored: no function " \

@@ -21,11 +21,12 @@ writes into the output directory:
   JSON file); a point's floating-point formats are options, not directives: its front
   entry's ``options`` (``--fp-format FUNC=FMT``, :meth:`DesignPoint.cli_args`).
 
-With a testbench (``tb``) every front point is then co-simulated here, one after the
-other: ``pyhls synth`` of its directives file (:func:`hls.flow.synthesize`) and
-:func:`hls.verify.cosim` against the testbench's native run; its front entry in
-dse.json gets ``cosim``: whether it passed, the cycles of each call, and whether they
-lie within the latency evaluated.
+Every front point is then co-simulated here, one after the other: ``pyhls synth`` of
+its directives file (:func:`hls.flow.synthesize`) and :func:`hls.verify.cosim` against
+the native run of the testbench (``tb``), or of random stimulus without one
+(``cosim_front=False``: not at all); its front entry in dse.json gets ``cosim``:
+whether it passed, the stimulus, the cycles of each call, and whether they lie within
+the latency evaluated.
 """
 
 from __future__ import annotations
@@ -85,8 +86,8 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
             progress: Callable[[int, list[tuple]], None] | None = None, tb=None,
             cache: str | Path | None = None, time_limit: float | None = None,
             prerank: int = 0, fp_formats: tuple = (),
-            budget: Budget | str | None = "device", place_route: int = 0
-            ) -> tuple[Space, Exploration, list[dict]]:
+            budget: Budget | str | None = "device", place_route: int = 0,
+            cosim_front: bool = True) -> tuple[Space, Exploration, list[dict]]:
     """Explore the kernel ``path`` (``opts``: its top, target, directives file, ...),
     write dse.json and the front's directives files into ``out_dir``, and co-simulate
     the front with the testbench ``tb`` if given; returns the space, the exploration
@@ -100,7 +101,8 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
     default: the target's part, none on a target without one; a ``--budget`` text: those
     limits, the part's for the rest; None: no limit); ``place_route``: place and route
     every front point with that many nextpnr seeds (0: none), its timing in the front
-    entry."""
+    entry; ``cosim_front``: without a testbench, co-simulate every front point with
+    random stimulus (``hls.verify.cosim``'s, as ``pyhls cosim`` without ``--tb``)."""
     if place_route:     # no open flow for the target: say so before anything is built
         flow_for_target(synth_target(opts), place_route)
     design = compile_design(path, opts)
@@ -149,9 +151,9 @@ def run_dse(path, opts: SynthOptions, out_dir: str | Path, max_points: int = 64,
         lat, lut = costs(res, budget)
         front.append({"point": i, "directives": name, "latency_max": lat, "lut": lut}
                      | ({"options": res.point.cli_args()} if res.point.cli_args() else {}))
-        if tb is not None or place_route:
+        if tb is not None or place_route or cosim_front:
             built = build_point(path, opts, out / name, res, place_route)
-        if tb is not None:
+        if tb is not None or cosim_front:
             shown.stage("co-simulation of the front", name)
             front[-1]["cosim"] = cosim_point(path, opts, out / name, tb, res, built)
         if place_route:
@@ -235,10 +237,12 @@ def cosim_point(path, opts: SynthOptions, directives: Path, tb, res: Result,
 
     if design is None:
         design = build_point(path, opts, directives, res)
-    got = cosim(path, opts.top, tb=tb, cflags=opts.cflags, cc=opts.cc, synth=design)
+    got = cosim(path, opts.top, tb=tb, cflags=opts.cflags, cc=opts.cc, synth=design,
+                depth=dict(opts.depth))
     cycles = [c.cycles for c in got.calls]
     lat = res.latency
-    return {"passed": got.passed, "cycles": cycles,
+    return {"passed": got.passed, "stimulus": "testbench" if tb is not None else "random",
+            "cycles": cycles,
             "within_latency": all(lat.min <= c and (lat.max is None or c <= lat.max)
                                   for c in cycles)}
 
