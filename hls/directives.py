@@ -511,17 +511,17 @@ def pipeline_function(name: str, ii: int | None, views, copies: dict, module,
         inner = [q for q in srcs if q.parent is s]
         if any(name in q.calls for q in inner):
             continue                # the loop inside it that calls the function is pipelined
-        if inner and copies.get(id(s)):
+        if not copies.get(id(s)):
+            continue                # not in this design (another top's loop)
+        if inner:
             not_overlapped.append(s.name)
             warning(f"the calls of {name} in loop {s.name} (line {s.line}) run one at a "
                     "time: that loop holds other loops, so it is not pipelined")
             continue
-        if not copies.get(id(s)):
-            continue                # not in this design (another top's loop)
         if id(s) in own_pipeline:
             callers.append(s.name)  # its own pragma says how
             continue
-        for f, lp in copies.get(id(s), []):
+        for f, lp in copies[id(s)]:
             out.append(LoopDirective(f.name, loop_line(lp), pipeline=True, ii=ii, origin=origin))
             pairs.append((f.name, lp.header.name))
         callers.append(s.name)
@@ -674,7 +674,7 @@ def apply_pragmas(inp, module, dirs: Directives | None,
                     entry.update(applied=True, why="functions are not pipelined")
                     continue
                 if p.name == "pipeline":
-                    unknown = sorted(set(opts) - {"ii"}) + [w for w in words]
+                    unknown = sorted(set(opts) - {"ii"}) + list(words)
                     if unknown:
                         _pwarn(p, f"option(s) {', '.join(unknown)} ignored")
                     ii = _count(p, "II", opts["ii"], 1) if "ii" in opts else None

@@ -304,6 +304,15 @@ def _stride(v, lp: Loop, iv: Op, step: int, memo: dict) -> int | None:
     return out
 
 
+def window_memories(module, functions=None) -> set:
+    """The memories of pointer parameters of the functions (default: every function of
+    ``module``) other than the top: a callee's pointer is a window on its caller's array,
+    so its word addresses are not words of one array of its depth (the ``exclude`` of
+    :func:`extent_trip_bound`)."""
+    funcs = module.functions if functions is None else functions
+    return {p.mem for g in funcs if g is not module.top for p in g.ptr_params}
+
+
 def extent_trip_bound(func: Function, lp: Loop, exclude=frozenset(),
                       idom=None) -> ExtentBound | None:
     """The fewest header executions per entry of ``lp`` that the depths of the memories

@@ -76,8 +76,9 @@ def result_json(key: tuple, res: Result, budget: Budget | None = None) -> dict:
            "seconds": res.time_s}
     if res.message is not None:
         out["message"] = res.message
-    if budget is not None and res.ok and budget.over(res.resources):
-        out["over_budget"] = budget.over(res.resources)
+    over = budget.over(res.resources) if budget is not None and res.ok else []
+    if over:
+        out["over_budget"] = over
     return out
 
 

@@ -53,6 +53,7 @@ from typing import Callable
 
 from ..analysis import (
     ExtentBound, Loop, counted_tests, extent_trip_bound, find_loops, loop_line, loop_name,
+    window_memories,
 )
 from ..errors import InternalError
 from ..ir import Block, Function, Module
@@ -368,8 +369,7 @@ class LatencyModel:
         self.found = {f: find_loops(f) for f in self.order}
         # a pointer parameter of a callee is a window on its caller's array: its word
         # addresses are not words of an array of its depth
-        self.windows = {p.mem for g in self.order if g is not module.top
-                        for p in g.ptr_params}
+        self.windows = window_memories(module, self.order)
         self._extents: dict = {}
         self.regions = {f for f in self.order if f.name in set(module.dataflow)}
         self.latency: dict[Function, Span] = {}

@@ -34,7 +34,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..analysis import AffineAnalysis, Enumeration, dominators, extent_trip_bound, find_loops, low_bits
+from ..analysis import (AffineAnalysis, Enumeration, dominators, extent_trip_bound, find_loops,
+                        low_bits, window_memories)
 from ..analysis._deps import JKEY, _term_zeros
 from ..errors import HLSError
 from ..ir import Bank, Block, Const, Function, MemoryObject, Module, Op, add_guard, replace_uses
@@ -255,10 +256,11 @@ def _block_trips(f: Function) -> dict[Block, int]:
 def _record_extent_bounds(f: Function, loops, mem: MemoryObject, windows: set) -> None:
     """Record on each loop's back-edge branch the trip bound that an access of ``mem``
     gives (:func:`hls.analysis.extent_trip_bound`) before the rewrite splits that access
-    into guarded bank accesses, which give none; the tighter of two bounds is kept."""
+    into guarded bank accesses, which give none; the tighter of two bounds is kept.  Only
+    loops without a constant trip count: nothing reads the bound of the others."""
     idom = None
     for lp in loops:
-        if len(lp.latches) != 1:
+        if len(lp.latches) != 1 or lp.trip_count is not None:
             continue
         idom = idom if idom is not None else dominators(f)
         ext = extent_trip_bound(f, lp, windows, idom)
@@ -300,7 +302,7 @@ def partition_array(module: Module, mem: MemoryObject, part: Partition) -> list[
             loc=mem.loc, symbol=mem.symbol, float_bits=mem.float_bits, bank=info, whole=mem,
             async_read=mem.async_read))
     eff = Partition(kind, nb, part.granule if kind == "cyclic" else 1)
-    windows = {p.mem for g in module.functions if g is not module.top for p in g.ptr_params}
+    windows = window_memories(module)
     for f in users:
         trips = _block_trips(f) if eff.granule != 1 or kind == "block" else {}
         loops = None
