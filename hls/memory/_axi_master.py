@@ -50,19 +50,25 @@ end of a call it stays high while the top holds ``flush``.
 
 A write to a line whose burst is in flight (streaming in or not yet started, demand or
 prefetch) waits until its last beat is in.  Writes of
-all ports go through one **write-combining buffer** of up to L beats per bundle: a write
-to a beat of the buffer's open window, or to the beat just after it (inside the same
-aligned L-beat block), is merged (data and byte strobes); any other write closes the
-buffer, which then goes out as one burst (AW + L W beats, ``WLAST``), and waits for room.
-Coherence, conservatively:
+all ports go through one **write-combining buffer** per bundle, two buffers of L beats
+each: a write to a beat of the open buffer's window, or to the beat just after it (inside
+the same aligned L-beat block), is merged (data and byte strobes); any other write closes
+the open buffer, which then goes out as one burst (AW + its W beats, ``WLAST``), and
+starts a new window in the other buffer at the same edge.  So a sequential write stream
+fills one buffer while the other goes out, one write per cycle; a write waits only when
+both are full (the other's burst still going out, or ``max_writes`` bursts waiting for
+their B).  Coherence, conservatively:
 
 * every write also updates any line buffer of the bundle that holds its beat (so reads
   that hit always see every earlier write, from any port or argument of the bundle);
-* a line fill or prefetch waits until every write burst in flight has its B response,
-  and until the open write buffer holds no write to that line (a demand fill closes and
-  drains it; a prefetch just waits), and is not issued at an edge where a write to that
-  line is applied, so the memory the burst reads holds every earlier write to the line;
-  later writes to it wait for its last beat (above) and then update the way;
+* a line fill or prefetch waits while a write burst in flight (going out or waiting for
+  its B response) may hold its line: the lines of those bursts lie in an interval of
+  tags, ``[wf_lo, wf_hi]``, widened at each close and started again once no burst is in
+  flight.  It also waits until the open write buffer holds no write to that line (a
+  demand fill closes it; a prefetch just waits), and is not issued at an edge where a
+  write to that line is applied, so the memory the burst reads holds every earlier write
+  to the line; later writes to it wait for its last beat (above) and then update the
+  way;
 * the writes of a core cycle are applied after its reads: directly at the sampling edge
   when all the cycle's reads hit (the line memories are read-first), else kept in one
   *slot* per port and applied after the misses are served; a core cycle with two or more
@@ -423,10 +429,16 @@ class AxiMasterAdapter(Elaboratable):
         w_tag = Signal(tag_bits, name="wcb_tag")  # the aligned block of the open buffer
         w_quiet = Signal(name="writes_quiet")       # buffer empty and every B received
         m.d.comb += w_quiet.eq(w_empty & ~w_busy & (b_out == 0))
+        # the lines of every write burst in flight (going out or waiting for its B) lie
+        # in [wf_lo, wf_hi]; the interval starts again once none is in flight
+        wf_any = Signal(name="writes_in_flight")
+        wf_lo = Signal(tag_bits, name="writes_lo_tag")
+        wf_hi = Signal(tag_bits, name="writes_hi_tag")
+        m.d.comb += wf_any.eq(w_busy | (b_out != 0))
         if writers:
             self._write_side(m, ports, writers, reqs, rd_state, pend_any, any_miss, slot_any,
-                             w_empty, w_busy, w_tag, need_close, b_out, tag_bits, mem_depth,
-                             ones_db, inflight, ap_go, ap_tag)
+                             w_empty, w_busy, w_tag, need_close, b_out, tag_bits,
+                             ones_db, inflight, ap_go, ap_tag, wf_any, wf_lo, wf_hi)
         else:
             m.d.comb += [w_empty.eq(1), w_tag.eq(0), ax["AWVALID"].eq(0), ax["WVALID"].eq(0),
                          ax["AWADDR"].eq(0), ax["AWLEN"].eq(0), ax["WDATA"].eq(0),
@@ -439,13 +451,14 @@ class AxiMasterAdapter(Elaboratable):
             rs = [rd_state[ports.index(p)] for p in readers]
             nr = len(rs)
             can_issue = ~arvalid & (fq_n != NW)
-            # The memory holds every earlier write to a line once no write burst is in
-            # flight and the open write buffer holds none of it (else: close it), and no
-            # write to it is applied at the issuing edge.  Writes to a line in flight wait
-            # (see _write_side) until its last beat is in.
+            # The memory holds every earlier write to a line once no write burst in flight
+            # may hold it (its tag outside [wf_lo, wf_hi]), the open write buffer holds
+            # none of it (else: close it), and no write to it is applied at the issuing
+            # edge.  Writes to a line in flight wait (see _write_side) until its last beat
+            # is in.
             def mem_ok(tag):
-                return (~w_busy & (b_out == 0) & ~(~w_empty & (w_tag == tag))
-                        & ~(ap_go & (ap_tag == tag)))
+                return (~(wf_any & (tag >= wf_lo) & (tag <= wf_hi))
+                        & ~(~w_empty & (w_tag == tag)) & ~(ap_go & (ap_tag == tag)))
 
             need, vict = [], []
             for j, s in enumerate(rs):
@@ -568,8 +581,8 @@ class AxiMasterAdapter(Elaboratable):
         return m
 
     def _write_side(self, m, ports, writers, reqs, rd_state, pend_any, any_miss, slot_any,
-                    w_empty, w_busy, w_tag, need_close, b_out, tag_bits, mem_depth,
-                    ones_db, inflight, ap_go, ap_tag):
+                    w_empty, w_busy, w_tag, need_close, b_out, tag_bits,
+                    ones_db, inflight, ap_go, ap_tag, wf_any, wf_lo, wf_hi):
         ax = self.axi
         dw, db, L = self.data_width, self.data_width // 8, self.line_beats
         ob, lb = _log2(db), _log2(L)
@@ -622,27 +635,40 @@ class AxiMasterAdapter(Elaboratable):
                                  ap_strb.eq(r.strb)]
         m.d.comb += ap_req.eq((slot_any & ~pend_any) | direct)
 
-        # WCB state: window [w_start, w_start + w_count) of the aligned block w_tag
+        # WCB state: two buffers of L beats; the open one (w_ob) holds the window
+        # [w_start, w_start + w_count) of the aligned block w_tag, while the other, once
+        # closed, goes out as a burst (w_busy).  Closing switches buffers, so writes go on
+        # while a burst goes out; a write the closing buffer could not take at the closing
+        # edge starts the new window.
+        close = Signal(name="wcb_close")
+        w_ob = Signal(name="wcb_open_buf")
         w_start = Signal(lbs, name="wcb_start")
         w_count = Signal(lb + 1, name="wcb_count")
         w_end = Signal(lb + 1, name="wcb_end")
         m.d.comb += [w_end.eq(w_start + w_count), w_empty.eq(w_count == 0)]
         fresh = Signal(name="ap_fresh")     # a beat new to the window
+        new_win = Signal(name="ap_new_window")  # the write starts a window
+        m.d.comb += new_win.eq(w_empty | close)
         if lb:
             in_window = (ap_tag == w_tag) & (ap_idx >= w_start) & (ap_idx <= w_end)
-            m.d.comb += fresh.eq(w_empty | (ap_idx == w_end))
+            m.d.comb += fresh.eq(new_win | (ap_idx == w_end))
         else:                               # one-beat bursts: merge into the same beat
             in_window = ap_tag == w_tag
-            m.d.comb += fresh.eq(w_empty)
+            m.d.comb += fresh.eq(new_win)
         wcb_can = Signal(name="wcb_can")
-        m.d.comb += wcb_can.eq(~w_busy & (w_empty | in_window))
+        m.d.comb += wcb_can.eq(w_empty | in_window)
         # a write to the line streaming in waits for the fill's end (its later beats would
         # overwrite it in the line memory, and that memory port is the fill's meanwhile)
-        m.d.comb += ap_can.eq(wcb_can & ~inflight(ap_tag))
+        m.d.comb += ap_can.eq((wcb_can | close) & ~inflight(ap_tag))
         m.d.comb += ap_go.eq(ap_can & ((slot_any & ~pend_any) | (direct & self.run)))
+        ap_buf = Signal(name="ap_buf")      # the buffer the write goes into
+        m.d.comb += ap_buf.eq(w_ob ^ close)
 
-        data_mem = Memory(shape=dw, depth=mem_depth, init=[])
-        strb_mem = Memory(shape=db, depth=mem_depth, init=[])
+        def buf_addr(buf, idx):
+            return Cat(idx[:lb], buf) if lb else buf
+
+        data_mem = Memory(shape=dw, depth=2 * L, init=[])
+        strb_mem = Memory(shape=db, depth=2 * L, init=[])
         m.submodules.wcb_data = data_mem
         m.submodules.wcb_strb = strb_mem
         dwp = data_mem.write_port(granularity=8)
@@ -650,11 +676,11 @@ class AxiMasterAdapter(Elaboratable):
         drp = data_mem.read_port(domain="sync")
         srp = strb_mem.read_port(domain="sync")
         with m.If(ap_go):
-            m.d.comb += [dwp.addr.eq(ap_idx), dwp.data.eq(ap_data), dwp.en.eq(ap_strb),
-                         swp.addr.eq(ap_idx),
+            m.d.comb += [dwp.addr.eq(buf_addr(ap_buf, ap_idx)), dwp.data.eq(ap_data),
+                         dwp.en.eq(ap_strb), swp.addr.eq(buf_addr(ap_buf, ap_idx)),
                          swp.data.eq(Mux(fresh, ap_strb, ones_db)),
                          swp.en.eq(Mux(fresh, ones_db, ap_strb))]
-            with m.If(w_empty):
+            with m.If(new_win):
                 m.d.sync += [w_tag.eq(ap_tag), w_start.eq(ap_idx), w_count.eq(1)]
             with m.Elif(ap_idx == w_end):
                 m.d.sync += w_count.eq(w_count + 1)
@@ -681,7 +707,6 @@ class AxiMasterAdapter(Elaboratable):
         # close the buffer: a write it cannot take, a line fill, or flush
         with m.If(ap_req & ~wcb_can):
             m.d.comb += need_close.eq(1)
-        close = Signal(name="wcb_close")
         m.d.comb += close.eq(need_close & ~w_busy & ~w_empty & (b_out != self.max_writes))
 
         awvalid = Signal(name="awvalid")
@@ -697,14 +722,25 @@ class AxiMasterAdapter(Elaboratable):
         with m.If(close):
             m.d.sync += [w_busy.eq(1), awvalid.eq(1),
                          awaddr.eq(Cat(Const(0, ob), w_start[:lb], w_tag)),
-                         awlen.eq(w_count - 1), w_ptr.eq(w_start), w_left.eq(w_count)]
+                         awlen.eq(w_count - 1), w_ptr.eq(w_start), w_left.eq(w_count),
+                         w_ob.eq(~w_ob)]
+            with m.If(~ap_go):
+                m.d.sync += w_count.eq(0)
+            with m.If(wf_any):
+                with m.If(w_tag < wf_lo):
+                    m.d.sync += wf_lo.eq(w_tag)
+                with m.If(w_tag > wf_hi):
+                    m.d.sync += wf_hi.eq(w_tag)
+            with m.Else():
+                m.d.sync += [wf_lo.eq(w_tag), wf_hi.eq(w_tag)]
         with m.If(awvalid & ax["AWREADY"]):
             m.d.sync += awvalid.eq(0)
         # W beats: the buffer's read ports are enabled only when the W register is free,
         # so WDATA/WSTRB (their outputs) hold while WVALID && !WREADY
         w_load = Signal(name="w_load")
         m.d.comb += w_load.eq(w_busy & (w_left != 0) & (~wvalid | ax["WREADY"]))
-        m.d.comb += [drp.addr.eq(w_ptr), srp.addr.eq(w_ptr), drp.en.eq(w_load),
+        m.d.comb += [drp.addr.eq(buf_addr(~w_ob, w_ptr)), srp.addr.eq(buf_addr(~w_ob, w_ptr)),
+                     drp.en.eq(w_load),
                      srp.en.eq(w_load)]
         with m.If(w_load):
             m.d.sync += [w_ptr.eq(w_ptr + 1), w_left.eq(w_left - 1), wvalid.eq(1),
@@ -712,7 +748,7 @@ class AxiMasterAdapter(Elaboratable):
         with m.Elif(wvalid & ax["WREADY"]):
             m.d.sync += [wvalid.eq(0), wlast.eq(0)]
         with m.If(w_busy & (w_left == 0) & ~wvalid & ~awvalid):
-            m.d.sync += [w_busy.eq(0), w_count.eq(0)]
+            m.d.sync += w_busy.eq(0)
         # B responses outstanding: one per closed burst
         b_in = ax["BVALID"]
         with m.If(close & ~b_in):

@@ -18,6 +18,9 @@ wrapper raises ``flush`` and waits for the adapter's ``idle`` (every B response)
   without prefetch): the core reads words
   ``0..n-1`` of one argument, one per core cycle, and checks ``q == pattern(i)``; the
   testbench measures cycles per element.
+* *vadd* channels (``v64``): the core reads ``x[i]`` and ``y[i]`` in core cycle ``i`` and
+  writes ``z[i] = x[i] + y[i]`` in core cycle ``i + 1``, all three arguments on one bundle
+  (Vitis's vadd); the testbench checks ``z`` in the RAM and measures cycles per element.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ class ChannelCfg:
     data_width: int
     line_beats: int
     args: tuple[MasterArg, ...]
-    kind: str = "program"           # "program" | "seq"
+    kind: str = "program"           # "program" | "seq" | "vadd"
     seq_len: int = 0
     seed: int = 1
     prefetch: bool = True
@@ -59,6 +62,7 @@ class ChannelCfg:
 _FARGS = (arg("a", 4, 1024, 2), arg("b", 2, 512), arg("c", 1, 256, writeonly=True))
 _E = arg("e", 8, 256, readonly=True)
 _X = arg("x", 4, 4096, readonly=True)
+_VADD = (_X, arg("y", 4, 4096, readonly=True), arg("z", 4, 4096, writeonly=True))
 SEQ_LEN = 4096
 
 CHANNELS: tuple[ChannelCfg, ...] = (
@@ -71,6 +75,7 @@ CHANNELS: tuple[ChannelCfg, ...] = (
     ChannelCfg("p512", 512, 16, (_X,), "seq", SEQ_LEN),
     ChannelCfg("p32l1", 32, 1, (_X,), "seq", SEQ_LEN),
     ChannelCfg("p32l64", 32, 64, (_X,), "seq", SEQ_LEN),
+    ChannelCfg("v64", 64, 16, _VADD, "vadd", SEQ_LEN),
 )
 
 
@@ -396,6 +401,43 @@ class SeqCore(Elaboratable):
         return m
 
 
+class VaddCore(Elaboratable):
+    """``z[i] = x[i] + y[i]`` for ``i < n``: reads ``x[i]``, ``y[i]`` in core cycle ``i``,
+    writes ``z[i]`` in core cycle ``i + 1`` from the values on ``q``."""
+
+    def __init__(self, n: int, px, py, pz):
+        self.n = n
+        self.px, self.py, self.pz = px, py, pz
+        self.start = Signal(name="core_start")
+        self.fin = Signal(name="core_fin")
+        self.mismatch = Signal(16, name="mismatch")
+        self.checks = Signal(32, name="checks")
+        self.checksum = Signal(32, name="checksum")
+
+    def elaborate(self, platform):
+        m = Module()
+        n = self.n
+        busy = Signal(name="busy")
+        i = Signal(range(n + 2), name="i")
+        m.d.comb += self.fin.eq(busy & (i == n + 1))
+        for bp in (self.px, self.py):
+            m.d.comb += [bp.ce.eq(busy & (i < n)), bp.address.eq(i), bp.we.eq(0), bp.d.eq(0)]
+        pz = self.pz
+        wr = Signal(name="wr")
+        m.d.comb += [wr.eq(busy & (i >= 1) & (i <= n)), pz.ce.eq(wr), pz.address.eq(i - 1),
+                     pz.we.eq(Mux(wr, 0xF, 0)), pz.d.eq(self.px.q + self.py.q)]
+        with m.If(~busy & self.start):
+            m.d.sync += [busy.eq(1), i.eq(0)]
+        with m.If(busy):
+            m.d.sync += i.eq(i + (i <= n))
+            with m.If(wr):
+                m.d.sync += [self.checks.eq(self.checks + 1),
+                             self.checksum.eq(self.checksum + pz.d)]
+            with m.If(i == n + 1):
+                m.d.sync += busy.eq(0)
+        return m
+
+
 class Channel(Elaboratable):
     """Adapter + core under EnableInserter + the done/flush handshake of a top."""
 
@@ -406,6 +448,8 @@ class Channel(Elaboratable):
         ports = self.adapter.flat_ports()
         if cfg.kind == "program":
             self.core = ProgramCore(program(cfg), ports)
+        elif cfg.kind == "vadd":
+            self.core = VaddCore(cfg.seq_len, *ports)
         else:
             self.core = SeqCore(cfg.seq_len, ports[0])
         c = cfg.name

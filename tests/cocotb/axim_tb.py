@@ -7,7 +7,9 @@ are read or written).  The program channels' cores check every value they read a
 the Python model; the test then checks the counters, the sticky AXI error flag and the
 RAM's final contents byte by byte (the arguments' final contents at their random base
 addresses, every other byte untouched).  ``seq_throughput`` measures cycles per element
-of a sequential read of 4096 32-bit words and writes them to ``$PYHLS_AXIM_REPORT``.
+of a sequential read of 4096 32-bit words, and of ``z[i] = x[i] + y[i]`` over 4096
+elements on one bundle (checking ``z`` in the RAM), and writes them to
+``$PYHLS_AXIM_REPORT``.
 """
 
 from __future__ import annotations
@@ -130,14 +132,19 @@ async def seq_throughput(dut):
     an ideal memory (no pauses, no added latency)."""
     await reset(dut)
     rng = random.Random(0)
-    names = [c.name for c in CHANNELS if c.kind == "seq"]
+    seq = [c for c in CHANNELS if c.kind in ("seq", "vadd")]
+    names = [c.name for c in seq]
     base = 0x1000
-    for cfg in CHANNELS:
-        if cfg.kind != "seq":
-            continue
-        ram = make_ram(dut, cfg.name, rng, 0.0, 0)
+    rams = {}
+    for cfg in seq:
+        ram = rams[cfg.name] = make_ram(dut, cfg.name, rng, 0.0, 0)
         ram.write(base, b"".join(pattern(i).to_bytes(4, "little") for i in range(cfg.seq_len)))
         getattr(dut, f"{cfg.name}_x_base").value = base
+        if cfg.kind == "vadd":      # y after x, z after y
+            ram.write(base + 4 * cfg.seq_len, b"".join(
+                pattern(i + cfg.seq_len).to_bytes(4, "little") for i in range(cfg.seq_len)))
+            getattr(dut, f"{cfg.name}_y_base").value = base + 4 * cfg.seq_len
+            getattr(dut, f"{cfg.name}_z_base").value = base + 8 * cfg.seq_len
     await ClockCycles(dut.ap_clk, 2)
     dut.ap_rst_n.value = 1
     await ClockCycles(dut.ap_clk, 2)
@@ -145,13 +152,17 @@ async def seq_throughput(dut):
         getattr(dut, f"{n}_start").value = 1
     await wait_done(dut, names, 200_000)
     report = {}
-    for cfg in CHANNELS:
-        if cfg.kind != "seq":
-            continue
+    for cfg in seq:
         n = cfg.name
         assert int(getattr(dut, f"{n}_error").value) == 0
         assert int(getattr(dut, f"{n}_mismatch").value) == 0
         assert int(getattr(dut, f"{n}_checks").value) == cfg.seq_len
+        if cfg.kind == "vadd":
+            got = rams[n].read(base + 8 * cfg.seq_len, 4 * cfg.seq_len)
+            want = b"".join(((pattern(i) + pattern(i + cfg.seq_len)) & 0xFFFFFFFF)
+                            .to_bytes(4, "little") for i in range(cfg.seq_len))
+            assert got == want, f"{n}: z differs from x + y"
+            assert rams[n].read(base + 12 * cfg.seq_len, 64) == bytes(64), f"{n}: wrote past z"
         cycles = int(getattr(dut, f"{n}_cycles").value)
         report[n] = {"data_width": cfg.data_width, "line_beats": cfg.line_beats,
                      "elements": cfg.seq_len, "cycles": cycles,
