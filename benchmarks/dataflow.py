@@ -47,6 +47,9 @@ KERNELS = {
     "dataflow_img": (ROOT / "examples" / "kernels" / "dataflow_img.c",
                      ("single", {"img": 256, "mask": 8, "count": 1})),
     "tg_pipe": (DF / "tg_stages.c", "graph"),
+    # three outlined stages per frame, lowered from MLIR (needs mlir-opt/mlir-translate);
+    # random stimulus, N frames written into a copy of the source
+    "df_frames": (ROOT / "tests" / "mlir" / "df_frames.mlir", "mlir"),
 }
 
 
@@ -84,6 +87,12 @@ def run_one(name: str, frames: int, work: Path) -> dict:
         gp.write_text(json.dumps(g))
         depth = {}
         opts_extra = {"task_graph": str(gp)}
+    elif ports == "mlir":
+        text = src.read_text().replace("memref<4x32xi32>", f"memref<{frames}x32xi32>")
+        text = text.replace("affine.for %f = 0 to 4 ", f"affine.for %f = 0 to {frames} ")
+        src = work / f"{name}_{frames}.mlir"
+        src.write_text(text)
+        depth = {}
     else:
         depth = {k: v * frames for k, v in ports.items()}
         cflags = (f"-DFRAMES={frames}",)
@@ -98,7 +107,7 @@ def run_one(name: str, frames: int, work: Path) -> dict:
                             dataflow=(name,) if df and ports != "graph" else (),
                             dataflow_monitor=df, **(opts_extra if df else {}))
         res = synthesize(src, opts)
-        tb = src if ports != "graph" else None
+        tb = src if ports not in ("graph", "mlir") else None
         got = cosim(src, name, tb=tb, depth=depth, cflags=cflags, synth=res)
         out[f"{mode}_cycles"] = got.total_cycles
         out[f"{mode}_calls"] = len(got.calls)
