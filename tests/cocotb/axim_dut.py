@@ -299,17 +299,25 @@ def program(cfg: ChannelCfg) -> Program:
 
 # ----------------------------------------------------------------------------- cores
 
-class ProgramCore(Elaboratable):
-    """Runs :class:`Program` on ``ports`` (the adapter's :class:`BramPort` objects)."""
+class _Core(Elaboratable):
+    """What the channel reads of every core: ``start`` (in), ``fin`` (its last cycle), the
+    counters of checked reads and mismatches, and the checksum of the values read."""
 
-    def __init__(self, prog: Program, ports):
-        self.prog = prog
-        self.ports = ports
+    def __init__(self):
         self.start = Signal(name="core_start")
         self.fin = Signal(name="core_fin")
         self.mismatch = Signal(16, name="mismatch")
         self.checks = Signal(32, name="checks")
         self.checksum = Signal(32, name="checksum")
+
+
+class ProgramCore(_Core):
+    """Runs :class:`Program` on ``ports`` (the adapter's :class:`BramPort` objects)."""
+
+    def __init__(self, prog: Program, ports):
+        super().__init__()
+        self.prog = prog
+        self.ports = ports
 
     def elaborate(self, platform):
         m = Module()
@@ -366,17 +374,13 @@ class ProgramCore(Elaboratable):
         return m
 
 
-class SeqCore(Elaboratable):
+class SeqCore(_Core):
     """Reads words ``0..n-1`` of its one port, one per core cycle; checks each."""
 
     def __init__(self, n: int, port):
+        super().__init__()
         self.n = n
         self.port = port
-        self.start = Signal(name="core_start")
-        self.fin = Signal(name="core_fin")
-        self.mismatch = Signal(16, name="mismatch")
-        self.checks = Signal(32, name="checks")
-        self.checksum = Signal(32, name="checksum")
 
     def elaborate(self, platform):
         m = Module()
@@ -401,18 +405,14 @@ class SeqCore(Elaboratable):
         return m
 
 
-class VaddCore(Elaboratable):
+class VaddCore(_Core):
     """``z[i] = x[i] + y[i]`` for ``i < n``: reads ``x[i]``, ``y[i]`` in core cycle ``i``,
     writes ``z[i]`` in core cycle ``i + 1`` from the values on ``q``."""
 
     def __init__(self, n: int, px, py, pz):
+        super().__init__()
         self.n = n
         self.px, self.py, self.pz = px, py, pz
-        self.start = Signal(name="core_start")
-        self.fin = Signal(name="core_fin")
-        self.mismatch = Signal(16, name="mismatch")
-        self.checks = Signal(32, name="checks")
-        self.checksum = Signal(32, name="checksum")
 
     def elaborate(self, platform):
         m = Module()
