@@ -63,12 +63,35 @@ def fit_features(res) -> dict:
     return {k: round(v, 1) for k, v in out.items()}
 
 
+def nnls(X, t, w=None):
+    """Non-negative least squares of ``X c = t`` (rows weighted by ``w``), exactly, by
+    the best unconstrained fit over every subset of the columns whose constants are all
+    non-negative (the other constants 0); for the few columns of these fits."""
+    import itertools
+
+    import numpy as np
+
+    X, t = np.asarray(X, float), np.asarray(t, float)
+    w = np.ones(len(t)) if w is None else np.asarray(w, float)
+    k = X.shape[1]
+    best = (float(np.sum((t * w) ** 2)), np.zeros(k))
+    for n in range(1, k + 1):
+        for cols in itertools.combinations(range(k), n):
+            c = np.linalg.lstsq((X * w[:, None])[:, cols], t * w, rcond=None)[0]
+            if (c < 0).any():
+                continue
+            full = np.zeros(k)
+            full[list(cols)] = c
+            err = float(np.sum(((X @ full - t) * w) ** 2))
+            if err < best[0]:
+                best = (err, full)
+    return best[1]
+
+
 def fit(rows: list) -> tuple[list[float], list[str]]:
     """Non-negative least squares of Yosys's LUTs less the model's fixed LUTs on the three
     counts, each kernel weighted by 1 / its LUTs (relative errors): the constants and a
     leave-one-out check (each kernel predicted by the constants fitted without it)."""
-    import itertools
-
     import numpy as np
 
     keys = ("mux_var_bits", "mux_const_bits", "states")
@@ -78,18 +101,7 @@ def fit(rows: list) -> tuple[list[float], list[str]]:
         X = np.array([[r["fit"][k] for k in keys] for r in rs], float)
         t = np.array([r["yosys"]["lut"] - r["fit"]["fixed_lut"] for r in rs], float)
         w = np.array([1.0 / max(1, r["yosys"]["lut"]) for r in rs])
-        best = None
-        for n in range(1, len(keys) + 1):
-            for cols in itertools.combinations(range(len(keys)), n):
-                c = np.linalg.lstsq((X * w[:, None])[:, cols], t * w, rcond=None)[0]
-                if (c < 0).any():
-                    continue
-                full = np.zeros(len(keys))
-                full[list(cols)] = c
-                err = float(np.sum(((X @ full - t) * w) ** 2))
-                if best is None or err < best[0]:
-                    best = (err, full)
-        return best[1]
+        return nnls(X, t, w)
 
     coef = solve(use)
     lines = [f"fit on {len(use)} kernels: " + ", ".join(f"{k} {c:.3f}" for k, c in zip(keys, coef)),

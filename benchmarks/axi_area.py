@@ -79,18 +79,19 @@ def fit(rows: list[dict]) -> dict:
     """Non-negative least squares of each term's constant (``mem`` fixed at 1), and the
     leave-one-out ratio of each adapter (the model fitted without it)."""
     import numpy as np
-    from scipy.optimize import nnls
+
+    from area_ecp5 import nnls
     loo: dict = {}
     for key in ("lut", "ff"):
         names = sorted(n for n in rows[0]["terms"][key] if n != "mem")
         a = np.array([[r["terms"][key][n] for n in names] for r in rows], float)
         fixed = np.array([r["terms"][key].get("mem", 0) for r in rows], float)
         y = np.array([r["yosys"][key] for r in rows], float) - fixed
-        c, _ = nnls(a, y)
+        c = nnls(a, y)
         print(key, {n: round(float(v), 3) for n, v in zip(names, c)})
         for i, r in enumerate(rows):
             keep = np.arange(len(rows)) != i
-            ci, _ = nnls(a[keep], y[keep])
+            ci = nnls(a[keep], y[keep])
             loo.setdefault(r["config"], {})[key] = round(
                 float(a[i] @ ci + fixed[i]) / max(r["yosys"][key], 1), 2)
     return loo
