@@ -53,23 +53,17 @@ CONFIGS = [
 ]
 
 
-def adapter_verilog(ad: AxiMasterAdapter) -> str:
-    ports = [ad.run, ad.ready, ad.flush, ad.idle, ad.error, *ad.base.values(), *ad.axi_ports()]
-    for p in ad.flat_ports():
-        ports += p.inputs() + [p.q]
-    return verilog.convert(ad, name="axim", ports=ports, emit_src=False)
-
-
 def measure() -> list[dict]:
     rows = []
     for name, dw, beats, pf, args in CONFIGS:
         t0 = time.perf_counter()
         ad = AxiMasterAdapter("gmem", args, data_width=dw, line_beats=beats, prefetch=pf)
-        got = yosys_area(adapter_verilog(ad), "axim")
-        est = axi_adapter_area(dw, beats, pf, args)
+        got = yosys_area(verilog.convert(ad, name="axim", ports=ad.io_ports(), emit_src=False),
+                         "axim")
+        est = axi_adapter_area(ad)
         rows.append({"config": name, "data_width": dw, "line_beats": beats, "prefetch": pf,
                      "yosys": {k: got[k] for k in ("lut", "ff", "bram18", "dsp")},
-                     "model": est, "terms": axi_adapter_terms(dw, beats, pf, args),
+                     "model": est, "terms": axi_adapter_terms(ad),
                      "s": round(time.perf_counter() - t0, 1)})
         print(json.dumps(rows[-1]), flush=True)
     return rows

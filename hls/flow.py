@@ -34,8 +34,8 @@ from .directives import (Directives, LoopDirective, apply_pragmas, directive_ent
                          directives_from_entries, function_pragmas, interface_options,
                          load_directives, pragma_report, resolve_directives)
 from .errors import HLSError, InternalError
-from .estimate import (area_report, axi_adapter_area, dataflow_resources, latency_report, memory_bram18, yosys_area,
-                       yosys_ecp5_area)
+from .estimate import (area_report, axi_adapter_area, dataflow_resources, latency_report,
+                       memory_bram18, yosys_area, yosys_ecp5_area)
 from .estimate._summary import summary_table
 from .report import report_html, schedule_report
 from .frontend._common import warn
@@ -901,8 +901,7 @@ def build_lowered(comp: Compilation, lowered: Lowered, ctypes, t0: float) -> Syn
         dataflow_resources(report, graphs, _regions(report))
     if axi is not None:
         # the AXI4 master adapters between the core and its m_axi bundles
-        adapters = [axi_adapter_area(ad.data_width, ad.line_beats, ad.prefetch, ad.args)
-                    for _b, ad in sorted(top_rtl.adapters.items())]
+        adapters = [axi_adapter_area(ad) for _b, ad in sorted(top_rtl.adapters.items())]
         if adapters:
             part = {k: sum(a[k] for a in adapters) for k in ("lut", "ff", "dsp", "bram18")}
             for k, v in part.items():

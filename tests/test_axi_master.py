@@ -33,10 +33,7 @@ ARGS = (MasterArg("a", 4, 11), MasterArg("b", 2, 10, 1),
 
 
 def _adapter_verilog(ad: AxiMasterAdapter) -> str:
-    ports = [ad.run, ad.ready, ad.flush, ad.idle, ad.error, *ad.base.values(), *ad.axi_ports()]
-    for p in ad.flat_ports():
-        ports += p.inputs() + [p.q]
-    return verilog.convert(ad, name="axim", ports=ports, emit_src=False)
+    return verilog.convert(ad, name="axim", ports=ad.io_ports(), emit_src=False)
 
 
 # ----------------------------------------------------------------------------- API

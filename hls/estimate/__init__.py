@@ -28,8 +28,9 @@ from ._latency import (LatencyModel, LatencyReport, LoopLatency, Span, TopLatenc
 from ._yosys import (YOSYS_FAMILIES, count_cells, count_ecp5_cells, synth_ecp5_script,
                      synth_xilinx_script, yosys_area, yosys_command, yosys_ecp5_area)
 
-__all__ = ["AXI_FF", "AXI_LUT", "YOSYS_FAMILIES", "Area", "axi_adapter_area", "axi_adapter_terms", "LatencyModel", "LatencyReport", "LoopLatency", "Span",
-           "TopLatency", "area_report", "count_cells", "count_ecp5_cells", "dataflow_resources",
+__all__ = ["AXI_FF", "AXI_LUT", "YOSYS_FAMILIES", "Area", "LatencyModel", "LatencyReport",
+           "LoopLatency", "Span", "TopLatency", "area_report", "axi_adapter_area",
+           "axi_adapter_terms", "count_cells", "count_ecp5_cells", "dataflow_resources",
            "demanded_bits", "dp16kd", "function_area", "latency_report", "memory_bram18",
            "mul_dsp", "mul_lut", "port_use", "replay_calls", "replay_cycles", "synth_ecp5_script",
            "synth_xilinx_script", "yosys_area", "yosys_command", "yosys_ecp5_area"]

@@ -16,8 +16,6 @@ AXI4-Stream adapters.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 __all__ = ["AXI_FF", "AXI_LUT", "axi_adapter_area", "axi_adapter_terms"]
 
 ADDR_BITS = 64
@@ -29,18 +27,17 @@ AXI_LUT = {"mem": 1.0, "tags": 3.078, "rq": 2.553, "rw": 2.114, "wcb": 0.652, "c
 AXI_FF = {"tags": 1.372, "rq": 1.794, "wr": 0.662, "wcb": 0.828, "const": 112.7}
 
 
-def axi_adapter_terms(data_width: int, line_beats: int, prefetch: bool,
-                      args: Sequence) -> dict[str, dict[str, float]]:
-    """The model's terms for one adapter (``args``: its :class:`hls.memory.MasterArg`\\ s):
-    ``{"lut": {term: count}, "ff": {term: count}}``.  ``R`` reading and ``W`` writing
+def axi_adapter_terms(adapter) -> dict[str, dict[str, float]]:
+    """The model's terms for one :class:`hls.memory.AxiMasterAdapter` (its data width,
+    line beats, prefetch and arguments): ``{"lut": {term: count}, "ff": {term: count}}``.  ``R`` reading and ``W`` writing
     ports, ``NW`` ways, ``T`` tag bits, ``D`` data bits: ``mem`` LUT RAM bits / 16;
     ``tags`` ``R NW T`` (each way's tag and its compares), ``rq`` ``R D`` (the ways' data
     and lane selection onto ``q``), ``rw`` ``R NW (T + D)`` with writers (every write
     compared with, and written into, every way), ``wr`` ``W (D + T + D/8)`` (the slots),
     ``wcb`` ``T + D`` with writers (the buffer's window and burst registers)."""
+    data_width, L, args = adapter.data_width, adapter.line_beats, adapter.args
     db = data_width // 8
-    L = line_beats
-    nw = 2 if prefetch and L > 1 else 1
+    nw = 2 if adapter.prefetch and L > 1 else 1
     tag = ADDR_BITS - (db.bit_length() - 1) - (L.bit_length() - 1)
     readers = sum(a.nports for a in args if not a.writeonly)
     writers = sum(a.nports for a in args if not a.readonly)
@@ -55,10 +52,9 @@ def axi_adapter_terms(data_width: int, line_beats: int, prefetch: bool,
                    "wcb": hw * (tag + data_width), "const": 1}}
 
 
-def axi_adapter_area(data_width: int, line_beats: int, prefetch: bool,
-                     args: Sequence) -> dict[str, int]:
-    """LUT, FF, DSP and BRAM18 of one adapter by the model."""
-    t = axi_adapter_terms(data_width, line_beats, prefetch, args)
+def axi_adapter_area(adapter) -> dict[str, int]:
+    """LUT, FF, DSP and BRAM18 of one :class:`hls.memory.AxiMasterAdapter` by the model."""
+    t = axi_adapter_terms(adapter)
     lut = sum(AXI_LUT[k] * v for k, v in t["lut"].items())
     ff = sum(AXI_FF[k] * v for k, v in t["ff"].items())
     return {"lut": round(lut), "ff": round(ff), "dsp": 0, "bram18": 0}

@@ -253,6 +253,16 @@ class AxiMasterAdapter(Elaboratable):
     def axi_ports(self) -> list[Signal]:
         return [self.axi[n] for n, _d, _w in self.AXI_SIGNALS]
 
+    def io_ports(self) -> list[Signal]:
+        """Every port of the adapter, for its Verilog alone (``verilog.convert(ad,
+        ports=ad.io_ports())``): control, base addresses, the AXI4 master, and each core
+        port's requests and ``q``."""
+        ports = [self.run, self.ready, self.flush, self.idle, self.error,
+                 *self.base.values(), *self.axi_ports()]
+        for p in self.flat_ports():
+            ports += p.inputs() + [p.q]
+        return ports
+
     def axi_inputs(self) -> list[Signal]:
         return [self.axi[n] for n, d, _w in self.AXI_SIGNALS if d == "i"]
 
